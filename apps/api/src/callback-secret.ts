@@ -1,0 +1,21 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The callback path token, when MPESA_CALLBACK_SECRET is unset: generated once and kept in the data
+ * folder (readable by the owner only), so callback URLs stay valid across restarts.
+ */
+export function loadOrCreateCallbackSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'callback-secret');
+  try {
+    const existing = fs.readFileSync(file, 'utf8').trim();
+    if (/^[A-Za-z0-9_-]{16,128}$/.test(existing)) return existing;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(24).toString('base64url');
+  fs.writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}

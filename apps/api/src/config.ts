@@ -1,0 +1,173 @@
+/**
+ * The API's configuration: one zod schema, parsed once at start-up. Nothing else reads process.env.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
+
+/** Safaricom's public sandbox Lipa Na M-PESA Online shortcode and passkey (PROTOCOL.md §3.2). */
+export const SANDBOX_SHORTCODE = '174379';
+export const SANDBOX_PASSKEY = 'bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919';
+
+export const DARAJA_BASE_URLS = {
+  sandbox: 'https://sandbox.safaricom.co.ke',
+  production: 'https://api.safaricom.co.ke',
+} as const;
+
+/**
+ * Safaricom's published callback source addresses (PROTOCOL.md §4.3). The list is widely copied and
+ * not complete; production deployments should confirm it and override MPESA_CALLBACK_ALLOWED_IPS.
+ */
+export const SAFARICOM_CALLBACK_IPS = [
+  '196.201.214.200',
+  '196.201.214.206',
+  '196.201.213.114',
+  '196.201.214.207',
+  '196.201.214.208',
+  '196.201.213.44',
+  '196.201.212.127',
+  '196.201.212.138',
+  '196.201.212.129',
+  '196.201.212.136',
+  '196.201.212.74',
+  '196.201.212.69',
+] as const;
+
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+const seconds = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const EnvSchema = z.object({
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
+  PORT: port(3000),
+  SIMULATOR_PORT: port(3001),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().trim().min(1).default(path.join(REPO_ROOT, 'data')),
+  DATABASE_URL: optionalText,
+  WEB_DIST_DIR: z.string().trim().min(1).default(path.join(REPO_ROOT, 'apps/web/dist')),
+  MPESA_ENV: z.enum(['simulator', 'sandbox', 'production']).default('simulator'),
+  MPESA_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  MPESA_CONSUMER_KEY: optionalText,
+  MPESA_CONSUMER_SECRET: optionalText,
+  MPESA_SHORTCODE: z
+    .string()
+    .trim()
+    .regex(/^[0-9]{5,7}$/, 'must be a 5 to 7 digit shortcode')
+    .optional(),
+  MPESA_PASSKEY: optionalText,
+  MPESA_TRANSACTION_TYPE: z
+    .enum(['CustomerPayBillOnline', 'CustomerBuyGoodsOnline'])
+    .default('CustomerPayBillOnline'),
+  MPESA_PARTY_B: z
+    .string()
+    .trim()
+    .regex(/^[0-9]{5,7}$/, 'must be a 5 to 7 digit paybill or till number')
+    .optional(),
+  MPESA_CALLBACK_URL: z.url({ protocol: /^https?$/ }).optional(),
+  MPESA_CALLBACK_SECRET: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,128}$/, 'must be 16 to 128 letters, digits, "-" or "_"')
+    .optional(),
+  DARAJA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  SIMULATOR_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  RECONCILE_AFTER_S: seconds(90),
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .default('false')
+    .transform((value): boolean | string =>
+      value === 'true' ? true : value === 'false' || value === '' ? false : value,
+    ),
+});
+
+type Env = z.infer<typeof EnvSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function requireSetting(env: Env, name: keyof Env): string {
+  const value = env[name];
+  if (value === undefined || value === '') {
+    throw new ConfigError(`${name} is required when MPESA_ENV=${env.MPESA_ENV}`);
+  }
+  return String(value);
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+/** Where the API listens, as a URL a local client can reach (0.0.0.0 is not reachable). */
+function localUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
+export function loadConfig(source: Record<string, string | undefined>) {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = issue?.path.join('.') ?? 'configuration';
+    throw new ConfigError(`${name} ${issue?.message ?? 'is invalid'} (got ${JSON.stringify(source[name] ?? '')})`);
+  }
+  const env = parsed.data;
+  const simulated = env.MPESA_ENV === 'simulator';
+  const simulatorUrl = localUrl('127.0.0.1', env.SIMULATOR_PORT);
+
+  const baseUrl = trimSlash(
+    env.MPESA_BASE_URL ??
+      (env.MPESA_ENV === 'simulator' ? simulatorUrl : DARAJA_BASE_URLS[env.MPESA_ENV]),
+  );
+  const production = env.MPESA_ENV === 'production';
+  const shortcode = production
+    ? requireSetting(env, 'MPESA_SHORTCODE')
+    : (env.MPESA_SHORTCODE ?? SANDBOX_SHORTCODE);
+  const passkey = production
+    ? requireSetting(env, 'MPESA_PASSKEY')
+    : (env.MPESA_PASSKEY ?? SANDBOX_PASSKEY);
+  const callbackBaseUrl = simulated
+    ? trimSlash(env.MPESA_CALLBACK_URL ?? localUrl(env.HOST, env.PORT))
+    : trimSlash(requireSetting(env, 'MPESA_CALLBACK_URL'));
+  if (production && !callbackBaseUrl.startsWith('https://')) {
+    throw new ConfigError('MPESA_CALLBACK_URL must be an https:// URL when MPESA_ENV=production');
+  }
+
+  return Object.freeze({
+    host: env.HOST,
+    port: env.PORT,
+    logLevel: env.LOG_LEVEL,
+    dataDir: path.resolve(env.DATA_DIR),
+    databaseUrl: env.DATABASE_URL ?? path.join(path.resolve(env.DATA_DIR), 'mpesa.sqlite'),
+    webDistDir: path.resolve(env.WEB_DIST_DIR),
+    /** Set once the secret is known (from the setting or the data folder); see server.ts. */
+    callbackSecret: env.MPESA_CALLBACK_SECRET,
+    reconcileAfterS: env.RECONCILE_AFTER_S,
+    /** Fastify's trustProxy: false, true, or a comma-separated list of proxy addresses. */
+    trustProxy: env.TRUST_PROXY,
+    mpesa: Object.freeze({
+      env: env.MPESA_ENV,
+      baseUrl,
+      consumerKey: simulated
+        ? (env.MPESA_CONSUMER_KEY ?? 'simulator-consumer-key')
+        : requireSetting(env, 'MPESA_CONSUMER_KEY'),
+      consumerSecret: simulated
+        ? (env.MPESA_CONSUMER_SECRET ?? 'simulator-consumer-secret')
+        : requireSetting(env, 'MPESA_CONSUMER_SECRET'),
+      shortcode,
+      passkey,
+      transactionType: env.MPESA_TRANSACTION_TYPE,
+      partyB: env.MPESA_PARTY_B ?? shortcode,
+      callbackBaseUrl,
+      timeoutMs: env.DARAJA_TIMEOUT_MS,
+      simulatorUrl: simulated ? trimSlash(env.SIMULATOR_PUBLIC_URL ?? baseUrl) : undefined,
+    }),
+  });
+}
+
+export type Config = ReturnType<typeof loadConfig>;

@@ -1,0 +1,69 @@
+/**
+ * The one place that chooses the database: PostgreSQL for postgres:// URLs, else an SQLite file
+ * (or ":memory:") through node:sqlite.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Kysely, Migrator, PostgresDialect, type Dialect } from 'kysely';
+import pg from 'pg';
+import { createNodeSqliteDialect } from './node-sqlite-dialect.ts';
+import { migrations } from './migrations/index.ts';
+import type { Database } from './schema.ts';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface DbHandle {
+  db: Kysely<Database>;
+  dialect: DialectName;
+}
+
+export interface CreateDbOptions {
+  /** PostgreSQL pool size per instance. */
+  poolSize?: number;
+  /** PostgreSQL schema to use (tests make one each). */
+  schema?: string;
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+function sqliteFilename(url: string): string {
+  if (url === ':memory:') return url;
+  const file = url.startsWith('file:') ? url.slice('file:'.length) : url;
+  const resolved = path.resolve(file);
+  fs.mkdirSync(path.dirname(resolved), { recursive: true });
+  return resolved;
+}
+
+export function createDb(databaseUrl: string, options: CreateDbOptions = {}): DbHandle {
+  let dialect: Dialect;
+  let name: DialectName;
+  if (isPostgresUrl(databaseUrl)) {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
+    if (options.schema) {
+      const schema = options.schema;
+      pool.on('connect', (client) => {
+        void client.query(`SET search_path TO "${schema.replace(/"/g, '')}"`);
+      });
+    }
+    dialect = new PostgresDialect({ pool });
+    name = 'postgres';
+  } else {
+    dialect = createNodeSqliteDialect(sqliteFilename(databaseUrl));
+    name = 'sqlite';
+  }
+  return { db: new Kysely<Database>({ dialect }), dialect: name };
+}
+
+export function createMigrator(db: Kysely<Database>): Migrator {
+  return new Migrator({ db, provider: { getMigrations: async () => migrations } });
+}
+
+export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+  const { error, results } = await createMigrator(db).migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error) {
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed`, { cause: error });
+  }
+}

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as initial from './2026-11-22-001-initial.ts';
+
+/** Every migration, by name; names sort in the order they must run. */
+export const migrations: Record<string, Migration> = {
+  '2026-11-22-001-initial': initial,
+};

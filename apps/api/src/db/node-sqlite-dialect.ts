@@ -1,0 +1,74 @@
+/**
+ * Kysely's SqliteDialect speaks better-sqlite3's interface. This adapter lets it drive Node's built-in
+ * `node:sqlite` instead, so the embedded database needs no native build step.
+ */
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+
+type SqlValue = null | number | bigint | string | NodeJS.ArrayBufferView;
+
+function bindable(parameters: ReadonlyArray<unknown>): SqlValue[] {
+  return parameters.map((value) => {
+    if (value === undefined) return null;
+    if (typeof value === 'boolean') return value ? 1 : 0;
+    if (value instanceof Date) return value.toISOString();
+    return value as SqlValue;
+  });
+}
+
+class NodeSqliteStatement implements SqliteStatement {
+  readonly reader: boolean;
+  readonly #statement: StatementSync;
+
+  constructor(statement: StatementSync) {
+    this.#statement = statement;
+    this.reader = statement.columns().length > 0;
+  }
+
+  all(parameters: ReadonlyArray<unknown>): unknown[] {
+    return this.#statement.all(...bindable(parameters));
+  }
+
+  run(parameters: ReadonlyArray<unknown>) {
+    const { changes, lastInsertRowid } = this.#statement.run(...bindable(parameters));
+    return { changes, lastInsertRowid };
+  }
+
+  iterate(parameters: ReadonlyArray<unknown>): IterableIterator<unknown> {
+    return this.#statement.iterate(...bindable(parameters));
+  }
+}
+
+class NodeSqliteDatabase implements SqliteDatabase {
+  readonly #database: DatabaseSync;
+
+  constructor(database: DatabaseSync) {
+    this.#database = database;
+  }
+
+  prepare(sql: string): SqliteStatement {
+    return new NodeSqliteStatement(this.#database.prepare(sql));
+  }
+
+  close(): void {
+    if (this.#database.isOpen) this.#database.close();
+  }
+}
+
+/**
+ * Opens the file with settings that keep committed data through a process crash or power loss:
+ * write-ahead logging, full fsync on commit, and a busy timeout for a second process (e.g. a migration
+ * command) touching the same file.
+ */
+export function createNodeSqliteDialect(filename: string): SqliteDialect {
+  return new SqliteDialect({
+    database: async () => {
+      const database = new DatabaseSync(filename);
+      database.exec('PRAGMA journal_mode = WAL');
+      database.exec('PRAGMA synchronous = FULL');
+      database.exec('PRAGMA busy_timeout = 5000');
+      database.exec('PRAGMA foreign_keys = ON');
+      return new NodeSqliteDatabase(database);
+    },
+  });
+}

@@ -1,0 +1,56 @@
+/**
+ * Runs the API (and the built web app) as a process: config, database, migrations, listen, and a
+ * graceful shutdown that lets in-flight requests finish.
+ */
+import { ConfigError, loadConfig } from './config.ts';
+import { loadOrCreateCallbackSecret } from './callback-secret.ts';
+import { createDb, migrateToLatest } from './db/create-db.ts';
+import { createDarajaClient } from './daraja/daraja-client.ts';
+import { buildApp } from './app.ts';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const callbackSecret = config.callbackSecret ?? loadOrCreateCallbackSecret(config.dataDir);
+  const { db, dialect } = createDb(config.databaseUrl);
+  await migrateToLatest(db);
+
+  const daraja = createDarajaClient(config.mpesa);
+  const app = await buildApp({ config, callbackSecret, db, daraja });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    try {
+      await app.close();
+      await db.destroy();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  app.log.info(
+    { dialect, mpesaEnv: config.mpesa.env, darajaBaseUrl: config.mpesa.baseUrl },
+    `M-PESA app listening on http://${config.host}:${port}`,
+  );
+}
+
+await main();

@@ -1,0 +1,42 @@
+/**
+ * What the payer reads when Daraja refuses or fails a push. Daraja's own words ("Bad Request - Invalid
+ * PhoneNumber") are kept on the transaction; the payer gets a sentence they can act on.
+ */
+import { AppError } from '../errors.ts';
+import type { DarajaError } from '../daraja/daraja-error.ts';
+
+export const BUSY_PHONE_MESSAGE =
+  'A payment request is already waiting on this phone. Complete or cancel it, then try again in a minute.';
+
+export function payerErrorFor(error: DarajaError): AppError {
+  if (error.kind === 'unreachable') {
+    return new AppError(
+      503,
+      'MPESA_UNREACHABLE',
+      'We could not reach M-PESA, so no payment request was sent. Please try again in a few minutes.',
+    );
+  }
+  const code = error.errorCode ?? '';
+  const text = error.errorMessage ?? '';
+  if (/Invalid PhoneNumber|Invalid PartyA/i.test(text)) {
+    return new AppError(
+      400,
+      'MPESA_INVALID_PHONE',
+      'M-PESA cannot send a payment request to this phone number. Please check it and try again.',
+    );
+  }
+  if (/Invalid Amount/i.test(text)) {
+    return new AppError(400, 'MPESA_INVALID_AMOUNT', 'M-PESA did not accept this amount. Please check it and try again.');
+  }
+  if (/Unable to lock subscriber/i.test(text)) {
+    return new AppError(429, 'PHONE_BUSY', BUSY_PHONE_MESSAGE);
+  }
+  if (code.startsWith('500.003')) {
+    return new AppError(503, 'MPESA_BUSY', 'M-PESA is busy right now. Please try again in a few minutes.');
+  }
+  return new AppError(
+    502,
+    'MPESA_REJECTED',
+    'M-PESA could not start this payment. Please try again later.',
+  );
+}

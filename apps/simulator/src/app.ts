@@ -1,0 +1,81 @@
+/** Builds the Daraja simulator: Daraja's API, the /_sim control API, and the virtual phone page. */
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { SimulatorConfig } from './config.ts';
+import { PromptBook } from './prompts.ts';
+import { RequestLog, redactAuthorization } from './request-log.ts';
+import { TokenStore } from './tokens.ts';
+import { darajaRoutes } from './routes/daraja.routes.ts';
+import { controlRoutes } from './routes/control.routes.ts';
+
+export interface Simulator {
+  app: FastifyInstance;
+  prompts: PromptBook;
+  log: RequestLog;
+  tokens: TokenStore;
+}
+
+const MAX_LOGGED_BODY = 8192;
+
+function loggable(body: unknown): unknown {
+  if (typeof body !== 'string') return body ?? null;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body.slice(0, MAX_LOGGED_BODY);
+  }
+}
+
+export async function buildSimulator(
+  config: SimulatorConfig,
+  options: { logger?: boolean | object } = {},
+): Promise<Simulator> {
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    forceCloseConnections: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const prompts = new PromptBook(config);
+  const log = new RequestLog();
+  const tokens = new TokenStore(config.tokenTtlS);
+  prompts.on('change', (event) => {
+    if (event.type === 'callback') log.add({ kind: 'callback', ...event.attempt });
+  });
+
+  app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status >= 500) request.log.error({ err: error }, 'simulator error');
+    return reply.code(status).send({ error: status >= 500 ? 'Internal error' : error.message });
+  });
+
+  await app.register(async (daraja) => {
+    // Record every Daraja request with its answer for the live log.
+    daraja.addHook('onSend', async (request, reply, payload) => {
+      log.add({
+        kind: 'request',
+        at: new Date().toISOString(),
+        method: request.method,
+        path: request.url,
+        authorization: redactAuthorization(request.headers.authorization),
+        requestBody: loggable(request.body),
+        status: reply.statusCode,
+        responseBody: loggable(payload),
+        durationMs: Math.round(reply.elapsedTime),
+      });
+      return payload;
+    });
+    await daraja.register(darajaRoutes, { config, prompts, tokens });
+    daraja.setNotFoundHandler(async (_request, reply) =>
+      reply.code(404).send({ requestId: '', errorCode: '404.001.01', errorMessage: 'Resource not found' }),
+    );
+  });
+  await app.register(controlRoutes, { prefix: '/_sim', config, prompts, log, tokens });
+  await app.register(fastifyStatic, { root: path.join(import.meta.dirname, 'public'), prefix: '/' });
+
+  app.addHook('onClose', async () => prompts.reset());
+  return { app, prompts, log, tokens };
+}

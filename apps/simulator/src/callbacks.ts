@@ -1,0 +1,93 @@
+/**
+ * Delivers result callbacks the way Daraja does (PROTOCOL.md §4): one POST of JSON to CallBackURL,
+ * no retry unless a fault asks for it, and every attempt recorded with the receiver's answer.
+ */
+import { eatNumber } from './ids.ts';
+import type { Prompt } from './prompts.ts';
+
+export interface DeliveryFault {
+  /** Extra identical deliveries after the first (Daraja has been seen to deliver twice). */
+  duplicates?: number;
+  /** Extra wait before the first delivery. */
+  delayMs?: number;
+  /** Never deliver: only an STK query can tell what happened. */
+  drop?: boolean;
+  /** Try again on a non-2xx answer or a network error (off by default, like Safaricom as far as anyone knows). */
+  retries?: number;
+  retryIntervalMs?: number;
+}
+
+export interface CallbackAttempt {
+  checkoutRequestId: string;
+  url: string;
+  attempt: number;
+  requestBody: unknown;
+  status: number | null;
+  responseBody: string | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/** The callback body exactly as §4.1 shows it: metadata on success only, Balance with no Value. */
+export function callbackBody(prompt: Prompt): unknown {
+  const stkCallback: Record<string, unknown> = {
+    MerchantRequestID: prompt.merchantRequestId,
+    CheckoutRequestID: prompt.checkoutRequestId,
+    ResultCode: /^\d+$/.test(prompt.resultCode ?? '') ? Number(prompt.resultCode) : prompt.resultCode,
+    ResultDesc: prompt.resultDesc,
+  };
+  if (prompt.resultCode === '0') {
+    stkCallback.CallbackMetadata = {
+      Item: [
+        { Name: 'Amount', Value: prompt.amount },
+        { Name: 'MpesaReceiptNumber', Value: prompt.receiptNumber },
+        { Name: 'Balance' },
+        { Name: 'TransactionDate', Value: eatNumber(new Date(prompt.completedAt ?? Date.now())) },
+        { Name: 'PhoneNumber', Value: Number(prompt.phoneNumber) },
+      ],
+    };
+  }
+  return { Body: { stkCallback } };
+}
+
+const MAX_LOGGED_RESPONSE = 4096;
+
+export async function postCallback(
+  prompt: Prompt,
+  attempt: number,
+  timeoutMs: number,
+): Promise<CallbackAttempt> {
+  const body = callbackBody(prompt);
+  const started = performance.now();
+  const base = { checkoutRequestId: prompt.checkoutRequestId, url: prompt.callbackUrl, attempt, requestBody: body };
+  try {
+    const response = await fetch(prompt.callbackUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'User-Agent': 'Daraja-Simulator/1.0' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'manual',
+    });
+    const text = await response.text();
+    return {
+      ...base,
+      status: response.status,
+      responseBody: text.slice(0, MAX_LOGGED_RESPONSE),
+      error: null,
+      durationMs: Math.round(performance.now() - started),
+    };
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const message =
+      error instanceof DOMException && error.name === 'TimeoutError'
+        ? `no answer within ${timeoutMs} ms`
+        : (cause?.code ?? cause?.message ?? (error as Error).message);
+    return {
+      ...base,
+      status: null,
+      responseBody: null,
+      error: message,
+      durationMs: Math.round(performance.now() - started),
+    };
+  }
+}

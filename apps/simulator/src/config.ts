@@ -1,0 +1,74 @@
+/** The simulator's settings: one zod schema, parsed once. Nothing else reads process.env. */
+import { z } from 'zod';
+
+const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const EnvSchema = z.object({
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
+  SIMULATOR_PORT: int(3001).pipe(z.number().max(65535)),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Pin the OAuth consumer key and secret; unset, any non-empty pair is accepted. */
+  SIM_CONSUMER_KEY: optionalText,
+  SIM_CONSUMER_SECRET: optionalText,
+  /** Lipa Na M-PESA Online shortcode and passkey the simulator knows (Safaricom's sandbox pair). */
+  SIM_SHORTCODE: z.string().trim().regex(/^[0-9]{5,7}$/).default('174379'),
+  SIM_PASSKEY: z
+    .string()
+    .trim()
+    .min(1)
+    .default('bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919'),
+  SIM_TOKEN_TTL_S: int(3600, 1),
+  SIM_CALLBACK_DELAY_MS: int(6000),
+  SIM_AUTO_APPROVE_S: int(10),
+  SIM_PROMPT_TIMEOUT_S: int(60, 1),
+  SIM_PIN: z.string().regex(/^[0-9]{4,6}$/).default('1234'),
+  SIM_CALLBACK_TIMEOUT_MS: int(10_000, 100),
+  /** Reject AccountReference over 12 and TransactionDesc over 13 characters (Daraja's documented limits). */
+  SIM_STRICT_LENGTHS: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((value) => value === 'true' || value === '1'),
+  /** Same phone, same amount, within 2 minutes → ResultCode 17 (Daraja's repeat rule). */
+  SIM_REPEAT_RULE: z
+    .enum(['true', 'false', '1', '0'])
+    .default('true')
+    .transform((value) => value === 'true' || value === '1'),
+});
+
+export class SimulatorConfigError extends Error {
+  override name = 'SimulatorConfigError';
+}
+
+export function loadSimulatorConfig(source: Record<string, string | undefined>) {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = issue?.path.join('.') ?? 'configuration';
+    throw new SimulatorConfigError(`${name} ${issue?.message ?? 'is invalid'}`);
+  }
+  const env = parsed.data;
+  return Object.freeze({
+    host: env.HOST,
+    port: env.SIMULATOR_PORT,
+    logLevel: env.LOG_LEVEL,
+    consumerKey: env.SIM_CONSUMER_KEY,
+    consumerSecret: env.SIM_CONSUMER_SECRET,
+    shortcode: env.SIM_SHORTCODE,
+    passkey: env.SIM_PASSKEY,
+    tokenTtlS: env.SIM_TOKEN_TTL_S,
+    callbackDelayMs: env.SIM_CALLBACK_DELAY_MS,
+    autoApproveS: env.SIM_AUTO_APPROVE_S,
+    promptTimeoutS: env.SIM_PROMPT_TIMEOUT_S,
+    pin: env.SIM_PIN,
+    callbackTimeoutMs: env.SIM_CALLBACK_TIMEOUT_MS,
+    strictLengths: env.SIM_STRICT_LENGTHS,
+    repeatRule: env.SIM_REPEAT_RULE,
+  });
+}
+
+export type SimulatorConfig = ReturnType<typeof loadSimulatorConfig>;

@@ -1,0 +1,287 @@
+/**
+ * The simulated payers' phones: open STK prompts, how each ends, and the callbacks that follow.
+ * All state is in memory; `reset()` clears it.
+ */
+import { EventEmitter } from 'node:events';
+import { RESULT_CODES, FORCED_NUMBERS, type ForcedOutcome } from './catalogue.ts';
+import { postCallback, type CallbackAttempt, type DeliveryFault } from './callbacks.ts';
+import { checkoutRequestId, merchantRequestId, mpesaReceiptNumber } from './ids.ts';
+import type { SimulatorConfig } from './config.ts';
+
+export type PromptPlan = 'forced' | 'auto' | 'manual';
+export type CallbackState = 'waiting' | 'delivering' | 'delivered' | 'failed' | 'withheld';
+
+export interface Prompt {
+  checkoutRequestId: string;
+  merchantRequestId: string;
+  businessShortCode: string;
+  transactionType: string;
+  amount: number;
+  partyA: string;
+  partyB: string;
+  phoneNumber: string;
+  callbackUrl: string;
+  accountReference: string;
+  transactionDesc: string;
+  createdAt: string;
+  expiresAt: string;
+  plan: PromptPlan;
+  state: 'open' | 'completed';
+  resultCode: string | null;
+  resultDesc: string | null;
+  receiptNumber: string | null;
+  completedAt: string | null;
+  completedBy: string | null;
+  callback: CallbackState;
+  fault: DeliveryFault;
+}
+
+export type NewPrompt = Pick<
+  Prompt,
+  | 'businessShortCode'
+  | 'transactionType'
+  | 'amount'
+  | 'partyA'
+  | 'partyB'
+  | 'phoneNumber'
+  | 'callbackUrl'
+  | 'accountReference'
+  | 'transactionDesc'
+>;
+
+/** What the control API can ask of the next push to a number. */
+export interface NextOutcome {
+  outcome?: ForcedOutcome | { kind: 'manual' } | { kind: 'auto' };
+  fault?: DeliveryFault;
+}
+
+export type SimEvent =
+  | { type: 'prompt'; prompt: Prompt }
+  | { type: 'callback'; attempt: CallbackAttempt & { at: string } }
+  | { type: 'reset' };
+
+const MAX_PROMPTS = 1000;
+const REPEAT_WINDOW_MS = 2 * 60_000;
+
+export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
+  readonly #config: SimulatorConfig;
+  readonly #prompts = new Map<string, Prompt>();
+  readonly #timers = new Map<string, NodeJS.Timeout[]>();
+  readonly #next = new Map<string, NextOutcome>();
+  readonly #watchers = new Map<string, number>();
+  /** Auto-approvals that came due while someone was looking at the prompt. */
+  readonly #autoDue = new Set<string>();
+  #generation = 0;
+
+  constructor(config: SimulatorConfig) {
+    super();
+    this.#config = config;
+  }
+
+  list(filter: { phoneNumber?: string } = {}): Prompt[] {
+    const all = [...this.#prompts.values()].reverse();
+    return filter.phoneNumber ? all.filter((p) => p.phoneNumber === filter.phoneNumber) : all;
+  }
+
+  get(id: string): Prompt | undefined {
+    return this.#prompts.get(id);
+  }
+
+  openPromptFor(phoneNumber: string): Prompt | undefined {
+    for (const prompt of this.#prompts.values()) {
+      if (prompt.phoneNumber === phoneNumber && prompt.state === 'open') return prompt;
+    }
+    return undefined;
+  }
+
+  /** The outcome the number forces, if any: a control-API choice first, then the numbers table. */
+  peekForced(phoneNumber: string): NextOutcome['outcome'] | undefined {
+    return this.#next.get(phoneNumber)?.outcome ?? FORCED_NUMBERS[phoneNumber];
+  }
+
+  setNext(phoneNumber: string, next: NextOutcome): void {
+    this.#next.set(phoneNumber, next);
+  }
+
+  clearNext(phoneNumber: string): void {
+    this.#next.delete(phoneNumber);
+  }
+
+  create(request: NewPrompt, now = new Date()): Prompt {
+    const choice = this.#next.get(request.phoneNumber);
+    this.#next.delete(request.phoneNumber);
+    const outcome = choice?.outcome ?? FORCED_NUMBERS[request.phoneNumber] ?? { kind: 'auto' };
+    const fault: DeliveryFault = { ...choice?.fault };
+    if (outcome.kind === 'paid-no-callback') fault.drop = true;
+    const plan: PromptPlan =
+      outcome.kind === 'auto' ? 'auto' : outcome.kind === 'manual' ? 'manual' : 'forced';
+
+    const prompt: Prompt = {
+      ...request,
+      checkoutRequestId: checkoutRequestId(now, request.phoneNumber),
+      merchantRequestId: merchantRequestId(),
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + this.#config.promptTimeoutS * 1000).toISOString(),
+      plan,
+      state: 'open',
+      resultCode: null,
+      resultDesc: null,
+      receiptNumber: null,
+      completedAt: null,
+      completedBy: null,
+      callback: 'waiting',
+      fault,
+    };
+    this.#prompts.set(prompt.checkoutRequestId, prompt);
+    this.#evict();
+
+    const id = prompt.checkoutRequestId;
+    const timers: NodeJS.Timeout[] = [
+      setTimeout(() => this.complete(id, '1037', 'timeout'), this.#config.promptTimeoutS * 1000),
+    ];
+    if (outcome.kind === 'result' || outcome.kind === 'paid-no-callback') {
+      const code = outcome.kind === 'result' ? outcome.resultCode : '0';
+      timers.push(setTimeout(() => this.complete(id, code, 'forced'), this.#config.callbackDelayMs));
+    } else if (outcome.kind === 'auto' && this.#config.autoApproveS > 0) {
+      timers.push(setTimeout(() => this.#autoApprove(id), this.#config.autoApproveS * 1000));
+    }
+    this.#timers.set(id, timers);
+    this.#emit({ type: 'prompt', prompt });
+    return prompt;
+  }
+
+  /** The payer typed a PIN: the right one pays, any other gives 2001. */
+  enterPin(id: string, pin: string): Prompt | undefined {
+    return pin === this.#config.pin
+      ? this.complete(id, '0', 'pin')
+      : this.complete(id, '2001', 'wrong pin');
+  }
+
+  /**
+   * Ends an open prompt with a result code and sends the callback. Returns undefined when the prompt
+   * does not exist or has already ended (a prompt ends once).
+   */
+  complete(id: string, resultCode: string, by: string, now = new Date()): Prompt | undefined {
+    const prompt = this.#prompts.get(id);
+    if (!prompt || prompt.state !== 'open') return undefined;
+    let code = resultCode;
+    if (code === '0' && prompt.plan !== 'forced' && this.#config.repeatRule && this.#isRepeat(prompt, now)) {
+      code = '17';
+    }
+    this.#clearTimers(id);
+    this.#autoDue.delete(id);
+    prompt.state = 'completed';
+    prompt.resultCode = code;
+    prompt.resultDesc = RESULT_CODES[code] ?? 'The request could not be processed.';
+    prompt.completedAt = now.toISOString();
+    prompt.completedBy = by;
+    if (code === '0') prompt.receiptNumber = mpesaReceiptNumber(now);
+    this.#emit({ type: 'prompt', prompt });
+    void this.#deliver(prompt);
+    return prompt;
+  }
+
+  /** A phone page is open for a number ('*' for every number); auto-approval waits meanwhile. */
+  watch(phoneNumber: string): () => void {
+    this.#watchers.set(phoneNumber, (this.#watchers.get(phoneNumber) ?? 0) + 1);
+    return () => {
+      const left = (this.#watchers.get(phoneNumber) ?? 1) - 1;
+      if (left > 0) this.#watchers.set(phoneNumber, left);
+      else this.#watchers.delete(phoneNumber);
+      for (const id of [...this.#autoDue]) {
+        const prompt = this.#prompts.get(id);
+        if (prompt && !this.#isWatched(prompt.phoneNumber)) this.#autoApprove(id);
+      }
+    };
+  }
+
+  reset(): void {
+    for (const id of this.#timers.keys()) this.#clearTimers(id);
+    this.#prompts.clear();
+    this.#next.clear();
+    this.#autoDue.clear();
+    this.#generation++;
+    this.#emit({ type: 'reset' });
+  }
+
+  #isWatched(phoneNumber: string): boolean {
+    return (this.#watchers.get(phoneNumber) ?? 0) > 0 || (this.#watchers.get('*') ?? 0) > 0;
+  }
+
+  #autoApprove(id: string): void {
+    const prompt = this.#prompts.get(id);
+    if (!prompt || prompt.state !== 'open') return;
+    if (this.#isWatched(prompt.phoneNumber)) {
+      this.#autoDue.add(id);
+      return;
+    }
+    this.complete(id, '0', 'auto-approval');
+  }
+
+  #isRepeat(prompt: Prompt, now: Date): boolean {
+    for (const other of this.#prompts.values()) {
+      if (
+        other !== prompt &&
+        other.phoneNumber === prompt.phoneNumber &&
+        other.amount === prompt.amount &&
+        other.resultCode === '0' &&
+        other.completedAt !== null &&
+        now.getTime() - Date.parse(other.completedAt) < REPEAT_WINDOW_MS
+      ) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  async #deliver(prompt: Prompt): Promise<void> {
+    const generation = this.#generation;
+    const fault = prompt.fault;
+    const setState = (state: CallbackState) => {
+      prompt.callback = state;
+      this.#emit({ type: 'prompt', prompt });
+    };
+    if (fault.drop) {
+      setState('withheld');
+      return;
+    }
+    if (fault.delayMs) await sleep(fault.delayMs);
+    if (generation !== this.#generation) return;
+    setState('delivering');
+    const attempts = 1 + (fault.retries ?? 0);
+    let delivered = false;
+    for (let attempt = 1; attempt <= attempts && generation === this.#generation; attempt++) {
+      const result = await postCallback(prompt, attempt, this.#config.callbackTimeoutMs);
+      this.#emit({ type: 'callback', attempt: { ...result, at: new Date().toISOString() } });
+      delivered = result.status !== null && result.status >= 200 && result.status < 300;
+      if (delivered) break;
+      if (attempt < attempts) await sleep(fault.retryIntervalMs ?? 1000);
+    }
+    for (let copy = 0; copy < (fault.duplicates ?? 0) && generation === this.#generation; copy++) {
+      const result = await postCallback(prompt, 1, this.#config.callbackTimeoutMs);
+      this.#emit({ type: 'callback', attempt: { ...result, at: new Date().toISOString() } });
+    }
+    if (generation === this.#generation) setState(delivered ? 'delivered' : 'failed');
+  }
+
+  #clearTimers(id: string): void {
+    for (const timer of this.#timers.get(id) ?? []) clearTimeout(timer);
+    this.#timers.delete(id);
+  }
+
+  #evict(): void {
+    if (this.#prompts.size <= MAX_PROMPTS) return;
+    for (const [id, prompt] of this.#prompts) {
+      if (this.#prompts.size <= MAX_PROMPTS) break;
+      if (prompt.state === 'completed') this.#prompts.delete(id);
+    }
+  }
+
+  #emit(event: SimEvent): void {
+    this.emit('change', event);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

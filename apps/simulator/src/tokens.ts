@@ -1,0 +1,29 @@
+/** OAuth access tokens: valid for SIM_TOKEN_TTL_S after issue; several may be valid at once. */
+import { accessToken } from './ids.ts';
+
+export class TokenStore {
+  readonly #ttlMs: number;
+  readonly #tokens = new Map<string, number>();
+
+  constructor(ttlS: number) {
+    this.#ttlMs = ttlS * 1000;
+  }
+
+  issue(now = Date.now()): { token: string; expiresInS: number } {
+    for (const [token, expiresAt] of this.#tokens) if (expiresAt <= now) this.#tokens.delete(token);
+    const token = accessToken();
+    this.#tokens.set(token, now + this.#ttlMs);
+    // Daraja answers 3599 for a 3600 s token.
+    return { token, expiresInS: Math.max(1, Math.round(this.#ttlMs / 1000) - 1) };
+  }
+
+  isValid(token: string, now = Date.now()): boolean {
+    const expiresAt = this.#tokens.get(token);
+    return expiresAt !== undefined && expiresAt > now;
+  }
+
+  /** Makes every issued token invalid, as if it had expired. */
+  expireAll(): void {
+    this.#tokens.clear();
+  }
+}

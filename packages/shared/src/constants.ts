@@ -1,0 +1,36 @@
+/** Business constants from the product specification (§9) and Daraja's limits (PROTOCOL.md §6). */
+
+export const CURRENCY = 'KES';
+
+/** Smallest payment in whole shillings (spec §9, Daraja ResultCode 2). */
+export const MIN_AMOUNT = 1;
+
+/** Largest single M-PESA payment: KES 250,000 since the CBK approval of September 2023. */
+export const MAX_AMOUNT = 250_000;
+
+/** After a payment starts, the form waits this long before opening the transaction (spec §9). */
+export const REDIRECT_DELAY_MS = 3000;
+
+/** The detail screen asks again this often while a transaction is pending (spec §9). */
+export const POLL_INTERVAL_MS = 5000;
+
+export const DEFAULT_REFERENCE = 'Payment';
+export const DEFAULT_DESCRIPTION = 'Payment for services';
+
+/** Our own limits on free text; the record keeps the full text, Daraja gets a shortened copy. */
+export const REFERENCE_MAX_LENGTH = 100;
+export const DESCRIPTION_MAX_LENGTH = 500;
+
+export const TRANSACTION_STATUSES = ['pending', 'success', 'failed', 'cancelled', 'timeout'] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
+/** Messages a payer reads. The first two are the specification's own words (spec §5, §8). */
+export const messages = {
+  invalidPhone: 'Please enter a valid Kenyan phone number',
+  amountTooSmall: `Amount must be at least ${MIN_AMOUNT} KES`,
+  amountTooLarge: `Amount must not be more than ${MAX_AMOUNT.toLocaleString('en-US')} KES`,
+  amountNotWhole: 'Amount must be a whole number of shillings',
+  amountNotNumber: 'Amount must be a number',
+  amountRequired: 'Please enter an amount',
+  transactionNotFound: 'Transaction not found',
+} as const;

@@ -1,0 +1,43 @@
+/**
+ * Phone number rules.
+ *
+ * The browser applies the specification's own pattern (spec §5): a prefix of 07, 254, +254, 0 or +1
+ * followed by 8 or 9 digits. It is deliberately loose; the server is the authority and accepts only
+ * numbers Daraja can prompt (PROTOCOL.md §7), which it stores and sends as 254XXXXXXXXX.
+ */
+
+export const CLIENT_PHONE_PATTERN = /^(?:07|254|\+254|0|\+1)[0-9]{8,9}$/;
+
+export function isClientValidPhone(input: string): boolean {
+  return CLIENT_PHONE_PATTERN.test(input.trim());
+}
+
+/** The national number after the country code: 7XXXXXXXX or 1XXXXXXXX. */
+const SUBSCRIBER = '([17][0-9]{8})';
+const ACCEPTED = [
+  new RegExp(`^0${SUBSCRIBER}$`),
+  new RegExp(`^${SUBSCRIBER}$`),
+  new RegExp(`^254${SUBSCRIBER}$`),
+  new RegExp(`^\\+254${SUBSCRIBER}$`),
+];
+
+/**
+ * Normalises a Kenyan mobile number to Daraja's 12-digit form (2547XXXXXXXX or 2541XXXXXXXX).
+ * Accepts 07…, 01…, 7…, 1…, 2547…, 2541… and +254… with spaces and dashes anywhere.
+ * Returns null for anything else.
+ */
+export function normaliseKenyanPhone(input: string): string | null {
+  if (input.length > 40) return null;
+  const compact = input.replace(/[\s-]/g, '');
+  for (const pattern of ACCEPTED) {
+    const match = pattern.exec(compact);
+    if (match) return `254${match[1]}`;
+  }
+  return null;
+}
+
+/** 254712345678 → 2547****5678, for logs and anything else that must not hold a full number. */
+export function maskPhone(phone: string): string {
+  if (phone.length < 8) return '*'.repeat(phone.length);
+  return `${phone.slice(0, 4)}${'*'.repeat(phone.length - 8)}${phone.slice(-4)}`;
+}
