@@ -1,0 +1,39 @@
+/** Builds the API for a test: its own database, a quiet logger, and the Daraja client it is given. */
+import { loadConfig } from '../config.ts';
+import { buildApp } from '../app.ts';
+import { createDarajaClient, type DarajaClient } from '../daraja/daraja-client.ts';
+import type { TestDatabase } from './test-db.ts';
+
+export const TEST_CALLBACK_SECRET = 'test-callback-secret-0123456789';
+export const CALLBACK_PATH = `/api/mpesa/callback/${TEST_CALLBACK_SECRET}`;
+
+export function testConfig(env: Record<string, string> = {}) {
+  return loadConfig({
+    MPESA_CALLBACK_SECRET: TEST_CALLBACK_SECRET,
+    DATA_DIR: '/nonexistent-test-data-dir',
+    WEB_DIST_DIR: '/nonexistent-web-dist',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+}
+
+export interface TestAppOptions {
+  database: TestDatabase;
+  /** A Daraja client; by default one that talks to `darajaBaseUrl` (a simulator). */
+  daraja?: DarajaClient;
+  env?: Record<string, string>;
+}
+
+export async function createTestApp({ database, daraja, env = {} }: TestAppOptions) {
+  const config = testConfig(env);
+  const client = daraja ?? createDarajaClient(config.mpesa);
+  const app = await buildApp({
+    config,
+    callbackSecret: TEST_CALLBACK_SECRET,
+    db: database.db,
+    daraja: client,
+    logger: false,
+  });
+  await app.ready();
+  return { app, config };
+}

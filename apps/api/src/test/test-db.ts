@@ -1,0 +1,56 @@
+/**
+ * Every database test runs once per dialect, in the style of Kysely's own suite: SQLite always,
+ * PostgreSQL when TEST_DATABASE_URL names a server. Each run gets its own database (SQLite in memory)
+ * or its own schema (PostgreSQL), dropped afterwards.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { Kysely } from 'kysely';
+import { createDb, migrateToLatest, type DialectName } from '../db/create-db.ts';
+import type { Database } from '../db/schema.ts';
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL?.trim() || undefined;
+
+export const DIALECTS: DialectName[] = TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export interface TestDatabase {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  /** The URL another process (a second API instance) would use to reach the same data. */
+  url: string;
+  schema: string | undefined;
+  destroy(): Promise<void>;
+}
+
+export async function createTestDatabase(
+  dialect: DialectName,
+  options: { file?: string } = {},
+): Promise<TestDatabase> {
+  if (dialect === 'sqlite') {
+    const url = options.file ?? ':memory:';
+    const { db } = createDb(url);
+    await migrateToLatest(db);
+    return { db, dialect, url, schema: undefined, destroy: () => db.destroy() };
+  }
+  if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA "${schema}"`);
+  await admin.end();
+  const { db } = createDb(TEST_DATABASE_URL, { schema, poolSize: 5 });
+  await migrateToLatest(db);
+  return {
+    db,
+    dialect,
+    url: TEST_DATABASE_URL,
+    schema,
+    async destroy() {
+      await db.destroy();
+      const cleanup = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await cleanup.connect();
+      await cleanup.query(`DROP SCHEMA "${schema}" CASCADE`);
+      await cleanup.end();
+    },
+  };
+}

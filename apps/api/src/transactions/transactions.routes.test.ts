@@ -1,0 +1,203 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
+import { createTestApp } from '../test/test-app.ts';
+import { startSimulator, type RunningSimulator } from '../test/simulator.ts';
+import type { DarajaClient } from '../daraja/daraja-client.ts';
+import { DarajaError } from '../daraja/daraja-error.ts';
+
+for (const dialect of DIALECTS) {
+  describe(`payments API (${dialect})`, () => {
+    let simulator: RunningSimulator;
+    let database: TestDatabase;
+    let app: FastifyInstance;
+
+    beforeAll(async () => {
+      simulator = await startSimulator();
+    });
+    afterAll(async () => {
+      await simulator.close();
+    });
+    beforeEach(async () => {
+      simulator.prompts.reset();
+      database = await createTestDatabase(dialect);
+      ({ app } = await createTestApp({ database, env: { MPESA_BASE_URL: simulator.url } }));
+    });
+    afterEach(async () => {
+      await app.close();
+      await database.destroy();
+    });
+
+    const pay = (payload: unknown, headers: Record<string, string> = {}) =>
+      app.inject({ method: 'POST', url: '/api/mpesa/stkpush', payload: payload as object, headers });
+
+    it('starts a payment: saves it as pending and prompts the phone through Daraja', async () => {
+      const response = await pay({
+        phoneNumber: '0708 374 149',
+        amount: '250',
+        reference: 'Invoice 2026-0042 for Wanjiku',
+        description: 'School fees, second term',
+      });
+      expect(response.statusCode).toBe(200);
+      const body = response.json();
+      expect(body).toEqual({
+        success: true,
+        message: 'STK Push initiated successfully',
+        transactionId: expect.any(String),
+        checkoutRequestId: expect.stringMatching(/^ws_CO_\d{17}708374149$/),
+        customerMessage: 'Success. Request accepted for processing',
+      });
+
+      const [prompt] = simulator.prompts.list();
+      expect(prompt).toMatchObject({
+        checkoutRequestId: body.checkoutRequestId,
+        phoneNumber: '254708374149',
+        partyA: '254708374149',
+        amount: 250,
+        accountReference: 'Invoice 2026',
+        transactionDesc: 'School fees,',
+      });
+      expect(prompt?.callbackUrl).toMatch(/\/api\/mpesa\/callback\/test-callback-secret-0123456789$/);
+
+      const detail = await app.inject({ url: `/api/mpesa/transactions/${body.transactionId}` });
+      expect(detail.statusCode).toBe(200);
+      expect(detail.json()).toEqual({
+        success: true,
+        data: {
+          _id: body.transactionId,
+          reference: 'Invoice 2026-0042 for Wanjiku',
+          phoneNumber: '254708374149',
+          amount: 250,
+          description: 'School fees, second term',
+          status: 'pending',
+          createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+          updatedAt: expect.any(String),
+          merchantRequestId: prompt?.merchantRequestId,
+          checkoutRequestId: body.checkoutRequestId,
+          resultCode: null,
+          mpesaReceiptNumber: null,
+          transactionDate: null,
+          responseDescription: 'Success. Request accepted for processing',
+        },
+      });
+    });
+
+    it('fills the default reference and description', async () => {
+      const { transactionId } = (await pay({ phoneNumber: '0712345678', amount: 5, reference: '' })).json();
+      const { data } = (await app.inject({ url: `/api/mpesa/transactions/${transactionId}` })).json();
+      expect(data).toMatchObject({ reference: 'Payment', description: 'Payment for services' });
+    });
+
+    it('saves the transaction before Daraja is called', async () => {
+      let seenWhilePushing: unknown;
+      const daraja: DarajaClient = {
+        stkPush: async () => {
+          seenWhilePushing = await database.db.selectFrom('transactions').select(['status', 'amount']).execute();
+          throw new DarajaError('rejected', 'busy', {
+            httpStatus: 500,
+            errorCode: '500.003.02',
+            errorMessage: 'System is busy. Please try again in few minutes.',
+          });
+        },
+        stkQuery: async () => ({ state: 'pending', message: '' }),
+      };
+      const own = await createTestApp({ database, daraja });
+      await own.app.inject({ method: 'POST', url: '/api/mpesa/stkpush', payload: { phoneNumber: '0712345678', amount: 7 } });
+      await own.app.close();
+      expect(seenWhilePushing).toEqual([{ status: 'pending', amount: 7 }]);
+    });
+
+    it('marks the transaction failed with Daraja’s words when Daraja refuses the push, and tells the payer plainly', async () => {
+      const response = await pay({ phoneNumber: '0700000503', amount: 10 });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toEqual({
+        success: false,
+        code: 'MPESA_BUSY',
+        message: 'M-PESA is busy right now. Please try again in a few minutes.',
+      });
+      const { data } = (await app.inject({ url: '/api/mpesa/transactions' })).json();
+      expect(data).toHaveLength(1);
+      expect(data[0]).toMatchObject({
+        status: 'failed',
+        responseDescription: 'System is busy. Please try again in few minutes.',
+        checkoutRequestId: null,
+      });
+    });
+
+    it('refuses a second prompt while the first is still open on the phone', async () => {
+      expect((await pay({ phoneNumber: '0708374149', amount: 10 })).statusCode).toBe(200);
+      const second = await pay({ phoneNumber: '0708374149', amount: 11 });
+      expect(second.statusCode).toBe(429);
+      expect(second.json().message).toMatch(/^A payment request is already waiting on this phone/);
+    });
+
+    it.each([
+      [{ phoneNumber: '0812345678', amount: 10 }, 'Please enter a valid Kenyan phone number'],
+      [{ amount: 10 }, 'Please enter a valid Kenyan phone number'],
+      [{ phoneNumber: '0712345678', amount: 0 }, 'Amount must be at least 1 KES'],
+      [{ phoneNumber: '0712345678', amount: '12.5' }, 'Amount must be a whole number of shillings'],
+      [{ phoneNumber: '0712345678', amount: 300000 }, 'Amount must not be more than 250,000 KES'],
+      [{ phoneNumber: '0712345678' }, 'Please enter an amount'],
+      [[], 'The request body must be a JSON object'],
+    ])('refuses %j with a message the payer can read, and saves nothing', async (payload, message) => {
+      const response = await pay(payload);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ success: false, code: 'VALIDATION_ERROR', message });
+      expect((await app.inject({ url: '/api/mpesa/transactions' })).json().data).toEqual([]);
+      expect(simulator.prompts.list()).toEqual([]);
+    });
+
+    it('refuses malformed JSON and other content types plainly', async () => {
+      const broken = await app.inject({
+        method: 'POST',
+        url: '/api/mpesa/stkpush',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"phoneNumber":',
+      });
+      expect(broken.statusCode).toBe(400);
+      expect(broken.json()).toMatchObject({ success: false, message: 'The request body is not valid JSON' });
+      const text = await app.inject({
+        method: 'POST',
+        url: '/api/mpesa/stkpush',
+        headers: { 'content-type': 'text/plain' },
+        payload: 'hello',
+      });
+      expect(text.statusCode).toBe(400);
+      expect(text.json()).toMatchObject({ success: false, message: 'The request body must be a JSON object' });
+    });
+
+    it('lists transactions newest first', async () => {
+      const ids: string[] = [];
+      for (const phone of ['0711111111', '0722222222', '0733333333']) {
+        ids.push((await pay({ phoneNumber: phone, amount: 1 })).json().transactionId);
+      }
+      const list = await app.inject({ url: '/api/mpesa/transactions' });
+      expect(list.statusCode).toBe(200);
+      expect(list.json().data.map((t: { _id: string }) => t._id)).toEqual([...ids].reverse());
+      const limited = await app.inject({ url: '/api/mpesa/transactions?limit=2' });
+      expect(limited.json().data).toHaveLength(2);
+      expect((await app.inject({ url: '/api/mpesa/transactions?limit=0' })).statusCode).toBe(400);
+    });
+
+    it('answers 404 "Transaction not found" for an unknown id', async () => {
+      const response = await app.inject({ url: '/api/mpesa/transactions/no-such-id' });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({
+        success: false,
+        code: 'TRANSACTION_NOT_FOUND',
+        message: 'Transaction not found',
+      });
+    });
+
+    it('answers unknown API paths with a JSON 404', async () => {
+      const response = await app.inject({ url: '/api/nothing-here' });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
+    });
+
+    it('tells the web app it runs against the simulator', async () => {
+      const response = await app.inject({ url: '/api/config' });
+      expect(response.json()).toEqual({ mpesaEnv: 'simulator', simulatorUrl: simulator.url });
+    });
+  });
+}

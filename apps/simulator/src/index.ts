@@ -1,0 +1,3 @@
+export { buildSimulator, type Simulator } from './app.ts';
+export { loadSimulatorConfig, type SimulatorConfig } from './config.ts';
+export type { Prompt } from './prompts.ts';

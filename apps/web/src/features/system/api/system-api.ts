@@ -1,0 +1,16 @@
+import { queryOptions } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+
+export interface PublicConfig {
+  mpesaEnv: 'simulator' | 'sandbox' | 'production';
+  simulatorUrl: string | null;
+}
+
+export function publicConfigQueryOptions() {
+  return queryOptions({
+    queryKey: ['config'],
+    queryFn: () => apiRequest<PublicConfig>('/config'),
+    staleTime: Infinity,
+    retry: false,
+  });
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { isClientValidPhone, maskPhone, normaliseKenyanPhone } from './phone.ts';
+
+describe('the browser phone check (spec §5)', () => {
+  it.each([
+    '0712345678',
+    '07123456789',
+    '254712345678',
+    '+254712345678',
+    '0112345678',
+    '+112345678',
+  ])('accepts %s', (phone) => {
+    expect(isClientValidPhone(phone)).toBe(true);
+  });
+
+  it.each(['', '712345678', '07123456', '+2547123456789', '0712 345 678', 'phone', '+44712345678'])(
+    'refuses %j',
+    (phone) => {
+      expect(isClientValidPhone(phone)).toBe(false);
+    },
+  );
+});
+
+describe('normaliseKenyanPhone', () => {
+  it.each([
+    ['0712345678', '254712345678'],
+    ['0112345678', '254112345678'],
+    ['712345678', '254712345678'],
+    ['112345678', '254112345678'],
+    ['254712345678', '254712345678'],
+    ['254112345678', '254112345678'],
+    ['+254712345678', '254712345678'],
+    ['+254 712 345 678', '254712345678'],
+    ['0712-345-678', '254712345678'],
+    [' 0712345678 ', '254712345678'],
+  ])('%j → %s', (input, expected) => {
+    expect(normaliseKenyanPhone(input)).toBe(expected);
+  });
+
+  it.each([
+    '',
+    '0812345678',
+    '071234567',
+    '07123456789',
+    '2547123456789',
+    '+1712345678',
+    '+44712345678',
+    '0712345678x',
+    '٠٧١٢٣٤٥٦٧٨',
+    '0'.repeat(10_000),
+  ])('refuses %j', (input) => {
+    expect(normaliseKenyanPhone(input)).toBeNull();
+  });
+});
+
+describe('maskPhone', () => {
+  it('keeps only the country code and the last four digits', () => {
+    expect(maskPhone('254712345678')).toBe('2547****5678');
+  });
+});

@@ -1,0 +1,69 @@
+/** Helpers shared by the repository's scripts (start, test, CI). */
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const ROOT = path.resolve(import.meta.dirname, '..');
+
+/** Runs a command to completion with inherited output; resolves with its exit code. */
+export function run(command: string, args: string[], options: SpawnOptions = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: 'inherit', cwd: ROOT, ...options });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+/** The newest modification time of any file under the given paths. */
+function newestMtime(paths: string[]): number {
+  let newest = 0;
+  const visit = (entry: string) => {
+    const stat = fs.statSync(entry, { throwIfNoEntry: false });
+    if (!stat) return;
+    if (stat.isDirectory()) {
+      for (const child of fs.readdirSync(entry)) {
+        if (child !== 'node_modules' && child !== 'dist') visit(path.join(entry, child));
+      }
+    } else {
+      newest = Math.max(newest, stat.mtimeMs);
+    }
+  };
+  paths.forEach(visit);
+  return newest;
+}
+
+const WEB_INPUTS = [
+  'apps/web/src',
+  'apps/web/index.html',
+  'apps/web/vite.config.ts',
+  'packages/shared/src',
+  'package.json',
+].map((entry) => path.join(ROOT, entry));
+
+/** Builds the web app unless its build is newer than every source it comes from. */
+export async function buildWebIfNeeded(log: (line: string) => void = console.log): Promise<void> {
+  const built = fs.statSync(path.join(ROOT, 'apps/web/dist/index.html'), { throwIfNoEntry: false });
+  if (built && built.mtimeMs >= newestMtime(WEB_INPUTS)) return;
+  log('Building the web app…');
+  const vite = path.join(ROOT, 'node_modules/vite/bin/vite.js');
+  const code = await run(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+    cwd: path.join(ROOT, 'apps/web'),
+  });
+  if (code !== 0) throw new Error(`The web build failed (exit code ${code})`);
+}
+
+/** Resolves once an HTTP GET on the URL answers 2xx, or rejects after the timeout. */
+export async function waitForHttp(url: string, timeoutMs: number, child?: ChildProcess): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child && child.exitCode !== null) throw new Error(`${url}: the process exited with code ${child.exitCode}`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      if (response.ok) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * `npm start`: builds the web app if needed, then runs the Daraja simulator (when MPESA_ENV is
+ * "simulator", the default) and the API with the web app, and prints where they are.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { ROOT, buildWebIfNeeded, waitForHttp } from './lib.ts';
+
+const env = { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
+const simulated = (env.MPESA_ENV ?? 'simulator') === 'simulator';
+const host = env.HOST ?? '127.0.0.1';
+const reachableHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+const port = env.PORT ?? '3000';
+const simulatorPort = env.SIMULATOR_PORT ?? '3001';
+
+const children: ChildProcess[] = [];
+let stopping = false;
+
+function stopAll(code: number): void {
+  if (stopping) return;
+  stopping = true;
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  const timer = setTimeout(() => process.exit(code), 5000);
+  timer.unref();
+  Promise.all(
+    children.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null)),
+  ).then(() => process.exit(code));
+}
+
+function start(name: string, entry: string): ChildProcess {
+  const child = spawn(process.execPath, [path.join(ROOT, entry)], { env, stdio: 'inherit', cwd: ROOT });
+  child.on('exit', (code, signal) => {
+    if (!stopping) {
+      console.error(`${name} stopped (${signal ?? `exit code ${code}`}); stopping everything.`);
+      stopAll(code || 1);
+    }
+  });
+  children.push(child);
+  return child;
+}
+
+process.on('SIGINT', () => stopAll(0));
+process.on('SIGTERM', () => stopAll(0));
+
+try {
+  await buildWebIfNeeded();
+  if (simulated) {
+    const simulator = start('The Daraja simulator', 'apps/simulator/src/server.ts');
+    await waitForHttp(`http://127.0.0.1:${simulatorPort}/_sim/info`, 20_000, simulator);
+  }
+  const api = start('The API', 'apps/api/src/server.ts');
+  await waitForHttp(`http://${reachableHost}:${port}/api/health`, 30_000, api);
+} catch (error) {
+  console.error(`Could not start: ${(error as Error).message}`);
+  stopAll(1);
+}
+
+if (!stopping) {
+  console.log('');
+  console.log(`  M-PESA app           http://${reachableHost}:${port}`);
+  if (simulated) {
+    console.log(`  Daraja simulator     http://127.0.0.1:${simulatorPort}   (virtual phone and request log)`);
+    console.log('');
+    console.log('  Payments are simulated. Pay with 0700000000 for a success, 0700001032 for a cancel;');
+    console.log('  the README lists every test number. Press Ctrl+C to stop.');
+  } else {
+    console.log(`  M-PESA environment   ${env.MPESA_ENV}`);
+  }
+  console.log('');
+}
