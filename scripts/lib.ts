@@ -53,10 +53,15 @@ export async function buildWebIfNeeded(log: (line: string) => void = console.log
 }
 
 /** Resolves once an HTTP GET on the URL answers 2xx, or rejects after the timeout. */
-export async function waitForHttp(url: string, timeoutMs: number, child?: ChildProcess): Promise<void> {
+export async function waitForHttp(
+  url: string,
+  timeoutMs: number,
+  child?: ChildProcess,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child && child.exitCode !== null) throw new Error(`${url}: the process exited with code ${child.exitCode}`);
+    if (child && child.exitCode !== null)
+      throw new Error(`${url}: the process exited with code ${child.exitCode}`);
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
       if (response.ok) return;

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { ROOT, buildWebIfNeeded, waitForHttp } from './lib.ts';
 
-const env = { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
+const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
 const simulated = (env.MPESA_ENV ?? 'simulator') === 'simulator';
 const host = env.HOST ?? '127.0.0.1';
 const reachableHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
@@ -23,12 +23,18 @@ function stopAll(code: number): void {
   const timer = setTimeout(() => process.exit(code), 5000);
   timer.unref();
   Promise.all(
-    children.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null)),
+    children.map((child) =>
+      child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null,
+    ),
   ).then(() => process.exit(code));
 }
 
 function start(name: string, entry: string): ChildProcess {
-  const child = spawn(process.execPath, [path.join(ROOT, entry)], { env, stdio: 'inherit', cwd: ROOT });
+  const child = spawn(process.execPath, [path.join(ROOT, entry)], {
+    env,
+    stdio: 'inherit',
+    cwd: ROOT,
+  });
   child.on('exit', (code, signal) => {
     if (!stopping) {
       console.error(`${name} stopped (${signal ?? `exit code ${code}`}); stopping everything.`);
@@ -59,9 +65,13 @@ if (!stopping) {
   console.log('');
   console.log(`  M-PESA app           http://${reachableHost}:${port}`);
   if (simulated) {
-    console.log(`  Daraja simulator     http://127.0.0.1:${simulatorPort}   (virtual phone and request log)`);
+    console.log(
+      `  Daraja simulator     http://127.0.0.1:${simulatorPort}   (virtual phone and request log)`,
+    );
     console.log('');
-    console.log('  Payments are simulated. Pay with 0700000000 for a success, 0700001032 for a cancel;');
+    console.log(
+      '  Payments are simulated. Pay with 0700000000 for a success, 0700001032 for a cancel;',
+    );
     console.log('  the README lists every test number. Press Ctrl+C to stop.');
   } else {
     console.log(`  M-PESA environment   ${env.MPESA_ENV}`);

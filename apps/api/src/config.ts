@@ -35,7 +35,6 @@ export const SAFARICOM_CALLBACK_IPS = [
 ] as const;
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
-const seconds = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 const optionalText = z
   .string()
   .trim()
@@ -75,7 +74,6 @@ const EnvSchema = z.object({
     .optional(),
   DARAJA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   SIMULATOR_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
-  RECONCILE_AFTER_S: seconds(90),
   TRUST_PROXY: z
     .string()
     .trim()
@@ -114,7 +112,9 @@ export function loadConfig(source: Record<string, string | undefined>) {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = issue?.path.join('.') ?? 'configuration';
-    throw new ConfigError(`${name} ${issue?.message ?? 'is invalid'} (got ${JSON.stringify(source[name] ?? '')})`);
+    throw new ConfigError(
+      `${name} ${issue?.message ?? 'is invalid'} (got ${JSON.stringify(source[name] ?? '')})`,
+    );
   }
   const env = parsed.data;
   const simulated = env.MPESA_ENV === 'simulator';
@@ -147,7 +147,6 @@ export function loadConfig(source: Record<string, string | undefined>) {
     webDistDir: path.resolve(env.WEB_DIST_DIR),
     /** Set once the secret is known (from the setting or the data folder); see server.ts. */
     callbackSecret: env.MPESA_CALLBACK_SECRET,
-    reconcileAfterS: env.RECONCILE_AFTER_S,
     /** Fastify's trustProxy: false, true, or a comma-separated list of proxy addresses. */
     trustProxy: env.TRUST_PROXY,
     mpesa: Object.freeze({

@@ -40,7 +40,9 @@ const FASTIFY_MESSAGES: Record<string, { code: string; message: string }> = {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
-      return reply.code(error.statusCode).send({ success: false, code: error.code, message: error.message });
+      return reply
+        .code(error.statusCode)
+        .send({ success: false, code: error.code, message: error.message });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const first = error.validation[0];
@@ -61,9 +63,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
         error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY'
           ? 'The request body is not valid JSON'
           : error.message;
-      return reply.code(status).send({ success: false, code: error.code ?? 'BAD_REQUEST', message });
+      return reply
+        .code(status)
+        .send({ success: false, code: error.code ?? 'BAD_REQUEST', message });
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.code(500).send({ success: false, code: 'INTERNAL_ERROR', message: GENERIC_FAILURE });
+    return reply
+      .code(500)
+      .send({ success: false, code: 'INTERNAL_ERROR', message: GENERIC_FAILURE });
   });
 }

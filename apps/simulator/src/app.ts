@@ -70,11 +70,16 @@ export async function buildSimulator(
     });
     await daraja.register(darajaRoutes, { config, prompts, tokens });
     daraja.setNotFoundHandler(async (_request, reply) =>
-      reply.code(404).send({ requestId: '', errorCode: '404.001.01', errorMessage: 'Resource not found' }),
+      reply
+        .code(404)
+        .send({ requestId: '', errorCode: '404.001.01', errorMessage: 'Resource not found' }),
     );
   });
   await app.register(controlRoutes, { prefix: '/_sim', config, prompts, log, tokens });
-  await app.register(fastifyStatic, { root: path.join(import.meta.dirname, 'public'), prefix: '/' });
+  await app.register(fastifyStatic, {
+    root: path.join(import.meta.dirname, 'public'),
+    prefix: '/',
+  });
 
   app.addHook('onClose', async () => prompts.reset());
   return { app, prompts, log, tokens };

@@ -33,7 +33,9 @@ export function callbackBody(prompt: Prompt): unknown {
   const stkCallback: Record<string, unknown> = {
     MerchantRequestID: prompt.merchantRequestId,
     CheckoutRequestID: prompt.checkoutRequestId,
-    ResultCode: /^\d+$/.test(prompt.resultCode ?? '') ? Number(prompt.resultCode) : prompt.resultCode,
+    ResultCode: /^\d+$/.test(prompt.resultCode ?? '')
+      ? Number(prompt.resultCode)
+      : prompt.resultCode,
     ResultDesc: prompt.resultDesc,
   };
   if (prompt.resultCode === '0') {
@@ -59,7 +61,12 @@ export async function postCallback(
 ): Promise<CallbackAttempt> {
   const body = callbackBody(prompt);
   const started = performance.now();
-  const base = { checkoutRequestId: prompt.checkoutRequestId, url: prompt.callbackUrl, attempt, requestBody: body };
+  const base = {
+    checkoutRequestId: prompt.checkoutRequestId,
+    url: prompt.callbackUrl,
+    attempt,
+    requestBody: body,
+  };
   try {
     const response = await fetch(prompt.callbackUrl, {
       method: 'POST',

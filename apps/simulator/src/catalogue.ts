@@ -12,7 +12,8 @@ export const RESULT_CODES: Record<string, string> = {
   '4': 'Declined due to limit rule: would exceed daily transfer limit.',
   '8': 'Declined due to limit rule: would exceed the maximum balance.',
   '17': 'Rule limited.',
-  '1001': 'Unable to lock subscriber, a transaction is already in process for the current subscriber',
+  '1001':
+    'Unable to lock subscriber, a transaction is already in process for the current subscriber',
   '1019': 'Transaction has expired.',
   '1025': 'An error occurred while sending a push request.',
   '1032': 'Request Cancelled by user.',
@@ -24,9 +25,7 @@ export const RESULT_CODES: Record<string, string> = {
 };
 
 export type ForcedOutcome =
-  | { kind: 'result'; resultCode: string }
-  | { kind: 'busy' }
-  | { kind: 'paid-no-callback' };
+  { kind: 'result'; resultCode: string } | { kind: 'busy' } | { kind: 'paid-no-callback' };
 
 /** The numbers table of the README: the payer's number decides the outcome (national form). */
 export const FORCED_NUMBERS: Record<string, ForcedOutcome> = {

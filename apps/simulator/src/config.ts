@@ -16,7 +16,11 @@ const EnvSchema = z.object({
   SIM_CONSUMER_KEY: optionalText,
   SIM_CONSUMER_SECRET: optionalText,
   /** Lipa Na M-PESA Online shortcode and passkey the simulator knows (Safaricom's sandbox pair). */
-  SIM_SHORTCODE: z.string().trim().regex(/^[0-9]{5,7}$/).default('174379'),
+  SIM_SHORTCODE: z
+    .string()
+    .trim()
+    .regex(/^[0-9]{5,7}$/)
+    .default('174379'),
   SIM_PASSKEY: z
     .string()
     .trim()
@@ -26,7 +30,10 @@ const EnvSchema = z.object({
   SIM_CALLBACK_DELAY_MS: int(6000),
   SIM_AUTO_APPROVE_S: int(10),
   SIM_PROMPT_TIMEOUT_S: int(60, 1),
-  SIM_PIN: z.string().regex(/^[0-9]{4,6}$/).default('1234'),
+  SIM_PIN: z
+    .string()
+    .regex(/^[0-9]{4,6}$/)
+    .default('1234'),
   SIM_CALLBACK_TIMEOUT_MS: int(10_000, 100),
   /** Reject AccountReference over 12 and TransactionDesc over 13 characters (Daraja's documented limits). */
   SIM_STRICT_LENGTHS: z

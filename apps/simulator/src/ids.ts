@@ -1,9 +1,11 @@
 /** Identifiers shaped like Daraja's (PROTOCOL.md §3.4). */
 import { randomBytes, randomInt } from 'node:crypto';
 
-const hex = (length: number) => randomBytes(Math.ceil(length / 2)).toString('hex').slice(0, length);
-const digits = (length: number) =>
-  Array.from({ length }, () => String(randomInt(10))).join('');
+const hex = (length: number) =>
+  randomBytes(Math.ceil(length / 2))
+    .toString('hex')
+    .slice(0, length);
+const digits = (length: number) => Array.from({ length }, () => String(randomInt(10))).join('');
 
 /** Parts of a date in Nairobi time (UTC+3, no daylight saving). */
 export function eatParts(at: Date) {

@@ -141,7 +141,9 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
     ];
     if (outcome.kind === 'result' || outcome.kind === 'paid-no-callback') {
       const code = outcome.kind === 'result' ? outcome.resultCode : '0';
-      timers.push(setTimeout(() => this.complete(id, code, 'forced'), this.#config.callbackDelayMs));
+      timers.push(
+        setTimeout(() => this.complete(id, code, 'forced'), this.#config.callbackDelayMs),
+      );
     } else if (outcome.kind === 'auto' && this.#config.autoApproveS > 0) {
       timers.push(setTimeout(() => this.#autoApprove(id), this.#config.autoApproveS * 1000));
     }
@@ -165,7 +167,12 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
     const prompt = this.#prompts.get(id);
     if (!prompt || prompt.state !== 'open') return undefined;
     let code = resultCode;
-    if (code === '0' && prompt.plan !== 'forced' && this.#config.repeatRule && this.#isRepeat(prompt, now)) {
+    if (
+      code === '0' &&
+      prompt.plan !== 'forced' &&
+      this.#config.repeatRule &&
+      this.#isRepeat(prompt, now)
+    ) {
       code = '17';
     }
     this.#clearTimers(id);

@@ -31,13 +31,16 @@ export class RequestLog extends EventEmitter<{ entry: [LogEntry] }> {
   add(entry: NewEntry): LogEntry {
     const full = { ...entry, id: this.#nextId++ } as LogEntry;
     this.#entries.push(full);
-    if (this.#entries.length > MAX_ENTRIES) this.#entries.splice(0, this.#entries.length - MAX_ENTRIES);
+    if (this.#entries.length > MAX_ENTRIES)
+      this.#entries.splice(0, this.#entries.length - MAX_ENTRIES);
     this.emit('entry', full);
     return full;
   }
 
   list(filter: { kind?: LogEntry['kind']; limit?: number } = {}): LogEntry[] {
-    const entries = filter.kind ? this.#entries.filter((e) => e.kind === filter.kind) : this.#entries;
+    const entries = filter.kind
+      ? this.#entries.filter((e) => e.kind === filter.kind)
+      : this.#entries;
     return entries.slice(-(filter.limit ?? MAX_ENTRIES)).reverse();
   }
 

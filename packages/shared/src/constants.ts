@@ -21,7 +21,13 @@ export const DEFAULT_DESCRIPTION = 'Payment for services';
 export const REFERENCE_MAX_LENGTH = 100;
 export const DESCRIPTION_MAX_LENGTH = 500;
 
-export const TRANSACTION_STATUSES = ['pending', 'success', 'failed', 'cancelled', 'timeout'] as const;
+export const TRANSACTION_STATUSES = [
+  'pending',
+  'success',
+  'failed',
+  'cancelled',
+  'timeout',
+] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
 /** Messages a payer reads. The first two are the specification's own words (spec §5, §8). */

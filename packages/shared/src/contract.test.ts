@@ -15,20 +15,34 @@ describe('the initiate-payment body', () => {
       description: 'Payment for services',
     });
     expect(
-      initiatePaymentSchema.parse({ phoneNumber: '+254112345678', amount: 1, reference: '  ', description: '' }),
+      initiatePaymentSchema.parse({
+        phoneNumber: '+254112345678',
+        amount: 1,
+        reference: '  ',
+        description: '',
+      }),
     ).toMatchObject({ amount: 1, reference: 'Payment', description: 'Payment for services' });
   });
 
   it('keeps the full reference and description', () => {
     const long = 'Invoice 2026/11 for the school fees of Wanjiku';
     expect(
-      initiatePaymentSchema.parse({ phoneNumber: '0712345678', amount: 10, reference: long, description: long }),
+      initiatePaymentSchema.parse({
+        phoneNumber: '0712345678',
+        amount: 10,
+        reference: long,
+        description: long,
+      }),
     ).toMatchObject({ reference: long, description: long });
   });
 
   it('checks the phone first, then the amount', () => {
-    expect(firstMessage({ phoneNumber: '12', amount: 0 })).toBe('Please enter a valid Kenyan phone number');
-    expect(firstMessage({ phoneNumber: '0712345678', amount: 0 })).toBe('Amount must be at least 1 KES');
+    expect(firstMessage({ phoneNumber: '12', amount: 0 })).toBe(
+      'Please enter a valid Kenyan phone number',
+    );
+    expect(firstMessage({ phoneNumber: '0712345678', amount: 0 })).toBe(
+      'Amount must be at least 1 KES',
+    );
   });
 
   it.each([
@@ -48,8 +62,12 @@ describe('the initiate-payment body', () => {
   });
 
   it('accepts the limits themselves', () => {
-    expect(initiatePaymentSchema.parse({ phoneNumber: '0712345678', amount: 250_000 }).amount).toBe(250_000);
-    expect(initiatePaymentSchema.parse({ phoneNumber: '0712345678', amount: '1.00' }).amount).toBe(1);
+    expect(initiatePaymentSchema.parse({ phoneNumber: '0712345678', amount: 250_000 }).amount).toBe(
+      250_000,
+    );
+    expect(initiatePaymentSchema.parse({ phoneNumber: '0712345678', amount: '1.00' }).amount).toBe(
+      1,
+    );
   });
 
   it('refuses bodies that are not objects and text that is too long or not text', () => {
@@ -65,7 +83,11 @@ describe('the initiate-payment body', () => {
 
   it('strips control characters from free text', () => {
     expect(
-      initiatePaymentSchema.parse({ phoneNumber: '0712345678', amount: 1, reference: 'A\u0000B\nC' }).reference,
+      initiatePaymentSchema.parse({
+        phoneNumber: '0712345678',
+        amount: 1,
+        reference: 'A\u0000B\nC',
+      }).reference,
     ).toBe('A B C');
   });
 });

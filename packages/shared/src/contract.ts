@@ -20,7 +20,8 @@ const NUMERIC_TEXT = /^\s*[0-9]{1,15}(?:\.[0-9]{1,15})?\s*$/;
 
 export const amountSchema = z
   .union([z.number(), z.string()], {
-    error: (issue) => (issue.input === undefined ? messages.amountRequired : messages.amountNotNumber),
+    error: (issue) =>
+      issue.input === undefined ? messages.amountRequired : messages.amountNotNumber,
   })
   .transform((value, ctx) => {
     const amount =
@@ -47,14 +48,16 @@ export const phoneNumberSchema = z
     return phone;
   });
 
+// eslint-disable-next-line no-control-regex -- control characters are exactly what it must find
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]+/g;
+
 /** Strips control characters, normalises Unicode and trims; empty text takes the default. */
 function freeText(label: string, maxLength: number, fallback: string) {
   return z
     .string({ error: `${label} must be text` })
     .nullish()
     .transform((value, ctx) => {
-      // eslint-disable-next-line no-control-regex
-      const text = (value ?? '').normalize('NFC').replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+      const text = (value ?? '').normalize('NFC').replace(CONTROL_CHARACTERS, ' ').trim();
       if ([...text].length > maxLength) {
         ctx.addIssue({
           code: 'custom',

@@ -42,7 +42,12 @@ describe('parseStkCallback on every shape in PROTOCOL.md §4', () => {
   it.each([
     ['callback-cancelled.json', '1032', 'Request Cancelled by user.', 'cancelled'],
     ['callback-unreachable.json', '1037', 'DS timeout user cannot be reached.', 'timeout'],
-    ['callback-insufficient-balance.json', '1', 'The balance is insufficient for the transaction.', 'failed'],
+    [
+      'callback-insufficient-balance.json',
+      '1',
+      'The balance is insufficient for the transaction.',
+      'failed',
+    ],
     ['callback-string-result-code.json', 'SFC_IC0003', 'The operator does not exist.', 'failed'],
   ])('reads the failure %s with no metadata', (name, code, desc, status) => {
     const callback = parse(name);

@@ -18,9 +18,7 @@ const callbackSchema = z.looseObject({
       CheckoutRequestID: z.string().min(1).max(200),
       ResultCode: z.union([z.number(), z.string().min(1).max(32)]),
       ResultDesc: z.string().max(2000).default(''),
-      CallbackMetadata: z
-        .looseObject({ Item: z.array(itemSchema).max(50).default([]) })
-        .nullish(),
+      CallbackMetadata: z.looseObject({ Item: z.array(itemSchema).max(50).default([]) }).nullish(),
     }),
   }),
 });
@@ -73,7 +71,10 @@ export function parseStkCallback(body: unknown): ParseResult {
   const parsed = callbackSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { ok: false, reason: `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}` };
+    return {
+      ok: false,
+      reason: `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`,
+    };
   }
   const raw = parsed.data.Body.stkCallback;
   const items = new Map<string, unknown>();

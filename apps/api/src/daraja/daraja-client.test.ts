@@ -28,7 +28,11 @@ function fakeDaraja(script: Record<string, Array<[number, unknown]>>) {
     if (!next) throw new Error(`unexpected request to ${path}`);
     return new Response(JSON.stringify(next[1]), { status: next[0] });
   };
-  return { calls, fetchFn, count: (path: string) => calls.filter((c) => c.url.includes(path)).length };
+  return {
+    calls,
+    fetchFn,
+    count: (path: string) => calls.filter((c) => c.url.includes(path)).length,
+  };
 }
 
 /** A local port that nothing listens on. */
@@ -67,7 +71,8 @@ const pushRequest = {
   callbackUrl: 'https://pay.example.com/api/mpesa/callback/s3cret',
 };
 
-const token = (value: string, expiresIn: string | number = '3599') => [200, { access_token: value, expires_in: expiresIn }] as [number, unknown];
+const token = (value: string, expiresIn: string | number = '3599') =>
+  [200, { access_token: value, expires_in: expiresIn }] as [number, unknown];
 const ack = (): [number, unknown] => [200, fixture('stkpush-ack.json')];
 
 describe('the Daraja client', () => {
@@ -85,7 +90,9 @@ describe('the Daraja client', () => {
     });
     const [oauth, push] = daraja.calls;
     expect(oauth?.url).toBe('https://daraja.test/oauth/v1/generate?grant_type=client_credentials');
-    expect(oauth?.headers.authorization).toBe(`Basic ${Buffer.from('key:secret').toString('base64')}`);
+    expect(oauth?.headers.authorization).toBe(
+      `Basic ${Buffer.from('key:secret').toString('base64')}`,
+    );
     expect(push?.headers.authorization).toBe('Bearer T1');
     expect(push?.body).toEqual({
       BusinessShortCode: '174379',
@@ -104,7 +111,10 @@ describe('the Daraja client', () => {
 
   it('keeps the token until shortly before it expires, whether expires_in is text or a number', async () => {
     let now = Date.parse('2026-03-01T09:00:00Z');
-    const daraja = fakeDaraja({ [OAUTH]: [token('T1', 3599), token('T2', '3599')], [PUSH]: [ack(), ack(), ack()] });
+    const daraja = fakeDaraja({
+      [OAUTH]: [token('T1', 3599), token('T2', '3599')],
+      [PUSH]: [ack(), ack(), ack()],
+    });
     const c = client(daraja.fetchFn, { now: () => new Date(now) });
     await c.stkPush(pushRequest);
     now += 50 * 60_000;
@@ -128,11 +138,12 @@ describe('the Daraja client', () => {
       [OAUTH]: [token('OLD'), token('NEW')],
       [PUSH]: [[404, fixture('stkpush-error-invalid-token.json')], ack()],
     });
-    await expect(client(daraja.fetchFn).stkPush(pushRequest)).resolves.toMatchObject({ responseCode: '0' });
-    expect(daraja.calls.filter((c) => c.url.includes(PUSH)).map((c) => c.headers.authorization)).toEqual([
-      'Bearer OLD',
-      'Bearer NEW',
-    ]);
+    await expect(client(daraja.fetchFn).stkPush(pushRequest)).resolves.toMatchObject({
+      responseCode: '0',
+    });
+    expect(
+      daraja.calls.filter((c) => c.url.includes(PUSH)).map((c) => c.headers.authorization),
+    ).toEqual(['Bearer OLD', 'Bearer NEW']);
   });
 
   it('gives up after the second refusal of a fresh token', async () => {
@@ -149,9 +160,16 @@ describe('the Daraja client', () => {
     ['stkpush-error-invalid-phone.json', 400, '400.002.02', 'Bad Request - Invalid PhoneNumber'],
   ])('reports the refusal %s with its code and message', async (name, status, code, message) => {
     const daraja = fakeDaraja({ [OAUTH]: [token('T')], [PUSH]: [[status, fixture(name)]] });
-    const error = await client(daraja.fetchFn).stkPush(pushRequest).catch((e: unknown) => e);
+    const error = await client(daraja.fetchFn)
+      .stkPush(pushRequest)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DarajaError);
-    expect(error).toMatchObject({ kind: 'rejected', httpStatus: status, errorCode: code, errorMessage: message });
+    expect(error).toMatchObject({
+      kind: 'rejected',
+      httpStatus: status,
+      errorCode: code,
+      errorMessage: message,
+    });
   });
 
   it('says a push that timed out has an unknown outcome', async () => {
@@ -174,8 +192,13 @@ describe('the Daraja client', () => {
   });
 
   it('says a gateway page instead of an acknowledgement is an unknown outcome, not a refusal', async () => {
-    const daraja = fakeDaraja({ [OAUTH]: [token('T')], [PUSH]: [[502, '<html>Bad gateway</html>']] });
-    await expect(client(daraja.fetchFn).stkPush(pushRequest)).rejects.toMatchObject({ kind: 'unknown' });
+    const daraja = fakeDaraja({
+      [OAUTH]: [token('T')],
+      [PUSH]: [[502, '<html>Bad gateway</html>']],
+    });
+    await expect(client(daraja.fetchFn).stkPush(pushRequest)).rejects.toMatchObject({
+      kind: 'unknown',
+    });
   });
 
   it('reads an STK query still being processed, and a final answer with a text ResultCode', async () => {
@@ -196,6 +219,9 @@ describe('the Daraja client', () => {
       resultCode: '1037',
       resultDesc: 'DS timeout user cannot be reached',
     });
-    expect(daraja.calls.at(-1)?.body).toMatchObject({ CheckoutRequestID: 'ws_CO_1', BusinessShortCode: '174379' });
+    expect(daraja.calls.at(-1)?.body).toMatchObject({
+      CheckoutRequestID: 'ws_CO_1',
+      BusinessShortCode: '174379',
+    });
   });
 });

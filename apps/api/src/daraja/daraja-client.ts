@@ -73,7 +73,13 @@ const queryAnswerSchema = z.looseObject({
   ResultDesc: z.string().default(''),
 });
 
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 /** Tokens are renewed this long before Daraja says they expire. */
 const TOKEN_MARGIN_MS = 60_000;
@@ -111,7 +117,9 @@ export function createDarajaClient(options: DarajaClientOptions): DarajaClient {
       const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
       throw new DarajaError(
         'unknown',
-        timedOut ? `Daraja did not answer within ${options.timeoutMs} ms` : 'Daraja connection failed',
+        timedOut
+          ? `Daraja did not answer within ${options.timeoutMs} ms`
+          : 'Daraja connection failed',
         { cause: error },
       );
     }
@@ -123,17 +131,23 @@ export function createDarajaClient(options: DarajaClientOptions): DarajaClient {
     }
     const envelope = errorEnvelopeSchema.safeParse(body);
     if (envelope.success) {
-      throw new DarajaError('rejected', `Daraja ${envelope.data.errorCode}: ${envelope.data.errorMessage}`, {
-        httpStatus: response.status,
-        errorCode: envelope.data.errorCode,
-        errorMessage: envelope.data.errorMessage,
-      });
+      throw new DarajaError(
+        'rejected',
+        `Daraja ${envelope.data.errorCode}: ${envelope.data.errorMessage}`,
+        {
+          httpStatus: response.status,
+          errorCode: envelope.data.errorCode,
+          errorMessage: envelope.data.errorMessage,
+        },
+      );
     }
     return { status: response.status, body };
   }
 
   async function fetchToken(): Promise<string> {
-    const basic = Buffer.from(`${options.consumerKey}:${options.consumerSecret}`).toString('base64');
+    const basic = Buffer.from(`${options.consumerKey}:${options.consumerSecret}`).toString(
+      'base64',
+    );
     const startedAt = now().getTime();
     const answer = await send('/oauth/v1/generate?grant_type=client_credentials', {
       method: 'GET',
@@ -208,16 +222,24 @@ export function createDarajaClient(options: DarajaClientOptions): DarajaClient {
       if (answer.status !== 200 || !ack.success) {
         // The request reached Daraja but the answer is not one we understand: the payer may still
         // get a prompt, so the outcome is unknown, not failed.
-        throw new DarajaError('unknown', `Daraja STK push gave HTTP ${answer.status} without an acknowledgement`, {
-          httpStatus: answer.status,
-        });
+        throw new DarajaError(
+          'unknown',
+          `Daraja STK push gave HTTP ${answer.status} without an acknowledgement`,
+          {
+            httpStatus: answer.status,
+          },
+        );
       }
       if (ack.data.ResponseCode !== '0') {
-        throw new DarajaError('rejected', `Daraja STK push refused: ${ack.data.ResponseDescription}`, {
-          httpStatus: answer.status,
-          errorCode: ack.data.ResponseCode,
-          errorMessage: ack.data.ResponseDescription,
-        });
+        throw new DarajaError(
+          'rejected',
+          `Daraja STK push refused: ${ack.data.ResponseDescription}`,
+          {
+            httpStatus: answer.status,
+            errorCode: ack.data.ResponseCode,
+            errorMessage: ack.data.ResponseDescription,
+          },
+        );
       }
       return {
         merchantRequestId: ack.data.MerchantRequestID,
@@ -247,9 +269,13 @@ export function createDarajaClient(options: DarajaClientOptions): DarajaClient {
       }
       const result = queryAnswerSchema.safeParse(answer.body);
       if (answer.status !== 200 || !result.success) {
-        throw new DarajaError('unknown', `Daraja STK query gave HTTP ${answer.status} without a result`, {
-          httpStatus: answer.status,
-        });
+        throw new DarajaError(
+          'unknown',
+          `Daraja STK query gave HTTP ${answer.status} without a result`,
+          {
+            httpStatus: answer.status,
+          },
+        );
       }
       return {
         state: 'final',

@@ -19,7 +19,12 @@ export class DarajaError extends Error {
   constructor(
     kind: DarajaErrorKind,
     message: string,
-    details: { httpStatus?: number; errorCode?: string; errorMessage?: string; cause?: unknown } = {},
+    details: {
+      httpStatus?: number;
+      errorCode?: string;
+      errorMessage?: string;
+      cause?: unknown;
+    } = {},
   ) {
     super(message, { cause: details.cause });
     this.kind = kind;

@@ -13,7 +13,13 @@ describe('darajaTimestamp', () => {
     for (const zone of ['UTC', 'America/Los_Angeles', 'Asia/Tokyo', 'Africa/Nairobi']) {
       process.env.TZ = zone;
       expect(new Date(2026, 0, 1).getTimezoneOffset()).toBe(
-        zone === 'UTC' ? 0 : zone === 'America/Los_Angeles' ? 480 : zone === 'Asia/Tokyo' ? -540 : -180,
+        zone === 'UTC'
+          ? 0
+          : zone === 'America/Los_Angeles'
+            ? 480
+            : zone === 'Asia/Tokyo'
+              ? -540
+              : -180,
       );
       expect(darajaTimestamp(instant)).toBe('20260201013005');
     }

@@ -14,7 +14,9 @@ const nairobi = new Intl.DateTimeFormat('en-GB', {
 });
 
 export function darajaTimestamp(at: Date): string {
-  const parts = Object.fromEntries(nairobi.formatToParts(at).map((part) => [part.type, part.value]));
+  const parts = Object.fromEntries(
+    nairobi.formatToParts(at).map((part) => [part.type, part.value]),
+  );
   return `${parts.year}${parts.month}${parts.day}${parts.hour}${parts.minute}${parts.second}`;
 }
 

@@ -32,7 +32,8 @@ export interface CallbackTable {
   outcome: CallbackOutcome;
 }
 
-export type CallbackOutcome = 'applied' | 'duplicate' | 'ignored' | 'orphan' | 'mismatch' | 'invalid';
+export type CallbackOutcome =
+  'applied' | 'duplicate' | 'ignored' | 'orphan' | 'mismatch' | 'invalid';
 
 /** The transaction's history: one row per change of status, and per notable non-change. */
 export interface TransactionEventTable {

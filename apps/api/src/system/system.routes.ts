@@ -11,7 +11,10 @@ export interface SystemRoutesOptions {
   db: Kysely<Database>;
 }
 
-export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (app, { config, db }) => {
+export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
+  app,
+  { config, db },
+) => {
   app.get(
     '/config',
     {
@@ -35,7 +38,9 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (a
       const migrations = await createMigrator(db).getMigrations();
       const pending = migrations.filter((migration) => migration.executedAt === undefined);
       if (pending.length > 0) {
-        return reply.code(503).send({ status: 'not ready', reason: 'database migrations are pending' });
+        return reply
+          .code(503)
+          .send({ status: 'not ready', reason: 'database migrations are pending' });
       }
       return { status: 'ready' };
     } catch (error) {

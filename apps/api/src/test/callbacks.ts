@@ -1,7 +1,11 @@
 /** Daraja result callbacks for a given CheckoutRequestID, shaped like the shared fixtures. */
 export function successCallback(
   checkoutRequestId: string,
-  { amount, phoneNumber, receipt = 'UF1E26WQJZ' }: { amount: number; phoneNumber: string; receipt?: string },
+  {
+    amount,
+    phoneNumber,
+    receipt = 'UF1E26WQJZ',
+  }: { amount: number; phoneNumber: string; receipt?: string },
 ) {
   return {
     Body: {
@@ -24,7 +28,11 @@ export function successCallback(
   };
 }
 
-export function failureCallback(checkoutRequestId: string, resultCode: number | string, resultDesc: string) {
+export function failureCallback(
+  checkoutRequestId: string,
+  resultCode: number | string,
+  resultDesc: string,
+) {
   return {
     Body: {
       stkCallback: {

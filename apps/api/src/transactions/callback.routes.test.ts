@@ -42,9 +42,16 @@ for (const dialect of DIALECTS) {
     /** A pending transaction whose callback the simulator will not send by itself. */
     async function pendingPayment(phoneNumber = '0712345678', amount = 450) {
       const body = (
-        await app.inject({ method: 'POST', url: '/api/mpesa/stkpush', payload: { phoneNumber, amount } })
+        await app.inject({
+          method: 'POST',
+          url: '/api/mpesa/stkpush',
+          payload: { phoneNumber, amount },
+        })
       ).json();
-      return { id: body.transactionId as string, checkoutRequestId: body.checkoutRequestId as string };
+      return {
+        id: body.transactionId as string,
+        checkoutRequestId: body.checkoutRequestId as string,
+      };
     }
 
     const deliver = (payload: unknown, path = CALLBACK_PATH) =>
@@ -59,11 +66,17 @@ for (const dialect of DIALECTS) {
       (await app.inject({ url: `/api/mpesa/transactions/${id}` })).json().data;
 
     const callbacks = () =>
-      database.db.selectFrom('callbacks').select(['outcome', 'raw_body', 'checkout_request_id']).orderBy('received_at').execute();
+      database.db
+        .selectFrom('callbacks')
+        .select(['outcome', 'raw_body', 'checkout_request_id'])
+        .orderBy('received_at')
+        .execute();
 
     it('marks a paid transaction success with its receipt and Nairobi transaction date', async () => {
       const { id, checkoutRequestId } = await pendingPayment();
-      const response = await deliver(successCallback(checkoutRequestId, { amount: 450, phoneNumber: '254712345678' }));
+      const response = await deliver(
+        successCallback(checkoutRequestId, { amount: 450, phoneNumber: '254712345678' }),
+      );
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual(ACCEPTED);
       expect(await transaction(id)).toMatchObject({
@@ -84,7 +97,9 @@ for (const dialect of DIALECTS) {
       ['SFC_IC0003', 'The operator does not exist.', 'failed'],
     ])('maps ResultCode %j to %s', async (code, desc, status) => {
       const { id, checkoutRequestId } = await pendingPayment();
-      expect((await deliver(failureCallback(checkoutRequestId, code, desc))).json()).toEqual(ACCEPTED);
+      expect((await deliver(failureCallback(checkoutRequestId, code, desc))).json()).toEqual(
+        ACCEPTED,
+      );
       expect(await transaction(id)).toMatchObject({
         status,
         resultCode: String(code),
@@ -95,9 +110,14 @@ for (const dialect of DIALECTS) {
 
     it('keeps every callback body exactly as it arrived', async () => {
       const { checkoutRequestId } = await pendingPayment();
-      const raw = fixtureText('callback-cancelled.json').replace('ws_CO_21072024125243250722943992', checkoutRequestId);
+      const raw = fixtureText('callback-cancelled.json').replace(
+        'ws_CO_21072024125243250722943992',
+        checkoutRequestId,
+      );
       await deliver(raw);
-      expect(await callbacks()).toEqual([{ outcome: 'applied', raw_body: raw, checkout_request_id: checkoutRequestId }]);
+      expect(await callbacks()).toEqual([
+        { outcome: 'applied', raw_body: raw, checkout_request_id: checkoutRequestId },
+      ]);
     });
 
     it('changes nothing on a duplicate, and records it as one', async () => {
@@ -112,9 +132,14 @@ for (const dialect of DIALECTS) {
 
     it('never downgrades a success', async () => {
       const { id, checkoutRequestId } = await pendingPayment();
-      await deliver(successCallback(checkoutRequestId, { amount: 450, phoneNumber: '254712345678' }));
+      await deliver(
+        successCallback(checkoutRequestId, { amount: 450, phoneNumber: '254712345678' }),
+      );
       await deliver(failureCallback(checkoutRequestId, 1032, 'Request Cancelled by user.'));
-      expect(await transaction(id)).toMatchObject({ status: 'success', mpesaReceiptNumber: 'UF1E26WQJZ' });
+      expect(await transaction(id)).toMatchObject({
+        status: 'success',
+        mpesaReceiptNumber: 'UF1E26WQJZ',
+      });
       expect((await callbacks()).map((c) => c.outcome)).toEqual(['applied', 'ignored']);
     });
 
@@ -122,7 +147,9 @@ for (const dialect of DIALECTS) {
       const response = await deliver(fixtureText('callback-success-docs.json'));
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual(ACCEPTED);
-      expect(await callbacks()).toMatchObject([{ outcome: 'orphan', checkout_request_id: 'ws_CO_191220191020363925' }]);
+      expect(await callbacks()).toMatchObject([
+        { outcome: 'orphan', checkout_request_id: 'ws_CO_191220191020363925' },
+      ]);
     });
 
     it('never marks success when the amount or phone does not match our record', async () => {
@@ -130,15 +157,24 @@ for (const dialect of DIALECTS) {
       await deliver(successCallback(checkoutRequestId, { amount: 1, phoneNumber: '254712345678' }));
       expect((await transaction(id)).status).not.toBe('success');
       const other = await pendingPayment('0722000000', 450);
-      await deliver(successCallback(other.checkoutRequestId, { amount: 450, phoneNumber: '254799999999' }));
+      await deliver(
+        successCallback(other.checkoutRequestId, { amount: 450, phoneNumber: '254799999999' }),
+      );
       expect((await transaction(other.id)).status).not.toBe('success');
       expect((await callbacks()).map((c) => c.outcome)).toEqual(['mismatch', 'mismatch']);
     });
 
     it('refuses a callback with the wrong secret and changes nothing', async () => {
       const { id, checkoutRequestId } = await pendingPayment();
-      const forged = successCallback(checkoutRequestId, { amount: 450, phoneNumber: '254712345678' });
-      for (const path of ['/api/mpesa/callback/guess', '/api/mpesa/callback/', `${CALLBACK_PATH}x`]) {
+      const forged = successCallback(checkoutRequestId, {
+        amount: 450,
+        phoneNumber: '254712345678',
+      });
+      for (const path of [
+        '/api/mpesa/callback/guess',
+        '/api/mpesa/callback/',
+        `${CALLBACK_PATH}x`,
+      ]) {
         const response = await deliver(forged, path);
         expect(response.statusCode).toBe(404);
       }
@@ -172,7 +208,11 @@ describe('a payment from end to end over HTTP (sqlite)', () => {
     const port = await freePort();
     ({ app } = await createTestApp({
       database,
-      env: { MPESA_BASE_URL: simulator.url, PORT: String(port), MPESA_CALLBACK_URL: `http://127.0.0.1:${port}` },
+      env: {
+        MPESA_BASE_URL: simulator.url,
+        PORT: String(port),
+        MPESA_CALLBACK_URL: `http://127.0.0.1:${port}`,
+      },
     }));
     await app.listen({ host: '127.0.0.1', port });
   });
@@ -184,10 +224,16 @@ describe('a payment from end to end over HTTP (sqlite)', () => {
 
   async function payAndWait(phoneNumber: string) {
     const { transactionId } = (
-      await app.inject({ method: 'POST', url: '/api/mpesa/stkpush', payload: { phoneNumber, amount: 20 } })
+      await app.inject({
+        method: 'POST',
+        url: '/api/mpesa/stkpush',
+        payload: { phoneNumber, amount: 20 },
+      })
     ).json();
     for (let i = 0; i < 100; i++) {
-      const { data } = (await app.inject({ url: `/api/mpesa/transactions/${transactionId}` })).json();
+      const { data } = (
+        await app.inject({ url: `/api/mpesa/transactions/${transactionId}` })
+      ).json();
       if (data.status !== 'pending') return data;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -196,7 +242,11 @@ describe('a payment from end to end over HTTP (sqlite)', () => {
 
   it('ends in success for 0700000000, with the simulator’s receipt', async () => {
     const data = await payAndWait('0700000000');
-    expect(data).toMatchObject({ status: 'success', resultCode: '0', mpesaReceiptNumber: expect.stringMatching(/^[A-Z0-9]{10}$/) });
+    expect(data).toMatchObject({
+      status: 'success',
+      resultCode: '0',
+      mpesaReceiptNumber: expect.stringMatching(/^[A-Z0-9]{10}$/),
+    });
     const [prompt] = simulator.prompts.list({ phoneNumber: '254700000000' });
     expect(data.mpesaReceiptNumber).toBe(prompt?.receiptNumber);
     // The simulator logs the delivery once our answer reaches it, just after the update.

@@ -26,13 +26,21 @@ export function payerErrorFor(error: DarajaError): AppError {
     );
   }
   if (/Invalid Amount/i.test(text)) {
-    return new AppError(400, 'MPESA_INVALID_AMOUNT', 'M-PESA did not accept this amount. Please check it and try again.');
+    return new AppError(
+      400,
+      'MPESA_INVALID_AMOUNT',
+      'M-PESA did not accept this amount. Please check it and try again.',
+    );
   }
   if (/Unable to lock subscriber/i.test(text)) {
     return new AppError(429, 'PHONE_BUSY', BUSY_PHONE_MESSAGE);
   }
   if (code.startsWith('500.003')) {
-    return new AppError(503, 'MPESA_BUSY', 'M-PESA is busy right now. Please try again in a few minutes.');
+    return new AppError(
+      503,
+      'MPESA_BUSY',
+      'M-PESA is busy right now. Please try again in a few minutes.',
+    );
   }
   return new AppError(
     502,

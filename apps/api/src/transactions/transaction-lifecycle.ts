@@ -14,9 +14,7 @@ import type { TransactionStatus } from '@mpesa/shared';
 import type { EventSource } from '../db/schema.ts';
 
 export type Decision =
-  | { kind: 'apply' }
-  | { kind: 'duplicate' }
-  | { kind: 'ignore'; reason: string };
+  { kind: 'apply' } | { kind: 'duplicate' } | { kind: 'ignore'; reason: string };
 
 export function decideTransition(
   from: TransactionStatus,

@@ -29,7 +29,12 @@ for (const dialect of DIALECTS) {
     });
 
     const pay = (payload: unknown, headers: Record<string, string> = {}) =>
-      app.inject({ method: 'POST', url: '/api/mpesa/stkpush', payload: payload as object, headers });
+      app.inject({
+        method: 'POST',
+        url: '/api/mpesa/stkpush',
+        payload: payload as object,
+        headers,
+      });
 
     it('starts a payment: saves it as pending and prompts the phone through Daraja', async () => {
       const response = await pay({
@@ -57,7 +62,9 @@ for (const dialect of DIALECTS) {
         accountReference: 'Invoice 2026',
         transactionDesc: 'School fees,',
       });
-      expect(prompt?.callbackUrl).toMatch(/\/api\/mpesa\/callback\/test-callback-secret-0123456789$/);
+      expect(prompt?.callbackUrl).toMatch(
+        /\/api\/mpesa\/callback\/test-callback-secret-0123456789$/,
+      );
 
       const detail = await app.inject({ url: `/api/mpesa/transactions/${body.transactionId}` });
       expect(detail.statusCode).toBe(200);
@@ -83,8 +90,12 @@ for (const dialect of DIALECTS) {
     });
 
     it('fills the default reference and description', async () => {
-      const { transactionId } = (await pay({ phoneNumber: '0712345678', amount: 5, reference: '' })).json();
-      const { data } = (await app.inject({ url: `/api/mpesa/transactions/${transactionId}` })).json();
+      const { transactionId } = (
+        await pay({ phoneNumber: '0712345678', amount: 5, reference: '' })
+      ).json();
+      const { data } = (
+        await app.inject({ url: `/api/mpesa/transactions/${transactionId}` })
+      ).json();
       expect(data).toMatchObject({ reference: 'Payment', description: 'Payment for services' });
     });
 
@@ -92,7 +103,10 @@ for (const dialect of DIALECTS) {
       let seenWhilePushing: unknown;
       const daraja: DarajaClient = {
         stkPush: async () => {
-          seenWhilePushing = await database.db.selectFrom('transactions').select(['status', 'amount']).execute();
+          seenWhilePushing = await database.db
+            .selectFrom('transactions')
+            .select(['status', 'amount'])
+            .execute();
           throw new DarajaError('rejected', 'busy', {
             httpStatus: 500,
             errorCode: '500.003.02',
@@ -102,7 +116,11 @@ for (const dialect of DIALECTS) {
         stkQuery: async () => ({ state: 'pending', message: '' }),
       };
       const own = await createTestApp({ database, daraja });
-      await own.app.inject({ method: 'POST', url: '/api/mpesa/stkpush', payload: { phoneNumber: '0712345678', amount: 7 } });
+      await own.app.inject({
+        method: 'POST',
+        url: '/api/mpesa/stkpush',
+        payload: { phoneNumber: '0712345678', amount: 7 },
+      });
       await own.app.close();
       expect(seenWhilePushing).toEqual([{ status: 'pending', amount: 7 }]);
     });
@@ -139,13 +157,16 @@ for (const dialect of DIALECTS) {
       [{ phoneNumber: '0712345678', amount: 300000 }, 'Amount must not be more than 250,000 KES'],
       [{ phoneNumber: '0712345678' }, 'Please enter an amount'],
       [[], 'The request body must be a JSON object'],
-    ])('refuses %j with a message the payer can read, and saves nothing', async (payload, message) => {
-      const response = await pay(payload);
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ success: false, code: 'VALIDATION_ERROR', message });
-      expect((await app.inject({ url: '/api/mpesa/transactions' })).json().data).toEqual([]);
-      expect(simulator.prompts.list()).toEqual([]);
-    });
+    ])(
+      'refuses %j with a message the payer can read, and saves nothing',
+      async (payload, message) => {
+        const response = await pay(payload);
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toEqual({ success: false, code: 'VALIDATION_ERROR', message });
+        expect((await app.inject({ url: '/api/mpesa/transactions' })).json().data).toEqual([]);
+        expect(simulator.prompts.list()).toEqual([]);
+      },
+    );
 
     it('refuses malformed JSON and other content types plainly', async () => {
       const broken = await app.inject({
@@ -155,7 +176,10 @@ for (const dialect of DIALECTS) {
         payload: '{"phoneNumber":',
       });
       expect(broken.statusCode).toBe(400);
-      expect(broken.json()).toMatchObject({ success: false, message: 'The request body is not valid JSON' });
+      expect(broken.json()).toMatchObject({
+        success: false,
+        message: 'The request body is not valid JSON',
+      });
       const text = await app.inject({
         method: 'POST',
         url: '/api/mpesa/stkpush',
@@ -163,7 +187,10 @@ for (const dialect of DIALECTS) {
         payload: 'hello',
       });
       expect(text.statusCode).toBe(400);
-      expect(text.json()).toMatchObject({ success: false, message: 'The request body must be a JSON object' });
+      expect(text.json()).toMatchObject({
+        success: false,
+        message: 'The request body must be a JSON object',
+      });
     });
 
     it('lists transactions newest first', async () => {

@@ -18,7 +18,11 @@ export interface TransactionRoutesOptions {
   callbackSecret: string;
 }
 
-const errorResponses = { 400: errorResponseSchema, 404: errorResponseSchema, 429: errorResponseSchema };
+const errorResponses = {
+  400: errorResponseSchema,
+  404: errorResponseSchema,
+  429: errorResponseSchema,
+};
 
 /** Compares secrets in constant time, whatever their lengths, so the path token cannot be guessed byte by byte. */
 function sameSecret(given: string, expected: string): boolean {
@@ -76,7 +80,10 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
         response: { 200: transactionResponseSchema, 404: errorResponseSchema },
       },
     },
-    async (request) => ({ success: true as const, data: await service.getTransaction(deps, request.params.id) }),
+    async (request) => ({
+      success: true as const,
+      data: await service.getTransaction(deps, request.params.id),
+    }),
   );
 
   // Daraja's result callback. Daraja signs nothing, so the unguessable path token is what tells a
@@ -99,7 +106,9 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
         const raw = typeof request.body === 'string' ? request.body : '';
         const result = await service.applyCallback({ ...deps, log: request.log }, raw, request.ip);
         if (result.outcome === 'invalid') {
-          return reply.code(400).send({ ResultCode: 1, ResultDesc: 'Rejected: not an STK callback' });
+          return reply
+            .code(400)
+            .send({ ResultCode: 1, ResultDesc: 'Rejected: not an STK callback' });
         }
         return reply.code(200).send({ ResultCode: 0, ResultDesc: 'Accepted' });
       },

@@ -87,7 +87,11 @@ export async function initiatePayment(
       .where('id', '=', id)
       .execute();
     deps.log.info(
-      { transactionId: id, checkoutRequestId: ack.checkoutRequestId, phone: maskPhone(input.phoneNumber) },
+      {
+        transactionId: id,
+        checkoutRequestId: ack.checkoutRequestId,
+        phone: maskPhone(input.phoneNumber),
+      },
       'stk push accepted',
     );
     return {
@@ -102,7 +106,14 @@ export async function initiatePayment(
     if (error.kind === 'unknown') {
       // The request may have reached Safaricom and the payer may be looking at a prompt right now:
       // the transaction stays pending for reconciliation instead of being guessed.
-      await recordEvent(deps.db, id, 'initiation', 'pending', 'pending', `outcome unknown: ${error.message}`);
+      await recordEvent(
+        deps.db,
+        id,
+        'initiation',
+        'pending',
+        'pending',
+        `outcome unknown: ${error.message}`,
+      );
       deps.log.warn({ transactionId: id, err: error }, 'stk push outcome unknown');
       throw new AppError(
         504,
@@ -114,10 +125,25 @@ export async function initiatePayment(
       error.kind === 'rejected'
         ? (error.errorMessage ?? error.message)
         : 'M-PESA could not be reached; no payment request was sent';
-    await transition(deps, id, 'pending', 'failed', 'initiation', {
-      response_description: reason,
-    }, JSON.stringify({ errorCode: error.errorCode, errorMessage: error.errorMessage, httpStatus: error.httpStatus }));
-    deps.log.warn({ transactionId: id, errorCode: error.errorCode, kind: error.kind }, 'stk push refused');
+    await transition(
+      deps,
+      id,
+      'pending',
+      'failed',
+      'initiation',
+      {
+        response_description: reason,
+      },
+      JSON.stringify({
+        errorCode: error.errorCode,
+        errorMessage: error.errorMessage,
+        httpStatus: error.httpStatus,
+      }),
+    );
+    deps.log.warn(
+      { transactionId: id, errorCode: error.errorCode, kind: error.kind },
+      'stk push refused',
+    );
     throw payerErrorFor(error);
   }
 }
@@ -157,13 +183,20 @@ async function transition(
 ): Promise<boolean> {
   const at = iso(deps);
   return deps.db.transaction().execute(async (trx) => {
-    const moved = await repo.updateTransactionFrom(trx, id, from, { ...patch, status: to, updated_at: at });
+    const moved = await repo.updateTransactionFrom(trx, id, from, {
+      ...patch,
+      status: to,
+      updated_at: at,
+    });
     if (moved) await recordEvent(trx, id, source, from, to, note, payload, at);
     return moved;
   });
 }
 
-export async function getTransaction(deps: Pick<PaymentDeps, 'db'>, id: string): Promise<Transaction> {
+export async function getTransaction(
+  deps: Pick<PaymentDeps, 'db'>,
+  id: string,
+): Promise<Transaction> {
   const row = await repo.findTransactionById(deps.db, id);
   if (!row) throw new AppError(404, 'TRANSACTION_NOT_FOUND', messages.transactionNotFound);
   return toTransactionDto(row);
@@ -249,11 +282,28 @@ export async function applyCallback(
     } else {
       const to = statusForResultCode(callback.resultCode);
       const mismatch = mismatchOf(row, callback);
-      const decision = decideTransition(row.status, to, 'callback', row.result_code === callback.resultCode);
+      const decision = decideTransition(
+        row.status,
+        to,
+        'callback',
+        row.result_code === callback.resultCode,
+      );
       if (mismatch && decision.kind === 'apply') {
         outcome = 'mismatch';
-        await recordEvent(trx, row.id, 'callback', row.status, row.status, `flagged: ${mismatch}`, rawBody, receivedAt);
-        deps.log.error({ transactionId: row.id, mismatch }, 'callback does not match the transaction');
+        await recordEvent(
+          trx,
+          row.id,
+          'callback',
+          row.status,
+          row.status,
+          `flagged: ${mismatch}`,
+          rawBody,
+          receivedAt,
+        );
+        deps.log.error(
+          { transactionId: row.id, mismatch },
+          'callback does not match the transaction',
+        );
       } else if (decision.kind === 'apply') {
         const moved = await repo.updateTransactionFrom(trx, row.id, row.status, {
           ...callbackPatch(callback),
@@ -262,13 +312,24 @@ export async function applyCallback(
         });
         outcome = moved ? 'applied' : 'ignored';
         if (moved) {
-          const note = row.status === 'pending' ? null : `late success callback lifted ${row.status}`;
+          const note =
+            row.status === 'pending' ? null : `late success callback lifted ${row.status}`;
           await recordEvent(trx, row.id, 'callback', row.status, to, note, rawBody, receivedAt);
         }
       } else {
         outcome = decision.kind === 'duplicate' ? 'duplicate' : 'ignored';
-        const note = decision.kind === 'duplicate' ? 'duplicate callback' : `ignored: ${decision.reason}`;
-        await recordEvent(trx, row.id, 'callback', row.status, row.status, note, rawBody, receivedAt);
+        const note =
+          decision.kind === 'duplicate' ? 'duplicate callback' : `ignored: ${decision.reason}`;
+        await recordEvent(
+          trx,
+          row.id,
+          'callback',
+          row.status,
+          row.status,
+          note,
+          rawBody,
+          receivedAt,
+        );
       }
     }
     await repo.insertCallback(trx, {

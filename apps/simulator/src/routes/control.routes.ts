@@ -21,7 +21,12 @@ export interface ControlRoutesOptions {
 const phoneParam = z
   .string()
   .transform((value) => value.replace(/[\s-]/g, ''))
-  .transform((value) => value.replace(/^\+/, '').replace(/^0(?=[17])/, '254').replace(/^(?=[17]\d{8}$)/, '254'))
+  .transform((value) =>
+    value
+      .replace(/^\+/, '')
+      .replace(/^0(?=[17])/, '254')
+      .replace(/^(?=[17]\d{8}$)/, '254'),
+  )
   .pipe(z.string().regex(/^254[17]\d{8}$/, 'phone must be a Kenyan mobile number'));
 
 const faultSchema = z
@@ -34,9 +39,9 @@ const faultSchema = z
   })
   .strict();
 
-const resultCodeSchema = z
-  .string()
-  .refine((code) => code in RESULT_CODES, { message: `resultCode must be one of ${Object.keys(RESULT_CODES).join(', ')}` });
+const resultCodeSchema = z.string().refine((code) => code in RESULT_CODES, {
+  message: `resultCode must be one of ${Object.keys(RESULT_CODES).join(', ')}`,
+});
 
 const nextSchema = z
   .object({
@@ -50,7 +55,12 @@ const nextSchema = z
 function toNext(body: z.infer<typeof nextSchema>): NextOutcome {
   const outcome = body.outcome;
   const next: NextOutcome = {};
-  if (outcome === 'auto' || outcome === 'manual' || outcome === 'busy' || outcome === 'paid-no-callback') {
+  if (
+    outcome === 'auto' ||
+    outcome === 'manual' ||
+    outcome === 'busy' ||
+    outcome === 'paid-no-callback'
+  ) {
     next.outcome = { kind: outcome };
   } else if (outcome !== undefined) {
     next.outcome = { kind: 'result', resultCode: outcome };
@@ -68,7 +78,8 @@ export const controlRoutes: FastifyPluginAsyncZod<ControlRoutesOptions> = async 
   function endPrompt(id: string, end: () => unknown) {
     const prompt = prompts.get(id);
     if (!prompt) return { status: 404, body: { error: 'No such prompt' } } as const;
-    if (prompt.state !== 'open') return { status: 409, body: { error: 'The prompt has already ended', prompt } } as const;
+    if (prompt.state !== 'open')
+      return { status: 409, body: { error: 'The prompt has already ended', prompt } } as const;
     end();
     return { status: 200, body: prompts.get(id) } as const;
   }
@@ -92,7 +103,14 @@ export const controlRoutes: FastifyPluginAsyncZod<ControlRoutesOptions> = async 
 
   app.get(
     '/prompts',
-    { schema: { querystring: z.object({ phone: phoneParam.optional(), state: z.enum(['open', 'completed']).optional() }) } },
+    {
+      schema: {
+        querystring: z.object({
+          phone: phoneParam.optional(),
+          state: z.enum(['open', 'completed']).optional(),
+        }),
+      },
+    },
     async (request) => {
       const { phone, state } = request.query;
       const list = prompts.list(phone ? { phoneNumber: phone } : {});
@@ -109,18 +127,24 @@ export const controlRoutes: FastifyPluginAsyncZod<ControlRoutesOptions> = async 
     '/prompts/:id/pin',
     { schema: { params: idParams, body: z.object({ pin: z.string().max(12) }) } },
     async (request, reply) => {
-      const result = endPrompt(request.params.id, () => prompts.enterPin(request.params.id, request.body.pin));
+      const result = endPrompt(request.params.id, () =>
+        prompts.enterPin(request.params.id, request.body.pin),
+      );
       return reply.code(result.status).send(result.body);
     },
   );
 
   app.post('/prompts/:id/cancel', { schema: { params: idParams } }, async (request, reply) => {
-    const result = endPrompt(request.params.id, () => prompts.complete(request.params.id, '1032', 'cancel'));
+    const result = endPrompt(request.params.id, () =>
+      prompts.complete(request.params.id, '1032', 'cancel'),
+    );
     return reply.code(result.status).send(result.body);
   });
 
   app.post('/prompts/:id/timeout', { schema: { params: idParams } }, async (request, reply) => {
-    const result = endPrompt(request.params.id, () => prompts.complete(request.params.id, '1037', 'timeout'));
+    const result = endPrompt(request.params.id, () =>
+      prompts.complete(request.params.id, '1037', 'timeout'),
+    );
     return reply.code(result.status).send(result.body);
   });
 
@@ -144,10 +168,14 @@ export const controlRoutes: FastifyPluginAsyncZod<ControlRoutesOptions> = async 
     },
   );
 
-  app.delete('/numbers/:phone/next', { schema: { params: z.object({ phone: phoneParam }) } }, async (request, reply) => {
-    prompts.clearNext(request.params.phone);
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/numbers/:phone/next',
+    { schema: { params: z.object({ phone: phoneParam }) } },
+    async (request, reply) => {
+      prompts.clearNext(request.params.phone);
+      return reply.code(204).send();
+    },
+  );
 
   app.get(
     '/log',
@@ -171,7 +199,14 @@ export const controlRoutes: FastifyPluginAsyncZod<ControlRoutesOptions> = async 
   // optionally a phone) so that auto-approval waits while a person is looking at the prompt.
   app.get(
     '/events',
-    { schema: { querystring: z.object({ watch: z.enum(['0', '1']).default('0'), phone: phoneParam.optional() }) } },
+    {
+      schema: {
+        querystring: z.object({
+          watch: z.enum(['0', '1']).default('0'),
+          phone: phoneParam.optional(),
+        }),
+      },
+    },
     async (request, reply) => {
       reply.hijack();
       const raw = reply.raw;
@@ -180,7 +215,8 @@ export const controlRoutes: FastifyPluginAsyncZod<ControlRoutesOptions> = async 
         'Cache-Control': 'no-cache, no-transform',
         Connection: 'keep-alive',
       });
-      const send = (event: string, data: unknown) => raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      const send = (event: string, data: unknown) =>
+        raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       send('hello', { prompts: prompts.list().slice(0, 50), log: log.list({ limit: 100 }) });
       const onPrompt = (event: SimEvent) => {
         if (event.type !== 'callback') send(event.type, event);
@@ -188,7 +224,8 @@ export const controlRoutes: FastifyPluginAsyncZod<ControlRoutesOptions> = async 
       const onEntry = (entry: unknown) => send('log', entry);
       prompts.on('change', onPrompt);
       log.on('entry', onEntry);
-      const unwatch = request.query.watch === '1' ? prompts.watch(request.query.phone ?? '*') : undefined;
+      const unwatch =
+        request.query.watch === '1' ? prompts.watch(request.query.phone ?? '*') : undefined;
       const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), 15_000);
       request.raw.on('close', () => {
         clearInterval(keepAlive);

@@ -33,18 +33,25 @@ function basicCredentials(header: string | undefined): { key: string; secret: st
   return { key: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
 }
 
-export async function darajaRoutes(app: FastifyInstance, { config, prompts, tokens }: DarajaRoutesOptions) {
+export async function darajaRoutes(
+  app: FastifyInstance,
+  { config, prompts, tokens }: DarajaRoutesOptions,
+) {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
   app.all('/oauth/v1/generate', async (request, reply) => {
-    if (request.method !== 'GET') return fail(reply, [405, '405.001', `${request.method} Method Not Allowed`]);
+    if (request.method !== 'GET')
+      return fail(reply, [405, '405.001', `${request.method} Method Not Allowed`]);
     const query = request.query as Record<string, unknown>;
     if (query.grant_type !== 'client_credentials') return fail(reply, ERRORS.invalidGrant);
     const credentials = basicCredentials(request.headers.authorization);
     if (!credentials) return fail(reply, ERRORS.invalidAuthentication);
     const pinned = config.consumerKey !== undefined || config.consumerSecret !== undefined;
-    if (pinned && (credentials.key !== config.consumerKey || credentials.secret !== config.consumerSecret)) {
+    if (
+      pinned &&
+      (credentials.key !== config.consumerKey || credentials.secret !== config.consumerSecret)
+    ) {
       return fail(reply, ERRORS.invalidAuthentication);
     }
     const { token, expiresInS } = tokens.issue();
@@ -81,9 +88,14 @@ export async function darajaRoutes(app: FastifyInstance, { config, prompts, toke
   }
 
   /** Shortcode known and Password = base64(shortcode + passkey + timestamp). */
-  function credentialFailure(shortcode: string, password: string, timestamp: string): Failure | undefined {
+  function credentialFailure(
+    shortcode: string,
+    password: string,
+    timestamp: string,
+  ): Failure | undefined {
     if (shortcode !== config.shortcode) return ERRORS.merchantMissing;
-    if (password !== stkPassword(shortcode, config.passkey, timestamp)) return ERRORS.wrongCredentials;
+    if (password !== stkPassword(shortcode, config.passkey, timestamp))
+      return ERRORS.wrongCredentials;
     return undefined;
   }
 

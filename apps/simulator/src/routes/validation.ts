@@ -19,7 +19,15 @@ export function isValidTimestamp(value: unknown): value is string {
   if (typeof value !== 'string') return false;
   const match = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(value);
   if (!match) return false;
-  const [, y, mo, d, h, mi, s] = match.map(Number) as [number, number, number, number, number, number, number];
+  const [, y, mo, d, h, mi, s] = match.map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
   return (
     date.getUTCFullYear() === y &&
@@ -64,14 +72,20 @@ export interface ValidatedPush {
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; field: string };
 
-function common(body: Fields): Checked<{ businessShortCode: string; password: string; timestamp: string }> {
+function common(
+  body: Fields,
+): Checked<{ businessShortCode: string; password: string; timestamp: string }> {
   const businessShortCode = numericText(body.BusinessShortCode);
   if (businessShortCode === null || !SHORTCODE.test(businessShortCode)) {
     return { ok: false, field: 'BusinessShortCode' };
   }
-  if (typeof body.Password !== 'string' || body.Password.trim() === '') return { ok: false, field: 'Password' };
+  if (typeof body.Password !== 'string' || body.Password.trim() === '')
+    return { ok: false, field: 'Password' };
   if (!isValidTimestamp(body.Timestamp)) return { ok: false, field: 'Timestamp' };
-  return { ok: true, value: { businessShortCode, password: body.Password, timestamp: body.Timestamp } };
+  return {
+    ok: true,
+    value: { businessShortCode, password: body.Password, timestamp: body.Timestamp },
+  };
 }
 
 export function checkPush(body: Fields, strictLengths: boolean): Checked<ValidatedPush> {
@@ -101,7 +115,8 @@ export function checkPush(body: Fields, strictLengths: boolean): Checked<Validat
   // TransactionDesc is the one optional field, but a null or non-text value is refused under its
   // internal name, "Remarks" (navariltd/frappe-mpsa-payments#123).
   const description = body.TransactionDesc;
-  if (description !== undefined && typeof description !== 'string') return { ok: false, field: 'Remarks' };
+  if (description !== undefined && typeof description !== 'string')
+    return { ok: false, field: 'Remarks' };
   if (strictLengths && typeof description === 'string' && description.length > 13) {
     return { ok: false, field: 'TransactionDesc' };
   }
@@ -121,9 +136,12 @@ export function checkPush(body: Fields, strictLengths: boolean): Checked<Validat
   };
 }
 
-export function checkQuery(
-  body: Fields,
-): Checked<{ businessShortCode: string; password: string; timestamp: string; checkoutRequestId: string }> {
+export function checkQuery(body: Fields): Checked<{
+  businessShortCode: string;
+  password: string;
+  timestamp: string;
+  checkoutRequestId: string;
+}> {
   const head = common(body);
   if (!head.ok) return head;
   if (typeof body.CheckoutRequestID !== 'string' || body.CheckoutRequestID.trim() === '') {

@@ -16,8 +16,7 @@ export const transactionKeys = {
 export function transactionsQueryOptions() {
   return queryOptions({
     queryKey: transactionKeys.list(),
-    queryFn: async () =>
-      (await apiRequest<TransactionListResponse>('/mpesa/transactions')).data,
+    queryFn: async () => (await apiRequest<TransactionListResponse>('/mpesa/transactions')).data,
   });
 }
 
@@ -27,8 +26,7 @@ export function transactionQueryOptions(id: string) {
     queryKey: transactionKeys.detail(id),
     queryFn: async () =>
       (await apiRequest<TransactionResponse>(`/mpesa/transactions/${encodeURIComponent(id)}`)).data,
-    refetchInterval: (query) =>
-      query.state.data?.status === 'pending' ? POLL_INTERVAL_MS : false,
+    refetchInterval: (query) => (query.state.data?.status === 'pending' ? POLL_INTERVAL_MS : false),
   });
 }
 

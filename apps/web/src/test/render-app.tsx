@@ -1,0 +1,79 @@
+/** Renders the real routes in memory, with a scripted API behind `fetch`. */
+import { render } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider, createMemoryRouter } from 'react-router';
+import { vi } from 'vitest';
+import { createQueryClient } from '../app/query-client';
+import { routes } from '../app/router';
+
+export interface ApiCall {
+  method: string;
+  path: string;
+  headers: Headers;
+  body: unknown;
+}
+
+type Answer = { status: number; body?: unknown } | 'network-error' | (() => Promise<never>);
+type Handler = (call: ApiCall) => Answer | undefined;
+
+/**
+ * Replaces fetch with a scripted API. Unscripted requests fail the test loudly; /api/config answers
+ * "sandbox" unless scripted, so the simulator notice stays out of the way.
+ */
+export function mockApi(handler: Handler) {
+  const calls: ApiCall[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://localhost');
+    const call: ApiCall = {
+      method: init?.method ?? 'GET',
+      path: url.pathname + url.search,
+      headers: new Headers(init?.headers),
+      body: init?.body ? JSON.parse(String(init.body)) : undefined,
+    };
+    calls.push(call);
+    let answer = handler(call);
+    if (answer === undefined && call.path === '/api/config') {
+      answer = { status: 200, body: { mpesaEnv: 'sandbox', simulatorUrl: null } };
+    }
+    if (answer === undefined) throw new Error(`Unscripted request: ${call.method} ${call.path}`);
+    if (answer === 'network-error') throw new TypeError('Failed to fetch');
+    if (typeof answer === 'function') return answer();
+    return new Response(answer.body === undefined ? '' : JSON.stringify(answer.body), {
+      status: answer.status,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls, fetchMock, count: (path: string) => calls.filter((c) => c.path === path).length };
+}
+
+export function renderApp(path: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const queryClient = createQueryClient();
+  const view = render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return { ...view, router, queryClient };
+}
+
+export function transaction(overrides: Record<string, unknown> = {}) {
+  return {
+    _id: 'tx-1',
+    reference: 'INV-42',
+    phoneNumber: '254712345678',
+    amount: 150,
+    description: 'School fees',
+    status: 'pending',
+    createdAt: '2026-11-22T10:15:00.000Z',
+    updatedAt: '2026-11-22T10:15:00.000Z',
+    merchantRequestId: 'm-1',
+    checkoutRequestId: 'ws_CO_1',
+    resultCode: null,
+    mpesaReceiptNumber: null,
+    transactionDate: null,
+    responseDescription: null,
+    ...overrides,
+  };
+}

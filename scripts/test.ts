@@ -1,0 +1,46 @@
+/**
+ * `npm test`: every unit, integration and component test, then the browser tests in Chromium.
+ *
+ * - Without Chromium the browser tests are skipped, and this says so plainly; with
+ *   REQUIRE_BROWSER_TESTS=1 (as in CI) a skip is a failure.
+ * - Database tests run on SQLite, and on PostgreSQL too when TEST_DATABASE_URL names one; without it
+ *   this says plainly that the PostgreSQL half was skipped. REQUIRE_POSTGRES_TESTS=1 makes that a failure.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT, run } from './lib.ts';
+
+const vitest = path.join(ROOT, 'node_modules/vitest/vitest.mjs');
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const extraArgs = process.argv.slice(2);
+const notes: string[] = [];
+let failed = false;
+
+if (!process.env.TEST_DATABASE_URL) {
+  notes.push(
+    'SKIPPED: the PostgreSQL half of the database tests (TEST_DATABASE_URL is not set; SQLite ran).',
+  );
+  if (process.env.REQUIRE_POSTGRES_TESTS === '1') failed = true;
+}
+
+const unit = await run(process.execPath, [vitest, 'run', ...extraArgs]);
+if (unit !== 0) failed = true;
+
+if (fs.existsSync(chromium)) {
+  const e2e = await run(process.execPath, [vitest, 'run', '--config', 'e2e/vitest.config.ts']);
+  if (e2e !== 0) failed = true;
+  else notes.push(`Browser tests ran in ${chromium}.`);
+} else {
+  notes.push(
+    `SKIPPED: the browser tests (no Chromium at ${chromium}; install it with "apt-get install -y chromium" or set CHROMIUM_PATH).`,
+  );
+  if (process.env.REQUIRE_BROWSER_TESTS === '1') failed = true;
+}
+
+console.log('');
+for (const note of notes) console.log(note);
+if (failed) {
+  console.log('npm test FAILED.');
+  process.exit(1);
+}
+console.log('npm test passed.');
