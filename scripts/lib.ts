@@ -35,6 +35,7 @@ function newestMtime(paths: string[]): number {
 const WEB_INPUTS = [
   'apps/web/src',
   'apps/web/index.html',
+  'apps/web/public',
   'apps/web/vite.config.ts',
   'packages/shared/src',
   'package.json',

@@ -85,6 +85,9 @@ const EnvSchema = z.object({
 
 type Env = z.infer<typeof EnvSchema>;
 
+/** Every environment variable the API reads. */
+export const SETTING_NAMES = Object.keys(EnvSchema.shape);
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }

@@ -25,7 +25,9 @@ export const RESULT_CODES: Record<string, string> = {
 };
 
 export type ForcedOutcome =
-  { kind: 'result'; resultCode: string } | { kind: 'busy' } | { kind: 'paid-no-callback' };
+  | { kind: 'result'; resultCode: string }
+  | { kind: 'refuse'; error: RefusalName }
+  | { kind: 'paid-no-callback' };
 
 /** The numbers table of the README: the payer's number decides the outcome (national form). */
 export const FORCED_NUMBERS: Record<string, ForcedOutcome> = {
@@ -36,7 +38,7 @@ export const FORCED_NUMBERS: Record<string, ForcedOutcome> = {
   '254700001019': { kind: 'result', resultCode: '1019' },
   '254700002001': { kind: 'result', resultCode: '2001' },
   '254700000017': { kind: 'result', resultCode: '17' },
-  '254700000503': { kind: 'busy' },
+  '254700000503': { kind: 'refuse', error: 'busy' },
   '254700009999': { kind: 'paid-no-callback' },
 };
 
@@ -63,6 +65,16 @@ export const ERRORS = {
 } as const satisfies Record<string, readonly [number, string, string]>;
 
 export type ErrorName = keyof typeof ERRORS;
+
+/** Refusals a push can be given at once, instead of a prompt (PROTOCOL.md §3.5, §10.2). */
+export const REFUSALS = {
+  busy: ERRORS.systemBusy,
+  'spike-arrest': ERRORS.spikeArrest,
+  quota: ERRORS.quota,
+  'internal-error': ERRORS.internal,
+} as const;
+
+export type RefusalName = keyof typeof REFUSALS;
 
 export function invalidField(field: string): readonly [number, string, string] {
   // Real responses use a hyphen, though the documentation prints an en dash.

@@ -34,6 +34,8 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[0-9]{4,6}$/)
     .default('1234'),
+  /** The merchant name the virtual phone shows on prompts and messages. */
+  SIM_BUSINESS_NAME: z.string().trim().min(1).max(60).default('Sandbox Test Merchant'),
   SIM_CALLBACK_TIMEOUT_MS: int(10_000, 100),
   /** Reject AccountReference over 12 and TransactionDesc over 13 characters (Daraja's documented limits). */
   SIM_STRICT_LENGTHS: z
@@ -46,6 +48,9 @@ const EnvSchema = z.object({
     .default('true')
     .transform((value) => value === 'true' || value === '1'),
 });
+
+/** Every environment variable the simulator reads. */
+export const SETTING_NAMES = Object.keys(EnvSchema.shape);
 
 export class SimulatorConfigError extends Error {
   override name = 'SimulatorConfigError';
@@ -72,6 +77,7 @@ export function loadSimulatorConfig(source: Record<string, string | undefined>) 
     autoApproveS: env.SIM_AUTO_APPROVE_S,
     promptTimeoutS: env.SIM_PROMPT_TIMEOUT_S,
     pin: env.SIM_PIN,
+    businessName: env.SIM_BUSINESS_NAME,
     callbackTimeoutMs: env.SIM_CALLBACK_TIMEOUT_MS,
     strictLengths: env.SIM_STRICT_LENGTHS,
     repeatRule: env.SIM_REPEAT_RULE,

@@ -4,7 +4,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { FORCED_NUMBERS, RESULT_CODES } from '../catalogue.ts';
+import { FORCED_NUMBERS, REFUSALS, RESULT_CODES, type RefusalName } from '../catalogue.ts';
 import type { PromptBook, NextOutcome, SimEvent } from '../prompts.ts';
 import type { RequestLog } from '../request-log.ts';
 import type { TokenStore } from '../tokens.ts';
@@ -46,7 +46,11 @@ const resultCodeSchema = z.string().refine((code) => code in RESULT_CODES, {
 const nextSchema = z
   .object({
     outcome: z
-      .union([z.enum(['auto', 'manual', 'busy', 'paid-no-callback']), resultCodeSchema])
+      .union([
+        z.enum(['auto', 'manual', 'paid-no-callback']),
+        z.enum(Object.keys(REFUSALS) as [RefusalName, ...RefusalName[]]),
+        resultCodeSchema,
+      ])
       .optional(),
     fault: faultSchema.optional(),
   })
@@ -55,13 +59,10 @@ const nextSchema = z
 function toNext(body: z.infer<typeof nextSchema>): NextOutcome {
   const outcome = body.outcome;
   const next: NextOutcome = {};
-  if (
-    outcome === 'auto' ||
-    outcome === 'manual' ||
-    outcome === 'busy' ||
-    outcome === 'paid-no-callback'
-  ) {
+  if (outcome === 'auto' || outcome === 'manual' || outcome === 'paid-no-callback') {
     next.outcome = { kind: outcome };
+  } else if (outcome !== undefined && outcome in REFUSALS) {
+    next.outcome = { kind: 'refuse', error: outcome as RefusalName };
   } else if (outcome !== undefined) {
     next.outcome = { kind: 'result', resultCode: outcome };
   }
@@ -86,6 +87,7 @@ export const controlRoutes: FastifyPluginAsyncZod<ControlRoutesOptions> = async 
 
   app.get('/info', async () => ({
     shortcode: config.shortcode,
+    businessName: config.businessName,
     pin: config.pin,
     callbackDelayMs: config.callbackDelayMs,
     autoApproveS: config.autoApproveS,
@@ -227,7 +229,7 @@ export const controlRoutes: FastifyPluginAsyncZod<ControlRoutesOptions> = async 
       const unwatch =
         request.query.watch === '1' ? prompts.watch(request.query.phone ?? '*') : undefined;
       const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), 15_000);
-      request.raw.on('close', () => {
+      reply.raw.on('close', () => {
         clearInterval(keepAlive);
         prompts.off('change', onPrompt);
         log.off('entry', onEntry);

@@ -4,7 +4,7 @@
  * 400.002.05 rather than a framework error.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ERRORS, PUSH_ACCEPTED, QUERY_ACCEPTED, invalidField } from '../catalogue.ts';
+import { ERRORS, PUSH_ACCEPTED, QUERY_ACCEPTED, REFUSALS, invalidField } from '../catalogue.ts';
 import { requestId } from '../ids.ts';
 import { stkPassword } from '../password.ts';
 import type { PromptBook } from '../prompts.ts';
@@ -108,9 +108,10 @@ export async function darajaRoutes(
     const refused = credentialFailure(push.businessShortCode, push.password, push.timestamp);
     if (refused) return fail(reply, refused);
     if (prompts.openPromptFor(push.phoneNumber)) return fail(reply, ERRORS.subscriberLocked);
-    if (prompts.peekForced(push.phoneNumber)?.kind === 'busy') {
+    const forced = prompts.peekForced(push.phoneNumber);
+    if (forced?.kind === 'refuse') {
       prompts.clearNext(push.phoneNumber);
-      return fail(reply, ERRORS.systemBusy);
+      return fail(reply, REFUSALS[forced.error]);
     }
     const prompt = prompts.create({
       businessShortCode: push.businessShortCode,

@@ -1,0 +1,303 @@
+// The virtual phone and the live request log. Plain browser JavaScript: no build step, no inline
+// script, and every piece of text from the network goes in through textContent.
+
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  phone: new URLSearchParams(location.search).get('phone') ?? '',
+  prompts: new Map(),
+  log: [],
+  info: null,
+  source: null,
+};
+
+/** 0712345678 / +254712345678 / 712345678 → 254712345678, or '' for anything else. */
+function normalise(input) {
+  const compact = input.replace(/[\s-]/g, '').replace(/^\+/, '');
+  if (/^0[17]\d{8}$/.test(compact)) return `254${compact.slice(1)}`;
+  if (/^[17]\d{8}$/.test(compact)) return `254${compact}`;
+  if (/^254[17]\d{8}$/.test(compact)) return compact;
+  return '';
+}
+
+function national(msisdn) {
+  return msisdn.startsWith('254') ? `0${msisdn.slice(3)}` : msisdn;
+}
+
+function money(amount) {
+  return `Ksh${Number(amount).toLocaleString('en-KE', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
+
+function watched(prompt) {
+  return !state.phone || prompt.phoneNumber === state.phone;
+}
+
+async function post(path, body) {
+  const response = await fetch(path, {
+    method: 'POST',
+    headers: body ? { 'Content-Type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return response.ok ? response.json().catch(() => null) : null;
+}
+
+// ---- live updates ------------------------------------------------------------------------------
+
+/** Connects while the page is visible: a visible phone page counts as a person watching. */
+function connect() {
+  state.source?.close();
+  state.source = null;
+  if (document.visibilityState !== 'visible') return;
+  const params = new URLSearchParams({ watch: '1' });
+  if (state.phone) params.set('phone', state.phone);
+  const source = new EventSource(`/_sim/events?${params}`);
+  source.addEventListener('hello', (event) => {
+    const data = JSON.parse(event.data);
+    state.prompts = new Map(data.prompts.map((prompt) => [prompt.checkoutRequestId, prompt]));
+    state.log = data.log;
+    render();
+  });
+  source.addEventListener('prompt', (event) => {
+    const { prompt } = JSON.parse(event.data);
+    state.prompts.set(prompt.checkoutRequestId, prompt);
+    renderPhone();
+  });
+  source.addEventListener('log', (event) => {
+    state.log.unshift(JSON.parse(event.data));
+    state.log.length = Math.min(state.log.length, 200);
+    renderLog();
+  });
+  source.addEventListener('reset', () => {
+    state.prompts.clear();
+    state.log = [];
+    render();
+  });
+  state.source = source;
+}
+
+// ---- the phone ---------------------------------------------------------------------------------
+
+let shownPromptId = null;
+
+function openPrompts() {
+  return [...state.prompts.values()]
+    .filter((prompt) => prompt.state === 'open' && watched(prompt))
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+}
+
+function businessName() {
+  return state.info?.businessName ?? 'Sandbox Test Merchant';
+}
+
+function smsFor(prompt) {
+  const at = new Date(prompt.completedAt);
+  const date = at.toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'numeric',
+    year: '2-digit',
+  });
+  const time = at.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
+  if (prompt.resultCode === '0') {
+    return `${prompt.receiptNumber} Confirmed. ${money(prompt.amount)} sent to ${businessName()} for account ${prompt.accountReference} on ${date} at ${time}. Transaction cost, Ksh0.00.`;
+  }
+  return `M-PESA: ${prompt.resultDesc} (${prompt.resultCode}) — ${money(prompt.amount)} to ${businessName()}, account ${prompt.accountReference}.`;
+}
+
+function renderPhone() {
+  const open = openPrompts();
+  const prompt = open[0];
+  $('prompt').hidden = !prompt;
+  $('idle').hidden = Boolean(prompt);
+  if (prompt) {
+    $('prompt-text').textContent =
+      `Do you want to pay ${money(prompt.amount)} to ${businessName()} for account ${prompt.accountReference}?`;
+    $('more').textContent = open.length > 1 ? `${open.length - 1} more prompt(s) waiting` : '';
+    if (shownPromptId !== prompt.checkoutRequestId) {
+      shownPromptId = prompt.checkoutRequestId;
+      $('pin').value = '';
+      $('pin').focus();
+    }
+  } else {
+    shownPromptId = null;
+  }
+  renderCountdown();
+
+  const finished = [...state.prompts.values()]
+    .filter((p) => p.state === 'completed' && watched(p))
+    .sort((a, b) => b.completedAt.localeCompare(a.completedAt))
+    .slice(0, 20);
+  const inbox = $('inbox');
+  inbox.replaceChildren(
+    ...finished.map((p) => {
+      const item = document.createElement('li');
+      item.className = p.resultCode === '0' ? 'sms sms-ok' : 'sms sms-failed';
+      const to = document.createElement('span');
+      to.className = 'sms-to';
+      to.textContent = state.phone ? '' : `To ${national(p.phoneNumber)}`;
+      const text = document.createElement('span');
+      text.textContent = smsFor(p);
+      item.append(to, text);
+      return item;
+    }),
+  );
+}
+
+function renderCountdown() {
+  const prompt = openPrompts()[0];
+  if (!prompt) {
+    $('countdown').textContent = '';
+    return;
+  }
+  const left = Math.max(0, Math.ceil((Date.parse(prompt.expiresAt) - Date.now()) / 1000));
+  $('countdown').textContent = `Times out in ${left} s`;
+}
+
+function renderWatching() {
+  $('watching').textContent = state.phone
+    ? `Watching ${national(state.phone)}.`
+    : 'Watching all numbers.';
+  $('watch-number').value = state.phone ? national(state.phone) : '';
+}
+
+// ---- the log -----------------------------------------------------------------------------------
+
+function pretty(value) {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') {
+    try {
+      return JSON.stringify(JSON.parse(value), null, 2);
+    } catch {
+      return value;
+    }
+  }
+  return JSON.stringify(value, null, 2);
+}
+
+function block(label, value) {
+  const wrap = document.createElement('div');
+  const heading = document.createElement('p');
+  heading.className = 'log-label';
+  heading.textContent = label;
+  const pre = document.createElement('pre');
+  pre.textContent = pretty(value) || '(empty)';
+  wrap.append(heading, pre);
+  return wrap;
+}
+
+function renderLog() {
+  const showRequests = $('show-requests').checked;
+  const showCallbacks = $('show-callbacks').checked;
+  const entries = state.log.filter((entry) =>
+    entry.kind === 'request' ? showRequests : showCallbacks,
+  );
+  $('log').replaceChildren(
+    ...entries.map((entry) => {
+      const item = document.createElement('li');
+      const details = document.createElement('details');
+      const summary = document.createElement('summary');
+      const time = new Date(entry.at).toLocaleTimeString();
+      const failed =
+        entry.kind === 'callback'
+          ? entry.status === null || entry.status >= 300
+          : entry.status >= 400;
+      item.className = `log-entry ${entry.kind} ${failed ? 'bad' : 'good'}`;
+      summary.textContent =
+        entry.kind === 'request'
+          ? `${time}  ${entry.method} ${entry.path} → ${entry.status}`
+          : `${time}  callback #${entry.attempt} → ${entry.url}  ${entry.status ?? `failed: ${entry.error}`}`;
+      details.append(summary);
+      if (entry.kind === 'request') {
+        if (entry.authorization) details.append(block('Authorization', entry.authorization));
+        details.append(
+          block('Request body', entry.requestBody),
+          block('Response', entry.responseBody),
+        );
+      } else {
+        details.append(
+          block('Callback body', entry.requestBody),
+          block(
+            entry.error ? 'Network error' : `Your server answered ${entry.status}`,
+            entry.error ?? entry.responseBody,
+          ),
+        );
+      }
+      item.append(details);
+      return item;
+    }),
+  );
+  if (entries.length === 0) {
+    const empty = document.createElement('li');
+    empty.className = 'hint';
+    empty.textContent = 'Nothing yet.';
+    $('log').append(empty);
+  }
+}
+
+function render() {
+  renderWatching();
+  renderPhone();
+  renderLog();
+}
+
+// ---- wiring ------------------------------------------------------------------------------------
+
+$('watch-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const typed = $('watch-number').value.trim();
+  const phone = typed ? normalise(typed) : '';
+  if (typed && !phone) {
+    $('watching').textContent = 'That is not a Kenyan mobile number.';
+    return;
+  }
+  state.phone = phone;
+  const url = new URL(location.href);
+  if (phone) url.searchParams.set('phone', phone);
+  else url.searchParams.delete('phone');
+  history.replaceState(null, '', url);
+  connect();
+  render();
+});
+
+$('watch-all').addEventListener('click', () => {
+  $('watch-number').value = '';
+  $('watch-form').requestSubmit();
+});
+
+$('pin-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const prompt = openPrompts()[0];
+  if (!prompt) return;
+  await post(`/_sim/prompts/${encodeURIComponent(prompt.checkoutRequestId)}/pin`, {
+    pin: $('pin').value,
+  });
+});
+
+$('cancel').addEventListener('click', async () => {
+  const prompt = openPrompts()[0];
+  if (prompt) await post(`/_sim/prompts/${encodeURIComponent(prompt.checkoutRequestId)}/cancel`);
+});
+
+$('reset').addEventListener('click', () => post('/_sim/reset'));
+$('show-requests').addEventListener('change', renderLog);
+$('show-callbacks').addEventListener('change', renderLog);
+document.addEventListener('visibilitychange', connect);
+
+setInterval(() => {
+  $('clock').textContent = new Date().toLocaleTimeString('en-GB', {
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  renderCountdown();
+}, 1000);
+
+fetch('/_sim/info')
+  .then((response) => response.json())
+  .then((info) => {
+    state.info = info;
+    $('pin-hint').textContent = info.pin;
+    renderPhone();
+  })
+  .catch(() => {});
+
+render();
+connect();

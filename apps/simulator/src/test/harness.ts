@@ -1,0 +1,139 @@
+/** Test harness: the simulator on a free port, a Daraja client's view of it, and a callback receiver. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildSimulator, type Simulator } from '../app.ts';
+import { loadSimulatorConfig } from '../config.ts';
+import { stkPassword } from '../password.ts';
+
+export const SHORTCODE = '174379';
+export const PASSKEY = 'bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919';
+
+export interface Harness extends Simulator {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startSimulator(env: Record<string, string> = {}): Promise<Harness> {
+  const config = loadSimulatorConfig({
+    SIM_CALLBACK_DELAY_MS: '50',
+    SIM_AUTO_APPROVE_S: '0',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const simulator = await buildSimulator(config, { logger: false });
+  await simulator.app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = simulator.app.server.address() as AddressInfo;
+  return { ...simulator, url: `http://127.0.0.1:${port}`, close: () => simulator.app.close() };
+}
+
+export interface JsonAnswer {
+  status: number;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions read any shape
+}
+
+export async function call(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown; raw?: string } = {},
+): Promise<JsonAnswer> {
+  const response = await fetch(url, {
+    method: init.method ?? 'GET',
+    headers: init.headers,
+    body: init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
+  });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON
+  }
+  return { status: response.status, body };
+}
+
+export async function token(base: string, key = 'key', secret = 'secret'): Promise<string> {
+  const basic = Buffer.from(`${key}:${secret}`).toString('base64');
+  const answer = await call(`${base}/oauth/v1/generate?grant_type=client_credentials`, {
+    headers: { Authorization: `Basic ${basic}` },
+  });
+  return answer.body.access_token;
+}
+
+export function timestamp(at = new Date()): string {
+  const eat = new Date(at.getTime() + 3 * 3600_000).toISOString();
+  return eat.slice(0, 19).replace(/[-T:]/g, '');
+}
+
+export function pushBody(
+  overrides: Record<string, unknown> = {},
+  callbackUrl = 'https://example.com/cb',
+) {
+  const ts = timestamp();
+  return {
+    BusinessShortCode: SHORTCODE,
+    Password: stkPassword(SHORTCODE, PASSKEY, ts),
+    Timestamp: ts,
+    TransactionType: 'CustomerPayBillOnline',
+    Amount: 1,
+    PartyA: '254708374149',
+    PartyB: SHORTCODE,
+    PhoneNumber: '254708374149',
+    CallBackURL: callbackUrl,
+    AccountReference: 'Test',
+    TransactionDesc: 'Test',
+    ...overrides,
+  };
+}
+
+export function queryBody(checkoutRequestId: string) {
+  const ts = timestamp();
+  return {
+    BusinessShortCode: SHORTCODE,
+    Password: stkPassword(SHORTCODE, PASSKEY, ts),
+    Timestamp: ts,
+    CheckoutRequestID: checkoutRequestId,
+  };
+}
+
+export interface Receiver {
+  url: string;
+  received: Array<{ at: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** Status codes to answer, in order; 200 once they run out. */
+  answers: number[];
+  waitFor(count: number, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** An HTTP server standing in for a merchant's callback endpoint. */
+export async function startReceiver(): Promise<Receiver> {
+  const receiver: Receiver = {
+    url: '',
+    received: [],
+    answers: [],
+    async waitFor(count, timeoutMs = 5000) {
+      const deadline = Date.now() + timeoutMs;
+      while (receiver.received.length < count) {
+        if (Date.now() > deadline)
+          throw new Error(`only ${receiver.received.length} of ${count} callbacks arrived`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  const server = http.createServer((request, response) => {
+    let text = '';
+    request.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    request.on('end', () => {
+      receiver.received.push({ at: Date.now(), body: JSON.parse(text) });
+      const status = receiver.answers.shift() ?? 200;
+      response.writeHead(status, { 'Content-Type': 'application/json' });
+      response.end(
+        JSON.stringify(
+          status < 300 ? { ResultCode: 0, ResultDesc: 'Accepted' } : { error: 'nope' },
+        ),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
+  return receiver;
+}
