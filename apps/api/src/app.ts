@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { Kysely } from 'kysely';
 import {
@@ -14,6 +15,9 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/schema.ts';
+import type { DialectName } from './db/create-db.ts';
+import { dbRateLimitStore } from './limits/db-rate-limit-store.ts';
+import { startReconciler } from './transactions/reconciler.ts';
 import type { DarajaClient } from './daraja/daraja-client.ts';
 import { AppError, registerErrorHandler } from './errors.ts';
 import { transactionRoutes } from './transactions/transactions.routes.ts';
@@ -23,7 +27,10 @@ export interface AppDeps {
   config: Config;
   callbackSecret: string;
   db: Kysely<Database>;
+  dialect: DialectName;
   daraja: DarajaClient;
+  /** Run the reconciliation loop in this process (server.ts does; most tests call it directly). */
+  reconcile?: boolean;
   now?: () => Date;
   /** Pino options, or false for silence in tests. */
   logger?: boolean | object;
@@ -78,13 +85,41 @@ export async function buildApp(deps: AppDeps) {
     strictTransportSecurity: config.mpesa.env === 'production',
   });
 
+  // Counters live in the database so that a limit holds across every instance.
+  await app.register(fastifyRateLimit, {
+    global: false,
+    store: dbRateLimitStore(deps.db),
+    errorResponseBuilder: () =>
+      new AppError(
+        429,
+        'RATE_LIMITED',
+        'Too many payment requests from your network. Please wait a minute and try again.',
+      ),
+  });
+
   const now = deps.now ?? (() => new Date());
   const callbackUrl = `${config.mpesa.callbackBaseUrl}/api/mpesa/callback/${deps.callbackSecret}`;
+  const paymentDeps = {
+    db: deps.db,
+    dialect: deps.dialect,
+    daraja: deps.daraja,
+    callbackUrl,
+    log: app.log,
+    now,
+    phoneCooldownS: config.limits.phoneCooldownS,
+    reconcileAfterS: config.reconcile.afterS,
+  };
+  if (deps.reconcile) {
+    const reconciler = startReconciler({ ...paymentDeps, settings: config.reconcile });
+    app.addHook('onClose', () => reconciler.stop());
+  }
   await app.register(
     async (api) => {
       await api.register(transactionRoutes, {
-        deps: { db: deps.db, daraja: deps.daraja, callbackUrl, log: app.log, now },
+        deps: paymentDeps,
         callbackSecret: deps.callbackSecret,
+        callbackAllowedIps: config.callbackAllowedIps,
+        rateLimit: { max: config.limits.stkPushPerWindow, windowS: config.limits.stkPushWindowS },
       });
       await api.register(systemRoutes, { config, db: deps.db });
     },

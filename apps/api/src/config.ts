@@ -34,6 +34,7 @@ export const SAFARICOM_CALLBACK_IPS = [
   '196.201.212.69',
 ] as const;
 
+const seconds = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 const optionalText = z
   .string()
@@ -74,6 +75,29 @@ const EnvSchema = z.object({
     .optional(),
   DARAJA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   SIMULATOR_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  RECONCILE_AFTER_S: seconds(90, 1),
+  RECONCILE_INTERVAL_MS: z.coerce.number().int().min(50).default(5000),
+  RECONCILE_MAX_BACKOFF_S: seconds(120, 1),
+  RECONCILE_GIVE_UP_S: seconds(600, 1),
+  PHONE_COOLDOWN_S: seconds(60),
+  STKPUSH_RATE_LIMIT: seconds(10),
+  STKPUSH_RATE_WINDOW_S: seconds(60, 1),
+  MPESA_CALLBACK_ALLOWED_IPS: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return undefined;
+      if (value === 'off') return [];
+      const list = value.split(',').map((ip) => ip.trim()).filter(Boolean);
+      for (const ip of list) {
+        if (!z.union([z.ipv4(), z.ipv6()]).safeParse(ip).success) {
+          ctx.addIssue({ code: 'custom', message: `has "${ip}", which is not an IP address` });
+          return z.NEVER;
+        }
+      }
+      return list;
+    }),
   TRUST_PROXY: z
     .string()
     .trim()
@@ -150,6 +174,25 @@ export function loadConfig(source: Record<string, string | undefined>) {
     webDistDir: path.resolve(env.WEB_DIST_DIR),
     /** Set once the secret is known (from the setting or the data folder); see server.ts. */
     callbackSecret: env.MPESA_CALLBACK_SECRET,
+    reconcile: Object.freeze({
+      afterS: env.RECONCILE_AFTER_S,
+      intervalMs: env.RECONCILE_INTERVAL_MS,
+      maxBackoffS: env.RECONCILE_MAX_BACKOFF_S,
+      giveUpS: env.RECONCILE_GIVE_UP_S,
+    }),
+    limits: Object.freeze({
+      phoneCooldownS: env.PHONE_COOLDOWN_S,
+      /** Payment requests per client address per window; 0 turns the limit off. */
+      stkPushPerWindow: env.STKPUSH_RATE_LIMIT,
+      stkPushWindowS: env.STKPUSH_RATE_WINDOW_S,
+    }),
+    /**
+     * Addresses allowed to deliver callbacks; empty means anyone (the path secret still applies).
+     * Safaricom's published list by default in production only.
+     */
+    callbackAllowedIps: Object.freeze(
+      env.MPESA_CALLBACK_ALLOWED_IPS ?? (production ? [...SAFARICOM_CALLBACK_IPS] : []),
+    ),
     /** Fastify's trustProxy: false, true, or a comma-separated list of proxy addresses. */
     trustProxy: env.TRUST_PROXY,
     mpesa: Object.freeze({

@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   await migrateToLatest(db);
 
   const daraja = createDarajaClient(config.mpesa);
-  const app = await buildApp({ config, callbackSecret, db, daraja });
+  const app = await buildApp({ config, callbackSecret, db, dialect, daraja, reconcile: true });
 
   let closing = false;
   const shutdown = async (signal: string) => {

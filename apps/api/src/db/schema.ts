@@ -1,5 +1,5 @@
 /** Table types. Rows are read through `Selectable<…>`; nothing re-declares these shapes. */
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { TransactionStatus } from '@mpesa/shared';
 
 export interface TransactionTable {
@@ -19,6 +19,14 @@ export interface TransactionTable {
   transaction_date: string | null;
   created_at: string;
   updated_at: string;
+  /** When reconciliation should next ask Daraja about a pending transaction. */
+  next_check_at: string | null;
+  check_attempts: Generated<number>;
+  /** Reconciliation lease: the instance that is querying this transaction, and until when. */
+  lease_until: string | null;
+  lease_owner: string | null;
+  /** Why M-PESA's report was not applied as is (e.g. an amount that does not match). */
+  flagged_reason: string | null;
 }
 
 /** Every callback body exactly as it arrived, whatever became of it. */
@@ -49,10 +57,39 @@ export interface TransactionEventTable {
 
 export type EventSource = 'initiation' | 'callback' | 'query' | 'reconciliation';
 
+/** One open prompt per phone: held while its transaction is pending and at least PHONE_COOLDOWN_S. */
+export interface PhoneLockTable {
+  phone_number: string;
+  transaction_id: string;
+  locked_until: string;
+}
+
+export interface IdempotencyKeyTable {
+  key: string;
+  /** sha256 of the normalised request body: the same key with another body is refused. */
+  request_hash: string;
+  transaction_id: string | null;
+  /** Null while the first request with this key is still being answered. */
+  status_code: number | null;
+  response_body: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+/** Fixed-window counters shared by every instance. */
+export interface RateLimitTable {
+  key: string;
+  window_index: number;
+  hits: number;
+}
+
 export interface Database {
   transactions: TransactionTable;
   callbacks: CallbackTable;
   transaction_events: TransactionEventTable;
+  phone_locks: PhoneLockTable;
+  idempotency_keys: IdempotencyKeyTable;
+  rate_limits: RateLimitTable;
 }
 
 export type TransactionRow = Selectable<TransactionTable>;

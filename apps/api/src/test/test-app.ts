@@ -31,6 +31,7 @@ export async function createTestApp({ database, daraja, env = {} }: TestAppOptio
     config,
     callbackSecret: TEST_CALLBACK_SECRET,
     db: database.db,
+    dialect: database.dialect,
     daraja: client,
     logger: false,
   });

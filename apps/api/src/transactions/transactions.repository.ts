@@ -1,5 +1,6 @@
 /** All SQL about transactions, their events and raw callbacks. Functions take `db` or `trx` first. */
 import type { Kysely } from 'kysely';
+import type { DialectName } from '../db/create-db.ts';
 import type {
   Database,
   NewCallbackRow,
@@ -19,17 +20,141 @@ export async function findTransactionById(db: Db, id: string): Promise<Transacti
   return db.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/**
+ * Finds a transaction by Daraja's CheckoutRequestID. Inside a database transaction on PostgreSQL the
+ * row is locked, so that two instances handling the same callback take turns; SQLite has a single
+ * writer and needs (and understands) no row lock.
+ */
 export async function findTransactionByCheckoutId(
   db: Db,
   checkoutRequestId: string,
+  lock: DialectName | false = false,
 ): Promise<TransactionRow | undefined> {
   return db
     .selectFrom('transactions')
     .selectAll()
     .where('checkout_request_id', '=', checkoutRequestId)
+    .$if(lock === 'postgres', (query) => query.forUpdate())
     .executeTakeFirst();
 }
 
+/**
+ * A transaction whose push got no acknowledgement (so no CheckoutRequestID) that a success callback
+ * with this phone and amount may belong to: the most recent one created since `since`.
+ */
+export async function findUnacknowledgedPayment(
+  db: Db,
+  phoneNumber: string,
+  amount: number,
+  since: string,
+): Promise<TransactionRow | undefined> {
+  return db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('checkout_request_id', 'is', null)
+    .where('phone_number', '=', phoneNumber)
+    .where('amount', '=', amount)
+    .where('status', 'in', ['pending', 'timeout'])
+    .where('created_at', '>=', since)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+}
+
+/**
+ * Takes the phone's lock for a new prompt, atomically on both dialects: the lock is free once its
+ * time is up and its transaction is no longer pending. Returns false when another prompt holds it.
+ */
+export async function acquirePhoneLock(
+  db: Db,
+  phoneNumber: string,
+  transactionId: string,
+  now: string,
+  lockedUntil: string,
+): Promise<boolean> {
+  const taken = await db
+    .insertInto('phone_locks')
+    .values({ phone_number: phoneNumber, transaction_id: transactionId, locked_until: lockedUntil })
+    .onConflict((conflict) =>
+      conflict
+        .column('phone_number')
+        .doUpdateSet({
+          transaction_id: (eb) => eb.ref('excluded.transaction_id'),
+          locked_until: (eb) => eb.ref('excluded.locked_until'),
+        })
+        .where('phone_locks.locked_until', '<', now)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('transactions')
+                .select('transactions.id')
+                .whereRef('transactions.id', '=', 'phone_locks.transaction_id')
+                .where('transactions.status', '=', 'pending'),
+            ),
+          ),
+        ),
+    )
+    .returning('phone_number')
+    .executeTakeFirst();
+  return taken !== undefined;
+}
+
+/** Frees the phone at once when no prompt was sent after all. */
+export async function releasePhoneLock(db: Db, phoneNumber: string, transactionId: string, now: string) {
+  await db
+    .updateTable('phone_locks')
+    .set({ locked_until: now })
+    .where('phone_number', '=', phoneNumber)
+    .where('transaction_id', '=', transactionId)
+    .execute();
+}
+
+/**
+ * Claims up to `limit` pending transactions that are due a check, for `owner` until `leaseUntil`.
+ * The lease conditions are repeated in the UPDATE itself: on PostgreSQL a concurrent claimer
+ * re-checks them on the row it waited for, so no two instances claim the same transaction.
+ */
+export async function claimDueTransactions(
+  db: Db,
+  owner: string,
+  now: string,
+  leaseUntil: string,
+  limit: number,
+): Promise<TransactionRow[]> {
+  return db
+    .updateTable('transactions')
+    .set({ lease_owner: owner, lease_until: leaseUntil })
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('transactions')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('next_check_at', '<=', now)
+        .where((inner) => inner.or([inner('lease_until', 'is', null), inner('lease_until', '<', now)]))
+        .orderBy('next_check_at')
+        .limit(limit),
+    )
+    .returningAll()
+    .execute();
+}
+
+/** Puts a claimed transaction back with its next check, if it is still pending and still ours. */
+export async function rescheduleCheck(
+  db: Db,
+  id: string,
+  owner: string,
+  attempts: number,
+  nextCheckAt: string,
+): Promise<void> {
+  await db
+    .updateTable('transactions')
+    .set({ check_attempts: attempts, next_check_at: nextCheckAt, lease_owner: null, lease_until: null })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('lease_owner', '=', owner)
+    .execute();
+}
 /** Newest first; ties on the creation instant are broken by id so paging is stable. */
 export async function listTransactions(db: Db, limit: number): Promise<TransactionRow[]> {
   return db

@@ -1,5 +1,5 @@
-/** HTTP only: schemas in, schemas out; the rules live in transactions.service.ts. */
-import { timingSafeEqual, createHash } from 'node:crypto';
+/** HTTP only: schemas in, schemas out; the rules live in the services. */
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -10,19 +10,23 @@ import {
   transactionResponseSchema,
 } from '@mpesa/shared/contract';
 import { AppError } from '../errors.ts';
+import { applyCallback } from './callbacks.service.ts';
+import { withIdempotencyKey } from './idempotency.ts';
 import * as service from './transactions.service.ts';
 import type { PaymentDeps } from './transactions.service.ts';
 
 export interface TransactionRoutesOptions {
   deps: PaymentDeps;
   callbackSecret: string;
+  /** Addresses allowed to deliver callbacks; empty allows any. */
+  callbackAllowedIps: readonly string[];
+  /** Payment requests per client address per window (0: no limit). */
+  rateLimit: { max: number; windowS: number };
 }
 
-const errorResponses = {
-  400: errorResponseSchema,
-  404: errorResponseSchema,
-  429: errorResponseSchema,
-};
+const errorResponses = Object.fromEntries(
+  [400, 404, 409, 415, 422, 429, 500, 502, 503, 504].map((status) => [status, errorResponseSchema]),
+);
 
 /** Compares secrets in constant time, whatever their lengths, so the path token cannot be guessed byte by byte. */
 function sameSecret(given: string, expected: string): boolean {
@@ -30,25 +34,41 @@ function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected));
 }
 
+/** "::ffff:196.201.214.200" and "196.201.214.200" are the same IPv4 client. */
+function plainIp(ip: string): string {
+  return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+}
+
 export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> = async (
   app,
-  { deps, callbackSecret },
+  { deps, callbackSecret, callbackAllowedIps, rateLimit },
 ) => {
   app.post(
     '/mpesa/stkpush',
     {
+      bodyLimit: 16 * 1024,
+      config: {
+        rateLimit:
+          rateLimit.max > 0 ? { max: rateLimit.max, timeWindow: rateLimit.windowS * 1000 } : false,
+      },
       schema: {
         body: initiatePaymentSchema,
-        response: {
-          200: initiatePaymentResponseSchema,
-          ...errorResponses,
-          502: errorResponseSchema,
-          503: errorResponseSchema,
-          504: errorResponseSchema,
-        },
+        headers: z.object({ 'idempotency-key': z.string().optional() }),
+        response: { 200: initiatePaymentResponseSchema, ...errorResponses },
       },
     },
-    async (request) => service.initiatePayment({ ...deps, log: request.log }, request.body),
+    async (request, reply) => {
+      const run = () => service.initiatePayment({ ...deps, log: request.log }, request.body);
+      const key = request.headers['idempotency-key'];
+      if (key === undefined) return run();
+      const answer = await withIdempotencyKey(deps.db, key, request.body, deps.now(), async () => {
+        const body = await run();
+        return { statusCode: 200, body, transactionId: body.transactionId };
+      });
+      if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
+      // A replay sends back whatever the first request was answered, success or failure.
+      return reply.code(answer.statusCode as 200).send(answer.body as never);
+    },
   );
 
   app.get(
@@ -77,7 +97,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
     {
       schema: {
         params: z.object({ id: z.string().min(1).max(100) }),
-        response: { 200: transactionResponseSchema, 404: errorResponseSchema },
+        response: { 200: transactionResponseSchema, 400: errorResponseSchema, 404: errorResponseSchema },
       },
     },
     async (request) => ({
@@ -86,29 +106,32 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
     }),
   );
 
-  // Daraja's result callback. Daraja signs nothing, so the unguessable path token is what tells a
-  // genuine callback from a forged one (PROTOCOL.md §4.3). The body is taken as text so that it is
-  // recorded exactly as it arrived, even when it is not valid JSON.
+  // Daraja's result callback. Daraja signs nothing, so an unguessable path token (and, in
+  // production, Safaricom's published source addresses) is what tells a genuine callback from a
+  // forged one (PROTOCOL.md §4.3). The body is taken as text so that it is recorded exactly as it
+  // arrived, even when it is not valid JSON.
   await app.register(async (plainScope) => {
     const callbackScope = plainScope.withTypeProvider<ZodTypeProvider>();
     callbackScope.removeAllContentTypeParsers();
-    callbackScope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+    callbackScope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => {
       done(null, body);
     });
     callbackScope.post(
       '/mpesa/callback/:secret',
       { schema: { params: z.object({ secret: z.string().max(200) }) } },
       async (request, reply) => {
+        if (callbackAllowedIps.length > 0 && !callbackAllowedIps.includes(plainIp(request.ip))) {
+          request.log.warn({ ip: request.ip }, 'callback from an address not on the allow-list refused');
+          throw new AppError(403, 'FORBIDDEN', 'Forbidden');
+        }
         if (!sameSecret(request.params.secret, callbackSecret)) {
           request.log.warn({ ip: request.ip }, 'callback with a wrong secret refused');
           throw new AppError(404, 'NOT_FOUND', 'Not found');
         }
         const raw = typeof request.body === 'string' ? request.body : '';
-        const result = await service.applyCallback({ ...deps, log: request.log }, raw, request.ip);
+        const result = await applyCallback({ ...deps, log: request.log }, raw, request.ip);
         if (result.outcome === 'invalid') {
-          return reply
-            .code(400)
-            .send({ ResultCode: 1, ResultDesc: 'Rejected: not an STK callback' });
+          return reply.code(400).send({ ResultCode: 1, ResultDesc: 'Rejected: not an STK callback' });
         }
         return reply.code(200).send({ ResultCode: 0, ResultDesc: 'Accepted' });
       },

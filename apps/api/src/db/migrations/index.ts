@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely';
 import * as initial from './2026-11-22-001-initial.ts';
+import * as lifecycle from './2026-11-22-002-lifecycle.ts';
 
 /** Every migration, by name; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001-initial': initial,
+  '2026-11-22-002-lifecycle': lifecycle,
 };

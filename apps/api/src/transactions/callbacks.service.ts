@@ -1,0 +1,100 @@
+/**
+ * Daraja's result callback. The raw body is always recorded, whatever it says; a duplicate changes
+ * nothing; a callback for a CheckoutRequestID we never issued is kept as an orphan.
+ */
+import { randomUUID } from 'node:crypto';
+import { parseStkCallback } from '../daraja/callback-parser.ts';
+import type { CallbackOutcome, TransactionRow } from '../db/schema.ts';
+import { applyOutcome } from './transaction-outcome.ts';
+import type { PaymentDeps } from './transactions.service.ts';
+import * as repo from './transactions.repository.ts';
+
+export interface CallbackResult {
+  outcome: CallbackOutcome;
+  transactionId: string | null;
+}
+
+/** How far back a success callback may reach for a push whose acknowledgement never came. */
+const UNACKNOWLEDGED_WINDOW_MS = 24 * 3600_000;
+
+export async function applyCallback(
+  deps: PaymentDeps,
+  rawBody: string,
+  sourceIp: string | null,
+): Promise<CallbackResult> {
+  let body: unknown;
+  try {
+    body = JSON.parse(rawBody);
+  } catch {
+    body = undefined;
+  }
+  const parsed = parseStkCallback(body);
+  const receivedAt = deps.now().toISOString();
+
+  if (!parsed.ok) {
+    await repo.insertCallback(deps.db, {
+      id: randomUUID(),
+      received_at: receivedAt,
+      checkout_request_id: null,
+      transaction_id: null,
+      source_ip: sourceIp,
+      raw_body: rawBody,
+      outcome: 'invalid',
+    });
+    deps.log.warn({ reason: parsed.reason }, 'callback rejected: not a Daraja STK callback');
+    return { outcome: 'invalid', transactionId: null };
+  }
+
+  const callback = parsed.callback;
+  return deps.db.transaction().execute(async (trx) => {
+    let row: TransactionRow | undefined = await repo.findTransactionByCheckoutId(
+      trx,
+      callback.checkoutRequestId,
+      deps.dialect,
+    );
+    const metadata = callback.metadata;
+    if (!row && callback.resultCode === '0' && metadata?.phoneNumber && metadata.amount !== null) {
+      // A push whose acknowledgement was lost (timeout) has no CheckoutRequestID; a success for the
+      // same phone and amount is that payment: the money moved and the record must say so.
+      const since = new Date(Date.parse(receivedAt) - UNACKNOWLEDGED_WINDOW_MS).toISOString();
+      const candidate = await repo.findUnacknowledgedPayment(trx, metadata.phoneNumber, metadata.amount, since);
+      if (candidate) {
+        await trx
+          .updateTable('transactions')
+          .set({ checkout_request_id: callback.checkoutRequestId, merchant_request_id: callback.merchantRequestId })
+          .where('id', '=', candidate.id)
+          .execute();
+        row = { ...candidate, checkout_request_id: callback.checkoutRequestId };
+      }
+    }
+
+    const outcome: CallbackOutcome = row
+      ? await applyOutcome(
+          trx,
+          row,
+          {
+            source: 'callback',
+            resultCode: callback.resultCode,
+            resultDesc: callback.resultDesc,
+            metadata,
+            payload: rawBody,
+          },
+          receivedAt,
+        )
+      : 'orphan';
+    await repo.insertCallback(trx, {
+      id: randomUUID(),
+      received_at: receivedAt,
+      checkout_request_id: callback.checkoutRequestId,
+      transaction_id: row?.id ?? null,
+      source_ip: sourceIp,
+      raw_body: rawBody,
+      outcome,
+    });
+    deps.log.info(
+      { checkoutRequestId: callback.checkoutRequestId, resultCode: callback.resultCode, outcome },
+      'callback received',
+    );
+    return { outcome, transactionId: row?.id ?? null };
+  });
+}

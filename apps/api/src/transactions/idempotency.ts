@@ -1,0 +1,112 @@
+/**
+ * Idempotent initiation: a payment request sent again with the same Idempotency-Key and body gets
+ * the first answer back and prompts the phone no second time; the same key with another body is
+ * refused. Keys are kept 24 hours. The key row is taken before anything else happens, so two
+ * concurrent requests with one key (on any instance) cannot both start a payment.
+ */
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { AppError } from '../errors.ts';
+import type { Database } from '../db/schema.ts';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
+
+export interface StoredAnswer {
+  statusCode: number;
+  body: unknown;
+  replayed: boolean;
+}
+
+export function requestHash(body: unknown): string {
+  return createHash('sha256').update(JSON.stringify(body)).digest('hex');
+}
+
+async function claimKey(db: Kysely<Database>, key: string, hash: string, now: Date): Promise<boolean> {
+  const inserted = await db
+    .insertInto('idempotency_keys')
+    .values({
+      key,
+      request_hash: hash,
+      transaction_id: null,
+      status_code: null,
+      response_body: null,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
+    })
+    .onConflict((conflict) => conflict.column('key').doNothing())
+    .returning('key')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/**
+ * Runs `answer` once per key. `answer` gives the status and body to send; an AppError it throws is
+ * stored and replayed like any other answer.
+ */
+export async function withIdempotencyKey(
+  db: Kysely<Database>,
+  key: string,
+  body: unknown,
+  now: Date,
+  answer: () => Promise<{ statusCode: number; body: unknown; transactionId?: string }>,
+): Promise<StoredAnswer> {
+  if (!KEY_FORMAT.test(key)) {
+    throw new AppError(400, 'INVALID_IDEMPOTENCY_KEY', 'The Idempotency-Key header must be 1 to 255 visible characters');
+  }
+  const hash = requestHash(body);
+  if (!(await claimKey(db, key, hash, now))) {
+    const existing = await db.selectFrom('idempotency_keys').selectAll().where('key', '=', key).executeTakeFirst();
+    if (!existing || existing.expires_at < now.toISOString()) {
+      // Expired (or just purged): the key is free again.
+      await db.deleteFrom('idempotency_keys').where('key', '=', key).where('expires_at', '<', now.toISOString()).execute();
+      return withIdempotencyKey(db, key, body, now, answer);
+    }
+    if (existing.request_hash !== hash) {
+      throw new AppError(
+        422,
+        'IDEMPOTENCY_KEY_REUSED',
+        'This Idempotency-Key was already used for a different payment request. Send a new key for a new payment.',
+      );
+    }
+    if (existing.status_code === null || existing.response_body === null) {
+      throw new AppError(
+        409,
+        'IDEMPOTENCY_KEY_IN_USE',
+        'A payment request with this Idempotency-Key is still being processed. Check the transaction history before trying again.',
+      );
+    }
+    return { statusCode: existing.status_code, body: JSON.parse(existing.response_body), replayed: true };
+  }
+
+  let result: { statusCode: number; body: unknown; transactionId?: string };
+  try {
+    result = await answer();
+  } catch (error) {
+    const failure =
+      error instanceof AppError
+        ? error
+        : new AppError(500, 'INTERNAL_ERROR', 'Something went wrong on our side. Please try again.');
+    result = { statusCode: failure.statusCode, body: { success: false, code: failure.code, message: failure.message } };
+    await store(db, key, result);
+    throw error;
+  }
+  await store(db, key, result);
+  return { ...result, replayed: false };
+}
+
+async function store(
+  db: Kysely<Database>,
+  key: string,
+  result: { statusCode: number; body: unknown; transactionId?: string },
+): Promise<void> {
+  await db
+    .updateTable('idempotency_keys')
+    .set({
+      status_code: result.statusCode,
+      response_body: JSON.stringify(result.body),
+      transaction_id: result.transactionId ?? null,
+    })
+    .where('key', '=', key)
+    .execute();
+}
