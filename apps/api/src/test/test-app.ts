@@ -22,9 +22,10 @@ export interface TestAppOptions {
   /** A Daraja client; by default one that talks to `darajaBaseUrl` (a simulator). */
   daraja?: DarajaClient;
   env?: Record<string, string>;
+  now?: () => Date;
 }
 
-export async function createTestApp({ database, daraja, env = {} }: TestAppOptions) {
+export async function createTestApp({ database, daraja, env = {}, now }: TestAppOptions) {
   const config = testConfig(env);
   const client = daraja ?? createDarajaClient(config.mpesa);
   const app = await buildApp({
@@ -34,6 +35,7 @@ export async function createTestApp({ database, daraja, env = {} }: TestAppOptio
     dialect: database.dialect,
     daraja: client,
     logger: false,
+    ...(now ? { now } : {}),
   });
   await app.ready();
   return { app, config };

@@ -70,6 +70,7 @@ for (const dialect of DIALECTS) {
         .selectFrom('callbacks')
         .select(['outcome', 'raw_body', 'checkout_request_id'])
         .orderBy('received_at')
+        .orderBy('id')
         .execute();
 
     it('marks a paid transaction success with its receipt and Nairobi transaction date', async () => {

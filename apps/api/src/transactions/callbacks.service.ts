@@ -2,8 +2,8 @@
  * Daraja's result callback. The raw body is always recorded, whatever it says; a duplicate changes
  * nothing; a callback for a CheckoutRequestID we never issued is kept as an orphan.
  */
-import { randomUUID } from 'node:crypto';
 import { parseStkCallback } from '../daraja/callback-parser.ts';
+import { sortableId } from '../lib/sortable-id.ts';
 import type { CallbackOutcome, TransactionRow } from '../db/schema.ts';
 import { applyOutcome } from './transaction-outcome.ts';
 import type { PaymentDeps } from './transactions.service.ts';
@@ -33,7 +33,7 @@ export async function applyCallback(
 
   if (!parsed.ok) {
     await repo.insertCallback(deps.db, {
-      id: randomUUID(),
+      id: sortableId(),
       received_at: receivedAt,
       checkout_request_id: null,
       transaction_id: null,
@@ -83,7 +83,7 @@ export async function applyCallback(
         )
       : 'orphan';
     await repo.insertCallback(trx, {
-      id: randomUUID(),
+      id: sortableId(),
       received_at: receivedAt,
       checkout_request_id: callback.checkoutRequestId,
       transaction_id: row?.id ?? null,

@@ -2,12 +2,12 @@
  * Applies what M-PESA reports about a transaction (a callback or an STK query answer) through the
  * state machine, inside the caller's database transaction, and records it as an event.
  */
-import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { maskPhone, type TransactionStatus } from '@mpesa/shared';
 import type { StkCallbackMetadata } from '../daraja/callback-parser.ts';
 import { statusForResultCode } from '../daraja/result-codes.ts';
 import type { Database, EventSource, TransactionPatch, TransactionRow } from '../db/schema.ts';
+import { sortableId } from '../lib/sortable-id.ts';
 import { decideTransition } from './transaction-lifecycle.ts';
 import * as repo from './transactions.repository.ts';
 
@@ -31,7 +31,7 @@ export async function recordEvent(
   event: { source: EventSource; from: TransactionStatus | null; to: TransactionStatus; note?: string | null; payload?: string | null; at: string },
 ): Promise<void> {
   await repo.insertEvent(db, {
-    id: randomUUID(),
+    id: sortableId(),
     transaction_id: transactionId,
     at: event.at,
     source: event.source,

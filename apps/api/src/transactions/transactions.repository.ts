@@ -81,7 +81,7 @@ export async function acquirePhoneLock(
           transaction_id: (eb) => eb.ref('excluded.transaction_id'),
           locked_until: (eb) => eb.ref('excluded.locked_until'),
         })
-        .where('phone_locks.locked_until', '<', now)
+        .where('phone_locks.locked_until', '<=', now)
         .where(({ not, exists, selectFrom }) =>
           not(
             exists(
@@ -189,25 +189,7 @@ export async function insertEvent(db: Db, event: NewTransactionEventRow): Promis
   await db.insertInto('transaction_events').values(event).execute();
 }
 
-export async function listEvents(db: Db, transactionId: string) {
-  return db
-    .selectFrom('transaction_events')
-    .selectAll()
-    .where('transaction_id', '=', transactionId)
-    .orderBy('at')
-    .orderBy('id')
-    .execute();
-}
 
 export async function insertCallback(db: Db, row: NewCallbackRow): Promise<void> {
   await db.insertInto('callbacks').values(row).execute();
-}
-
-export async function listCallbacks(db: Db, checkoutRequestId: string) {
-  return db
-    .selectFrom('callbacks')
-    .selectAll()
-    .where('checkout_request_id', '=', checkoutRequestId)
-    .orderBy('received_at')
-    .execute();
 }

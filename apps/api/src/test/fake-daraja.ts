@@ -1,0 +1,53 @@
+/** A misbehaving Daraja for fault tests: OAuth works, STK push does whatever the test scripts. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type PushBehaviour =
+  | { kind: 'hang' }
+  | { kind: 'answer'; status: number; body: string; contentType?: string };
+
+export interface FakeDaraja {
+  url: string;
+  pushes: number;
+  behaviour: PushBehaviour;
+  close(): Promise<void>;
+}
+
+export async function startFakeDaraja(behaviour: PushBehaviour): Promise<FakeDaraja> {
+  const fake: FakeDaraja = { url: '', pushes: 0, behaviour, close: async () => {} };
+  const hanging: http.ServerResponse[] = [];
+  const server = http.createServer((request, response) => {
+    request.resume();
+    if (request.url?.startsWith('/oauth/')) {
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify({ access_token: 'FakeToken0123456789abcdefghij', expires_in: '3599' }));
+      return;
+    }
+    fake.pushes++;
+    const now = fake.behaviour;
+    if (now.kind === 'hang') {
+      hanging.push(response);
+      return;
+    }
+    response.writeHead(now.status, { 'Content-Type': now.contentType ?? 'application/json' });
+    response.end(now.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake.close = () =>
+    new Promise((resolve) => {
+      for (const response of hanging) response.destroy();
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return fake;
+}
+
+/** A local port nothing listens on. */
+export async function closedPort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

@@ -1,0 +1,305 @@
+/**
+ * The payment lifecycle under faults: callbacks in any order, the state machine's event log,
+ * reconciliation of lost callbacks, idempotent initiation, and the limits that stop prompt bombing.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
+import { CALLBACK_PATH, createTestApp, testConfig } from '../test/test-app.ts';
+import { startSimulator, type RunningSimulator } from '../test/simulator.ts';
+import { failureCallback, successCallback } from '../test/callbacks.ts';
+import { createDarajaClient } from '../daraja/daraja-client.ts';
+import { reconcileDue, type ReconcilerDeps } from './reconciler.ts';
+
+const silent = { info() {}, warn() {}, error() {} } as unknown as ReconcilerDeps['log'];
+
+for (const dialect of DIALECTS) {
+  describe(`the payment lifecycle (${dialect})`, () => {
+    let simulator: RunningSimulator;
+    let database: TestDatabase;
+    let app: FastifyInstance;
+    let clock: number;
+
+    beforeAll(async () => {
+      simulator = await startSimulator();
+    });
+    afterAll(async () => {
+      await simulator.close();
+    });
+
+    async function build(env: Record<string, string> = {}) {
+      ({ app } = await createTestApp({
+        database,
+        env: { MPESA_BASE_URL: simulator.url, ...env },
+        now: () => new Date(clock),
+      }));
+    }
+
+    beforeEach(async () => {
+      simulator.prompts.reset();
+      simulator.log.clear();
+      clock = Date.now();
+      database = await createTestDatabase(dialect);
+      await build();
+    });
+    afterEach(async () => {
+      await app.close();
+      await database.destroy();
+    });
+
+    const pay = (payload: object, headers: Record<string, string> = {}) =>
+      app.inject({ method: 'POST', url: '/api/mpesa/stkpush', payload, headers });
+    const deliver = (payload: unknown) =>
+      app.inject({ method: 'POST', url: CALLBACK_PATH, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+    const transaction = async (id: string) => (await app.inject({ url: `/api/mpesa/transactions/${id}` })).json().data;
+    const events = (id: string) =>
+      database.db
+        .selectFrom('transaction_events')
+        .select(['source', 'from_status', 'to_status', 'note'])
+        .where('transaction_id', '=', id)
+        .orderBy('at')
+        .orderBy('id')
+        .execute();
+
+    /** Reconciliation as one instance would run it, with a clock the test moves. */
+    function reconcile(settings: Partial<ReconcilerDeps['settings']> = {}) {
+      const config = testConfig({ MPESA_BASE_URL: simulator.url });
+      return reconcileDue({
+        db: database.db,
+        dialect: database.dialect,
+        daraja: createDarajaClient(config.mpesa),
+        callbackUrl: 'unused',
+        log: silent,
+        now: () => new Date(clock),
+        phoneCooldownS: 60,
+        reconcileAfterS: 90,
+        instanceId: 'test-instance',
+        settings: { afterS: 90, intervalMs: 1000, maxBackoffS: 120, giveUpS: 600, ...settings },
+      });
+    }
+
+    describe('callbacks in any order', () => {
+      it('records every change of status as an event, from initiation to callback', async () => {
+        const { transactionId, checkoutRequestId } = (await pay({ phoneNumber: '0712345678', amount: 450 })).json();
+        await deliver(successCallback(checkoutRequestId, { amount: 450, phoneNumber: '254712345678' }));
+        expect(await events(transactionId)).toEqual([
+          { source: 'initiation', from_status: null, to_status: 'pending', note: 'saved before the STK push' },
+          { source: 'callback', from_status: 'pending', to_status: 'success', note: null },
+        ]);
+      });
+
+      it('keeps the first final outcome when a different failure arrives later', async () => {
+        const { transactionId, checkoutRequestId } = (await pay({ phoneNumber: '0712345678', amount: 9 })).json();
+        await deliver(failureCallback(checkoutRequestId, 1032, 'Request Cancelled by user.'));
+        await deliver(failureCallback(checkoutRequestId, 1037, 'DS timeout user cannot be reached.'));
+        expect(await transaction(transactionId)).toMatchObject({ status: 'cancelled', resultCode: '1032' });
+      });
+
+      it('lets a genuine success lift an earlier failure, because the money moved, and says so', async () => {
+        const { transactionId, checkoutRequestId } = (await pay({ phoneNumber: '0712345678', amount: 9 })).json();
+        await deliver(failureCallback(checkoutRequestId, 1, 'The balance is insufficient for the transaction.'));
+        await deliver(successCallback(checkoutRequestId, { amount: 9, phoneNumber: '254712345678' }));
+        expect(await transaction(transactionId)).toMatchObject({ status: 'success', mpesaReceiptNumber: 'UF1E26WQJZ' });
+        expect((await events(transactionId)).at(-1)).toMatchObject({
+          from_status: 'failed',
+          to_status: 'success',
+          note: 'late callback success lifted failed',
+        });
+      });
+
+      it('holds a success whose amount does not match as failed, flagged for review, and never as success', async () => {
+        const { transactionId, checkoutRequestId } = (await pay({ phoneNumber: '0712345678', amount: 450 })).json();
+        await deliver(successCallback(checkoutRequestId, { amount: 45, phoneNumber: '254712345678' }));
+        expect(await transaction(transactionId)).toMatchObject({
+          status: 'failed',
+          responseDescription: 'Held for review: M-PESA reported 45 KES, not 450 KES.',
+        });
+        // Reconciliation leaves it alone, and a duplicate of the bad callback changes nothing.
+        clock += 3600_000;
+        expect(await reconcile()).toBe(0);
+        await deliver(successCallback(checkoutRequestId, { amount: 45, phoneNumber: '254712345678' }));
+        expect((await transaction(transactionId)).status).toBe('failed');
+      });
+    });
+
+    describe('reconciliation', () => {
+      it('recovers a payment whose callback never comes (0700009999) as success', async () => {
+        const { transactionId } = (await pay({ phoneNumber: '0700009999', amount: 30 })).json();
+        await new Promise((resolve) => setTimeout(resolve, 150)); // the simulator settles it after 50 ms
+        expect(await reconcile()).toBe(0); // not due before RECONCILE_AFTER_S
+        clock += 91_000;
+        expect(await reconcile()).toBe(1);
+        expect(await transaction(transactionId)).toMatchObject({
+          status: 'success',
+          resultCode: '0',
+          responseDescription: 'The service request is processed successfully.',
+        });
+        expect((await events(transactionId)).at(-1)).toMatchObject({ source: 'query', from_status: 'pending', to_status: 'success' });
+      });
+
+      it('adds the receipt when the lost callback turns up after all', async () => {
+        const { transactionId, checkoutRequestId } = (await pay({ phoneNumber: '0700009999', amount: 30 })).json();
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        clock += 91_000;
+        await reconcile();
+        await deliver(successCallback(checkoutRequestId, { amount: 30, phoneNumber: '254700009999', receipt: 'UK2LATE001' }));
+        expect(await transaction(transactionId)).toMatchObject({ status: 'success', mpesaReceiptNumber: 'UK2LATE001' });
+      });
+
+      it('asks again later while the payer has not answered, with backoff, then gives up as timeout with the reason', async () => {
+        await simulator.prompts.setNext('254711000001', { outcome: { kind: 'manual' } });
+        const { transactionId } = (await pay({ phoneNumber: '0711000001', amount: 5 })).json();
+        clock += 91_000;
+        expect(await reconcile()).toBe(1);
+        const first = await database.db.selectFrom('transactions').select(['next_check_at', 'check_attempts', 'status']).where('id', '=', transactionId).executeTakeFirstOrThrow();
+        expect(first).toMatchObject({ status: 'pending', check_attempts: 1 });
+        expect(Date.parse(first.next_check_at!) - clock).toBe(90_000);
+        expect(await reconcile()).toBe(0); // not due again yet
+
+        clock += 90_000;
+        expect(await reconcile()).toBe(1);
+        const second = await database.db.selectFrom('transactions').select(['next_check_at']).where('id', '=', transactionId).executeTakeFirstOrThrow();
+        expect(Date.parse(second.next_check_at!) - clock).toBe(120_000); // 180 s capped at 120 s
+
+        clock += 600_000;
+        expect(await reconcile()).toBe(1);
+        expect(await transaction(transactionId)).toMatchObject({
+          status: 'timeout',
+          responseDescription: 'No answer from M-PESA within 10 minutes.',
+        });
+        expect((await events(transactionId)).at(-1)).toMatchObject({ source: 'reconciliation', to_status: 'timeout' });
+      });
+
+      it('lets a genuine success callback lift a timeout set by reconciliation', async () => {
+        await simulator.prompts.setNext('254711000002', { outcome: { kind: 'manual' } });
+        const { transactionId, checkoutRequestId } = (await pay({ phoneNumber: '0711000002', amount: 5 })).json();
+        clock += 700_000;
+        await reconcile();
+        expect((await transaction(transactionId)).status).toBe('timeout');
+        clock += 1000;
+        await deliver(successCallback(checkoutRequestId, { amount: 5, phoneNumber: '254711000002' }));
+        expect(await transaction(transactionId)).toMatchObject({ status: 'success', mpesaReceiptNumber: 'UF1E26WQJZ' });
+        expect((await events(transactionId)).at(-1)).toMatchObject({
+          source: 'callback',
+          from_status: 'timeout',
+          to_status: 'success',
+          note: 'late callback success lifted timeout',
+        });
+      });
+
+      it('lets no two reconcilers claim the same transaction', async () => {
+        await simulator.prompts.setNext('254711000003', { outcome: { kind: 'manual' } });
+        await pay({ phoneNumber: '0711000003', amount: 5 });
+        clock += 91_000;
+        const now = new Date(clock).toISOString();
+        const lease = new Date(clock + 60_000).toISOString();
+        const { claimDueTransactions } = await import('./transactions.repository.ts');
+        const [a, b] = await Promise.all([
+          claimDueTransactions(database.db, 'a', now, lease, 10),
+          claimDueTransactions(database.db, 'b', now, lease, 10),
+        ]);
+        expect(a.length + b.length).toBe(1);
+      });
+    });
+
+    describe('idempotent initiation', () => {
+      it('answers a repeated request with the same key and body once, and prompts the phone once', async () => {
+        const headers = { 'Idempotency-Key': 'key-001' };
+        const first = await pay({ phoneNumber: '0712345678', amount: 20 }, headers);
+        const second = await pay({ phoneNumber: '+254 712 345 678', amount: '20' }, headers);
+        expect(first.statusCode).toBe(200);
+        expect(second.statusCode).toBe(200);
+        expect(second.json()).toEqual(first.json());
+        expect(second.headers['idempotent-replayed']).toBe('true');
+        expect(simulator.prompts.list()).toHaveLength(1);
+        expect((await app.inject({ url: '/api/mpesa/transactions' })).json().data).toHaveLength(1);
+      });
+
+      it('refuses the same key with another body', async () => {
+        await pay({ phoneNumber: '0712345678', amount: 20 }, { 'Idempotency-Key': 'key-002' });
+        const other = await pay({ phoneNumber: '0712345678', amount: 21 }, { 'Idempotency-Key': 'key-002' });
+        expect(other.statusCode).toBe(422);
+        expect(other.json()).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', message: expect.stringMatching(/already used for a different payment/) });
+      });
+
+      it('replays a refusal too, without asking Daraja again', async () => {
+        const first = await pay({ phoneNumber: '0700000503', amount: 20 }, { 'Idempotency-Key': 'key-003' });
+        const again = await pay({ phoneNumber: '0700000503', amount: 20 }, { 'Idempotency-Key': 'key-003' });
+        expect(first.statusCode).toBe(503);
+        expect(again.statusCode).toBe(503);
+        expect(again.json()).toEqual(first.json());
+        expect(simulator.log.list({ kind: 'request' }).filter((e) => e.kind === 'request' && e.path.includes('stkpush'))).toHaveLength(1);
+      });
+
+      it('sends one prompt for concurrent requests with one key', async () => {
+        const headers = { 'Idempotency-Key': 'key-004' };
+        const answers = await Promise.all([1, 2, 3, 4].map(() => pay({ phoneNumber: '0712345678', amount: 20 }, headers)));
+        expect(simulator.prompts.list()).toHaveLength(1);
+        expect(answers.filter((a) => a.statusCode === 200).length).toBeGreaterThanOrEqual(1);
+        for (const answer of answers) expect([200, 409]).toContain(answer.statusCode);
+      });
+
+      it('refuses a key that is not 1 to 255 visible characters', async () => {
+        const answer = await pay({ phoneNumber: '0712345678', amount: 20 }, { 'Idempotency-Key': 'x'.repeat(256) });
+        expect(answer.statusCode).toBe(400);
+        expect(answer.json().code).toBe('INVALID_IDEMPOTENCY_KEY');
+      });
+    });
+
+    describe('no prompt bombing', () => {
+      it('refuses a new prompt to a phone for 60 s, even after the first was answered', async () => {
+        const first = (await pay({ phoneNumber: '0700001032', amount: 5 })).json();
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        await deliver(failureCallback(first.checkoutRequestId, 1032, 'Request Cancelled by user.'));
+        const again = await pay({ phoneNumber: '0700001032', amount: 6 });
+        expect(again.statusCode).toBe(429);
+        expect(again.json()).toEqual({
+          success: false,
+          code: 'PHONE_BUSY',
+          message: 'A payment request is already waiting on this phone. Complete or cancel it, then try again in a minute.',
+        });
+        expect(simulator.prompts.list()).toHaveLength(1);
+      });
+
+      it('frees the phone at once when Daraja refused the push, since no prompt was sent', async () => {
+        expect((await pay({ phoneNumber: '0700000503', amount: 5 })).statusCode).toBe(503);
+        expect((await pay({ phoneNumber: '0700000503', amount: 5 })).statusCode).toBe(503);
+      });
+
+      it('limits payment requests per client address', async () => {
+        await app.close();
+        await build({ STKPUSH_RATE_LIMIT: '2' });
+        expect((await pay({ phoneNumber: '0711000011', amount: 1 })).statusCode).toBe(200);
+        expect((await pay({ phoneNumber: '0711000012', amount: 1 })).statusCode).toBe(200);
+        const third = await pay({ phoneNumber: '0711000013', amount: 1 });
+        expect(third.statusCode).toBe(429);
+        expect(third.json()).toEqual({
+          success: false,
+          code: 'RATE_LIMITED',
+          message: 'Too many payment requests from your network. Please wait a minute and try again.',
+        });
+        const elsewhere = await app.inject({ method: 'POST', url: '/api/mpesa/stkpush', payload: { phoneNumber: '0711000014', amount: 1 }, remoteAddress: '10.0.0.9' });
+        expect(elsewhere.statusCode).toBe(200);
+      });
+
+      it('accepts callbacks only from allowed addresses when an allow-list is set', async () => {
+        await app.close();
+        await build({ MPESA_CALLBACK_ALLOWED_IPS: '196.201.214.200' });
+        const { transactionId, checkoutRequestId } = (await pay({ phoneNumber: '0712345678', amount: 450 })).json();
+        const body = JSON.stringify(successCallback(checkoutRequestId, { amount: 450, phoneNumber: '254712345678' }));
+        const send = (remoteAddress: string) =>
+          app.inject({ method: 'POST', url: CALLBACK_PATH, headers: { 'content-type': 'application/json' }, payload: body, remoteAddress });
+        expect((await send('203.0.113.7')).statusCode).toBe(403);
+        expect((await transaction(transactionId)).status).toBe('pending');
+        expect((await send('196.201.214.200')).statusCode).toBe(200);
+        expect((await transaction(transactionId)).status).toBe('success');
+      });
+
+      it('refuses oversized bodies plainly', async () => {
+        const answer = await pay({ phoneNumber: '0712345678', amount: 1, description: 'x'.repeat(20_000) });
+        expect(answer.statusCode).toBe(413);
+        expect(answer.json()).toMatchObject({ success: false, code: 'BODY_TOO_LARGE' });
+      });
+    });
+  });
+}
