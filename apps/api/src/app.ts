@@ -32,8 +32,9 @@ export interface AppDeps {
   /** Run the reconciliation loop in this process (server.ts does; most tests call it directly). */
   reconcile?: boolean;
   now?: () => Date;
-  /** Pino options, or false for silence in tests. */
-  logger?: boolean | object;
+  /** false silences logging (most tests); a stream receives the log lines instead of stdout. */
+  logger?: false;
+  logStream?: NodeJS.WritableStream;
 }
 
 const CALLBACK_PATH = /(\/api\/mpesa\/callback\/)[^/?#]+/;
@@ -47,6 +48,7 @@ export async function buildApp(deps: AppDeps) {
   const { config } = deps;
   const logger: FastifyServerOptions['logger'] = deps.logger ?? {
     level: config.logLevel,
+    ...(deps.logStream ? { stream: deps.logStream } : {}),
     serializers: {
       req: (req: { method: string; url: string; ip?: string }) => ({
         method: req.method,

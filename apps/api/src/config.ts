@@ -89,7 +89,10 @@ const EnvSchema = z.object({
     .transform((value, ctx) => {
       if (value === undefined || value === '') return undefined;
       if (value === 'off') return [];
-      const list = value.split(',').map((ip) => ip.trim()).filter(Boolean);
+      const list = value
+        .split(',')
+        .map((ip) => ip.trim())
+        .filter(Boolean);
       for (const ip of list) {
         if (!z.union([z.ipv4(), z.ipv6()]).safeParse(ip).success) {
           ctx.addIssue({ code: 'custom', message: `has "${ip}", which is not an IP address` });

@@ -32,8 +32,16 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    // Keep-alive connections would hold the server open for Fastify's 72 s keep-alive timeout:
+    // close each one as soon as its last response has gone. Give up after 30 s.
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+    setTimeout(() => {
+      app.log.error('shutdown took longer than 30 s; exiting');
+      process.exit(1);
+    }, 30_000).unref();
     try {
       await app.close();
+      clearInterval(sweep);
       await db.destroy();
       process.exit(0);
     } catch (error) {

@@ -41,3 +41,12 @@ export function maskPhone(phone: string): string {
   if (phone.length < 8) return '*'.repeat(phone.length);
   return `${phone.slice(0, 4)}${'*'.repeat(phone.length - 8)}${phone.slice(-4)}`;
 }
+
+/**
+ * Daraja's CheckoutRequestID ends with the payer's 9-digit subscriber number
+ * (ws_CO_221120261629255247 08374149): logs keep all but its last four digits masked.
+ */
+export function maskCheckoutId(checkoutRequestId: string): string {
+  const match = /^(ws_CO_\d{17})(\d{5})(\d{4})$/.exec(checkoutRequestId);
+  return match ? `${match[1]}*****${match[3]}` : checkoutRequestId;
+}

@@ -7,7 +7,11 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
 /** Counts one hit in the current fixed window for `key` and returns the window's total. */
-export async function countHit(db: Kysely<Database>, key: string, windowIndex: number): Promise<number> {
+export async function countHit(
+  db: Kysely<Database>,
+  key: string,
+  windowIndex: number,
+): Promise<number> {
   const row = await db
     .insertInto('rate_limits')
     .values({ key, window_index: windowIndex, hits: 1 })
@@ -38,7 +42,10 @@ export function dbRateLimitStore(db: Kysely<Database>, prefix = ''): FastifyRate
     }
 
     child(routeOptions: { method?: string | string[]; url?: string }): FastifyRateLimitStore {
-      const Child = dbRateLimitStore(db, `${prefix}${String(routeOptions.method)} ${routeOptions.url ?? ''}|`);
+      const Child = dbRateLimitStore(
+        db,
+        `${prefix}${String(routeOptions.method)} ${routeOptions.url ?? ''}|`,
+      );
       return new Child({});
     }
   };

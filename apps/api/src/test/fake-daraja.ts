@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 export type PushBehaviour =
   | { kind: 'hang' }
-  | { kind: 'answer'; status: number; body: string; contentType?: string };
+  | { kind: 'answer'; status: number; body: string; contentType?: string; delayMs?: number };
 
 export interface FakeDaraja {
   url: string;
@@ -20,7 +20,9 @@ export async function startFakeDaraja(behaviour: PushBehaviour): Promise<FakeDar
     request.resume();
     if (request.url?.startsWith('/oauth/')) {
       response.writeHead(200, { 'Content-Type': 'application/json' });
-      response.end(JSON.stringify({ access_token: 'FakeToken0123456789abcdefghij', expires_in: '3599' }));
+      response.end(
+        JSON.stringify({ access_token: 'FakeToken0123456789abcdefghij', expires_in: '3599' }),
+      );
       return;
     }
     fake.pushes++;
@@ -29,8 +31,10 @@ export async function startFakeDaraja(behaviour: PushBehaviour): Promise<FakeDar
       hanging.push(response);
       return;
     }
-    response.writeHead(now.status, { 'Content-Type': now.contentType ?? 'application/json' });
-    response.end(now.body);
+    setTimeout(() => {
+      response.writeHead(now.status, { 'Content-Type': now.contentType ?? 'application/json' });
+      response.end(now.body);
+    }, now.delayMs ?? 0);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -2,6 +2,7 @@
  * Daraja's result callback. The raw body is always recorded, whatever it says; a duplicate changes
  * nothing; a callback for a CheckoutRequestID we never issued is kept as an orphan.
  */
+import { maskCheckoutId } from '@mpesa/shared';
 import { parseStkCallback } from '../daraja/callback-parser.ts';
 import { sortableId } from '../lib/sortable-id.ts';
 import type { CallbackOutcome, TransactionRow } from '../db/schema.ts';
@@ -57,11 +58,19 @@ export async function applyCallback(
       // A push whose acknowledgement was lost (timeout) has no CheckoutRequestID; a success for the
       // same phone and amount is that payment: the money moved and the record must say so.
       const since = new Date(Date.parse(receivedAt) - UNACKNOWLEDGED_WINDOW_MS).toISOString();
-      const candidate = await repo.findUnacknowledgedPayment(trx, metadata.phoneNumber, metadata.amount, since);
+      const candidate = await repo.findUnacknowledgedPayment(
+        trx,
+        metadata.phoneNumber,
+        metadata.amount,
+        since,
+      );
       if (candidate) {
         await trx
           .updateTable('transactions')
-          .set({ checkout_request_id: callback.checkoutRequestId, merchant_request_id: callback.merchantRequestId })
+          .set({
+            checkout_request_id: callback.checkoutRequestId,
+            merchant_request_id: callback.merchantRequestId,
+          })
           .where('id', '=', candidate.id)
           .execute();
         row = { ...candidate, checkout_request_id: callback.checkoutRequestId };
@@ -92,7 +101,11 @@ export async function applyCallback(
       outcome,
     });
     deps.log.info(
-      { checkoutRequestId: callback.checkoutRequestId, resultCode: callback.resultCode, outcome },
+      {
+        checkoutRequestId: maskCheckoutId(callback.checkoutRequestId),
+        resultCode: callback.resultCode,
+        outcome,
+      },
       'callback received',
     );
     return { outcome, transactionId: row?.id ?? null };

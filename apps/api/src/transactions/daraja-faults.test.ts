@@ -50,7 +50,8 @@ for (const dialect of DIALECTS) {
       expect(answer.json()).toEqual({
         success: false,
         code: 'MPESA_UNREACHABLE',
-        message: 'We could not reach M-PESA, so no payment request was sent. Please try again in a few minutes.',
+        message:
+          'We could not reach M-PESA, so no payment request was sent. Please try again in a few minutes.',
       });
       expect(await only()).toMatchObject({
         status: 'failed',
@@ -69,8 +70,16 @@ for (const dialect of DIALECTS) {
       expect(pending).toMatchObject({ status: 'pending', checkoutRequestId: null });
 
       // The prompt did reach the phone and the payer paid: the success callback finds the payment.
-      const callback = successCallback('ws_CO_22112026101010123712345678', { amount: 75, phoneNumber: '254712345678' });
-      await app.inject({ method: 'POST', url: CALLBACK_PATH, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(callback) });
+      const callback = successCallback('ws_CO_22112026101010123712345678', {
+        amount: 75,
+        phoneNumber: '254712345678',
+      });
+      await app.inject({
+        method: 'POST',
+        url: CALLBACK_PATH,
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify(callback),
+      });
       expect(await only()).toMatchObject({
         status: 'success',
         checkoutRequestId: 'ws_CO_22112026101010123712345678',
@@ -108,7 +117,12 @@ for (const dialect of DIALECTS) {
     });
 
     it('5xx without Daraja’s envelope: the outcome is unknown, so the payment stays pending', async () => {
-      fake = await startFakeDaraja({ kind: 'answer', status: 502, body: '<html>Bad Gateway</html>', contentType: 'text/html' });
+      fake = await startFakeDaraja({
+        kind: 'answer',
+        status: 502,
+        body: '<html>Bad Gateway</html>',
+        contentType: 'text/html',
+      });
       await build(fake.url);
       expect((await pay()).statusCode).toBe(504);
       expect((await only()).status).toBe('pending');
@@ -118,13 +132,22 @@ for (const dialect of DIALECTS) {
       fake = await startFakeDaraja({
         kind: 'answer',
         status: 500,
-        body: JSON.stringify({ requestId: 'x', errorCode: '500.003.1001', errorMessage: 'Internal Server Error' }),
+        body: JSON.stringify({
+          requestId: 'x',
+          errorCode: '500.003.1001',
+          errorMessage: 'Internal Server Error',
+        }),
       });
       await build(fake.url);
       const answer = await pay();
       expect(answer.statusCode).toBe(503);
-      expect(answer.json().message).toBe('M-PESA is busy right now. Please try again in a few minutes.');
-      expect(await only()).toMatchObject({ status: 'failed', responseDescription: 'Internal Server Error' });
+      expect(answer.json().message).toBe(
+        'M-PESA is busy right now. Please try again in a few minutes.',
+      );
+      expect(await only()).toMatchObject({
+        status: 'failed',
+        responseDescription: 'Internal Server Error',
+      });
     });
   });
 }

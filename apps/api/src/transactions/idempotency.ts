@@ -22,7 +22,12 @@ export function requestHash(body: unknown): string {
   return createHash('sha256').update(JSON.stringify(body)).digest('hex');
 }
 
-async function claimKey(db: Kysely<Database>, key: string, hash: string, now: Date): Promise<boolean> {
+async function claimKey(
+  db: Kysely<Database>,
+  key: string,
+  hash: string,
+  now: Date,
+): Promise<boolean> {
   const inserted = await db
     .insertInto('idempotency_keys')
     .values({
@@ -52,14 +57,26 @@ export async function withIdempotencyKey(
   answer: () => Promise<{ statusCode: number; body: unknown; transactionId?: string }>,
 ): Promise<StoredAnswer> {
   if (!KEY_FORMAT.test(key)) {
-    throw new AppError(400, 'INVALID_IDEMPOTENCY_KEY', 'The Idempotency-Key header must be 1 to 255 visible characters');
+    throw new AppError(
+      400,
+      'INVALID_IDEMPOTENCY_KEY',
+      'The Idempotency-Key header must be 1 to 255 visible characters',
+    );
   }
   const hash = requestHash(body);
   if (!(await claimKey(db, key, hash, now))) {
-    const existing = await db.selectFrom('idempotency_keys').selectAll().where('key', '=', key).executeTakeFirst();
+    const existing = await db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('key', '=', key)
+      .executeTakeFirst();
     if (!existing || existing.expires_at < now.toISOString()) {
       // Expired (or just purged): the key is free again.
-      await db.deleteFrom('idempotency_keys').where('key', '=', key).where('expires_at', '<', now.toISOString()).execute();
+      await db
+        .deleteFrom('idempotency_keys')
+        .where('key', '=', key)
+        .where('expires_at', '<', now.toISOString())
+        .execute();
       return withIdempotencyKey(db, key, body, now, answer);
     }
     if (existing.request_hash !== hash) {
@@ -76,7 +93,11 @@ export async function withIdempotencyKey(
         'A payment request with this Idempotency-Key is still being processed. Check the transaction history before trying again.',
       );
     }
-    return { statusCode: existing.status_code, body: JSON.parse(existing.response_body), replayed: true };
+    return {
+      statusCode: existing.status_code,
+      body: JSON.parse(existing.response_body),
+      replayed: true,
+    };
   }
 
   let result: { statusCode: number; body: unknown; transactionId?: string };
@@ -86,8 +107,15 @@ export async function withIdempotencyKey(
     const failure =
       error instanceof AppError
         ? error
-        : new AppError(500, 'INTERNAL_ERROR', 'Something went wrong on our side. Please try again.');
-    result = { statusCode: failure.statusCode, body: { success: false, code: failure.code, message: failure.message } };
+        : new AppError(
+            500,
+            'INTERNAL_ERROR',
+            'Something went wrong on our side. Please try again.',
+          );
+    result = {
+      statusCode: failure.statusCode,
+      body: { success: false, code: failure.code, message: failure.message },
+    };
     await store(db, key, result);
     throw error;
   }

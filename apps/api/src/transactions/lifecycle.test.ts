@@ -50,8 +50,14 @@ for (const dialect of DIALECTS) {
     const pay = (payload: object, headers: Record<string, string> = {}) =>
       app.inject({ method: 'POST', url: '/api/mpesa/stkpush', payload, headers });
     const deliver = (payload: unknown) =>
-      app.inject({ method: 'POST', url: CALLBACK_PATH, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
-    const transaction = async (id: string) => (await app.inject({ url: `/api/mpesa/transactions/${id}` })).json().data;
+      app.inject({
+        method: 'POST',
+        url: CALLBACK_PATH,
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify(payload),
+      });
+    const transaction = async (id: string) =>
+      (await app.inject({ url: `/api/mpesa/transactions/${id}` })).json().data;
     const events = (id: string) =>
       database.db
         .selectFrom('transaction_events')
@@ -80,26 +86,51 @@ for (const dialect of DIALECTS) {
 
     describe('callbacks in any order', () => {
       it('records every change of status as an event, from initiation to callback', async () => {
-        const { transactionId, checkoutRequestId } = (await pay({ phoneNumber: '0712345678', amount: 450 })).json();
-        await deliver(successCallback(checkoutRequestId, { amount: 450, phoneNumber: '254712345678' }));
+        const { transactionId, checkoutRequestId } = (
+          await pay({ phoneNumber: '0712345678', amount: 450 })
+        ).json();
+        await deliver(
+          successCallback(checkoutRequestId, { amount: 450, phoneNumber: '254712345678' }),
+        );
         expect(await events(transactionId)).toEqual([
-          { source: 'initiation', from_status: null, to_status: 'pending', note: 'saved before the STK push' },
+          {
+            source: 'initiation',
+            from_status: null,
+            to_status: 'pending',
+            note: 'saved before the STK push',
+          },
           { source: 'callback', from_status: 'pending', to_status: 'success', note: null },
         ]);
       });
 
       it('keeps the first final outcome when a different failure arrives later', async () => {
-        const { transactionId, checkoutRequestId } = (await pay({ phoneNumber: '0712345678', amount: 9 })).json();
+        const { transactionId, checkoutRequestId } = (
+          await pay({ phoneNumber: '0712345678', amount: 9 })
+        ).json();
         await deliver(failureCallback(checkoutRequestId, 1032, 'Request Cancelled by user.'));
-        await deliver(failureCallback(checkoutRequestId, 1037, 'DS timeout user cannot be reached.'));
-        expect(await transaction(transactionId)).toMatchObject({ status: 'cancelled', resultCode: '1032' });
+        await deliver(
+          failureCallback(checkoutRequestId, 1037, 'DS timeout user cannot be reached.'),
+        );
+        expect(await transaction(transactionId)).toMatchObject({
+          status: 'cancelled',
+          resultCode: '1032',
+        });
       });
 
       it('lets a genuine success lift an earlier failure, because the money moved, and says so', async () => {
-        const { transactionId, checkoutRequestId } = (await pay({ phoneNumber: '0712345678', amount: 9 })).json();
-        await deliver(failureCallback(checkoutRequestId, 1, 'The balance is insufficient for the transaction.'));
-        await deliver(successCallback(checkoutRequestId, { amount: 9, phoneNumber: '254712345678' }));
-        expect(await transaction(transactionId)).toMatchObject({ status: 'success', mpesaReceiptNumber: 'UF1E26WQJZ' });
+        const { transactionId, checkoutRequestId } = (
+          await pay({ phoneNumber: '0712345678', amount: 9 })
+        ).json();
+        await deliver(
+          failureCallback(checkoutRequestId, 1, 'The balance is insufficient for the transaction.'),
+        );
+        await deliver(
+          successCallback(checkoutRequestId, { amount: 9, phoneNumber: '254712345678' }),
+        );
+        expect(await transaction(transactionId)).toMatchObject({
+          status: 'success',
+          mpesaReceiptNumber: 'UF1E26WQJZ',
+        });
         expect((await events(transactionId)).at(-1)).toMatchObject({
           from_status: 'failed',
           to_status: 'success',
@@ -108,8 +139,12 @@ for (const dialect of DIALECTS) {
       });
 
       it('holds a success whose amount does not match as failed, flagged for review, and never as success', async () => {
-        const { transactionId, checkoutRequestId } = (await pay({ phoneNumber: '0712345678', amount: 450 })).json();
-        await deliver(successCallback(checkoutRequestId, { amount: 45, phoneNumber: '254712345678' }));
+        const { transactionId, checkoutRequestId } = (
+          await pay({ phoneNumber: '0712345678', amount: 450 })
+        ).json();
+        await deliver(
+          successCallback(checkoutRequestId, { amount: 45, phoneNumber: '254712345678' }),
+        );
         expect(await transaction(transactionId)).toMatchObject({
           status: 'failed',
           responseDescription: 'Held for review: M-PESA reported 45 KES, not 450 KES.',
@@ -117,7 +152,9 @@ for (const dialect of DIALECTS) {
         // Reconciliation leaves it alone, and a duplicate of the bad callback changes nothing.
         clock += 3600_000;
         expect(await reconcile()).toBe(0);
-        await deliver(successCallback(checkoutRequestId, { amount: 45, phoneNumber: '254712345678' }));
+        await deliver(
+          successCallback(checkoutRequestId, { amount: 45, phoneNumber: '254712345678' }),
+        );
         expect((await transaction(transactionId)).status).toBe('failed');
       });
     });
@@ -134,16 +171,31 @@ for (const dialect of DIALECTS) {
           resultCode: '0',
           responseDescription: 'The service request is processed successfully.',
         });
-        expect((await events(transactionId)).at(-1)).toMatchObject({ source: 'query', from_status: 'pending', to_status: 'success' });
+        expect((await events(transactionId)).at(-1)).toMatchObject({
+          source: 'query',
+          from_status: 'pending',
+          to_status: 'success',
+        });
       });
 
       it('adds the receipt when the lost callback turns up after all', async () => {
-        const { transactionId, checkoutRequestId } = (await pay({ phoneNumber: '0700009999', amount: 30 })).json();
+        const { transactionId, checkoutRequestId } = (
+          await pay({ phoneNumber: '0700009999', amount: 30 })
+        ).json();
         await new Promise((resolve) => setTimeout(resolve, 150));
         clock += 91_000;
         await reconcile();
-        await deliver(successCallback(checkoutRequestId, { amount: 30, phoneNumber: '254700009999', receipt: 'UK2LATE001' }));
-        expect(await transaction(transactionId)).toMatchObject({ status: 'success', mpesaReceiptNumber: 'UK2LATE001' });
+        await deliver(
+          successCallback(checkoutRequestId, {
+            amount: 30,
+            phoneNumber: '254700009999',
+            receipt: 'UK2LATE001',
+          }),
+        );
+        expect(await transaction(transactionId)).toMatchObject({
+          status: 'success',
+          mpesaReceiptNumber: 'UK2LATE001',
+        });
       });
 
       it('asks again later while the payer has not answered, with backoff, then gives up as timeout with the reason', async () => {
@@ -151,14 +203,22 @@ for (const dialect of DIALECTS) {
         const { transactionId } = (await pay({ phoneNumber: '0711000001', amount: 5 })).json();
         clock += 91_000;
         expect(await reconcile()).toBe(1);
-        const first = await database.db.selectFrom('transactions').select(['next_check_at', 'check_attempts', 'status']).where('id', '=', transactionId).executeTakeFirstOrThrow();
+        const first = await database.db
+          .selectFrom('transactions')
+          .select(['next_check_at', 'check_attempts', 'status'])
+          .where('id', '=', transactionId)
+          .executeTakeFirstOrThrow();
         expect(first).toMatchObject({ status: 'pending', check_attempts: 1 });
         expect(Date.parse(first.next_check_at!) - clock).toBe(90_000);
         expect(await reconcile()).toBe(0); // not due again yet
 
         clock += 90_000;
         expect(await reconcile()).toBe(1);
-        const second = await database.db.selectFrom('transactions').select(['next_check_at']).where('id', '=', transactionId).executeTakeFirstOrThrow();
+        const second = await database.db
+          .selectFrom('transactions')
+          .select(['next_check_at'])
+          .where('id', '=', transactionId)
+          .executeTakeFirstOrThrow();
         expect(Date.parse(second.next_check_at!) - clock).toBe(120_000); // 180 s capped at 120 s
 
         clock += 600_000;
@@ -167,18 +227,28 @@ for (const dialect of DIALECTS) {
           status: 'timeout',
           responseDescription: 'No answer from M-PESA within 10 minutes.',
         });
-        expect((await events(transactionId)).at(-1)).toMatchObject({ source: 'reconciliation', to_status: 'timeout' });
+        expect((await events(transactionId)).at(-1)).toMatchObject({
+          source: 'reconciliation',
+          to_status: 'timeout',
+        });
       });
 
       it('lets a genuine success callback lift a timeout set by reconciliation', async () => {
         await simulator.prompts.setNext('254711000002', { outcome: { kind: 'manual' } });
-        const { transactionId, checkoutRequestId } = (await pay({ phoneNumber: '0711000002', amount: 5 })).json();
+        const { transactionId, checkoutRequestId } = (
+          await pay({ phoneNumber: '0711000002', amount: 5 })
+        ).json();
         clock += 700_000;
         await reconcile();
         expect((await transaction(transactionId)).status).toBe('timeout');
         clock += 1000;
-        await deliver(successCallback(checkoutRequestId, { amount: 5, phoneNumber: '254711000002' }));
-        expect(await transaction(transactionId)).toMatchObject({ status: 'success', mpesaReceiptNumber: 'UF1E26WQJZ' });
+        await deliver(
+          successCallback(checkoutRequestId, { amount: 5, phoneNumber: '254711000002' }),
+        );
+        expect(await transaction(transactionId)).toMatchObject({
+          status: 'success',
+          mpesaReceiptNumber: 'UF1E26WQJZ',
+        });
         expect((await events(transactionId)).at(-1)).toMatchObject({
           source: 'callback',
           from_status: 'timeout',
@@ -217,30 +287,51 @@ for (const dialect of DIALECTS) {
 
       it('refuses the same key with another body', async () => {
         await pay({ phoneNumber: '0712345678', amount: 20 }, { 'Idempotency-Key': 'key-002' });
-        const other = await pay({ phoneNumber: '0712345678', amount: 21 }, { 'Idempotency-Key': 'key-002' });
+        const other = await pay(
+          { phoneNumber: '0712345678', amount: 21 },
+          { 'Idempotency-Key': 'key-002' },
+        );
         expect(other.statusCode).toBe(422);
-        expect(other.json()).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', message: expect.stringMatching(/already used for a different payment/) });
+        expect(other.json()).toMatchObject({
+          code: 'IDEMPOTENCY_KEY_REUSED',
+          message: expect.stringMatching(/already used for a different payment/),
+        });
       });
 
       it('replays a refusal too, without asking Daraja again', async () => {
-        const first = await pay({ phoneNumber: '0700000503', amount: 20 }, { 'Idempotency-Key': 'key-003' });
-        const again = await pay({ phoneNumber: '0700000503', amount: 20 }, { 'Idempotency-Key': 'key-003' });
+        const first = await pay(
+          { phoneNumber: '0700000503', amount: 20 },
+          { 'Idempotency-Key': 'key-003' },
+        );
+        const again = await pay(
+          { phoneNumber: '0700000503', amount: 20 },
+          { 'Idempotency-Key': 'key-003' },
+        );
         expect(first.statusCode).toBe(503);
         expect(again.statusCode).toBe(503);
         expect(again.json()).toEqual(first.json());
-        expect(simulator.log.list({ kind: 'request' }).filter((e) => e.kind === 'request' && e.path.includes('stkpush'))).toHaveLength(1);
+        expect(
+          simulator.log
+            .list({ kind: 'request' })
+            .filter((e) => e.kind === 'request' && e.path.includes('stkpush')),
+        ).toHaveLength(1);
       });
 
       it('sends one prompt for concurrent requests with one key', async () => {
         const headers = { 'Idempotency-Key': 'key-004' };
-        const answers = await Promise.all([1, 2, 3, 4].map(() => pay({ phoneNumber: '0712345678', amount: 20 }, headers)));
+        const answers = await Promise.all(
+          [1, 2, 3, 4].map(() => pay({ phoneNumber: '0712345678', amount: 20 }, headers)),
+        );
         expect(simulator.prompts.list()).toHaveLength(1);
         expect(answers.filter((a) => a.statusCode === 200).length).toBeGreaterThanOrEqual(1);
         for (const answer of answers) expect([200, 409]).toContain(answer.statusCode);
       });
 
       it('refuses a key that is not 1 to 255 visible characters', async () => {
-        const answer = await pay({ phoneNumber: '0712345678', amount: 20 }, { 'Idempotency-Key': 'x'.repeat(256) });
+        const answer = await pay(
+          { phoneNumber: '0712345678', amount: 20 },
+          { 'Idempotency-Key': 'x'.repeat(256) },
+        );
         expect(answer.statusCode).toBe(400);
         expect(answer.json().code).toBe('INVALID_IDEMPOTENCY_KEY');
       });
@@ -256,7 +347,8 @@ for (const dialect of DIALECTS) {
         expect(again.json()).toEqual({
           success: false,
           code: 'PHONE_BUSY',
-          message: 'A payment request is already waiting on this phone. Complete or cancel it, then try again in a minute.',
+          message:
+            'A payment request is already waiting on this phone. Complete or cancel it, then try again in a minute.',
         });
         expect(simulator.prompts.list()).toHaveLength(1);
       });
@@ -276,19 +368,35 @@ for (const dialect of DIALECTS) {
         expect(third.json()).toEqual({
           success: false,
           code: 'RATE_LIMITED',
-          message: 'Too many payment requests from your network. Please wait a minute and try again.',
+          message:
+            'Too many payment requests from your network. Please wait a minute and try again.',
         });
-        const elsewhere = await app.inject({ method: 'POST', url: '/api/mpesa/stkpush', payload: { phoneNumber: '0711000014', amount: 1 }, remoteAddress: '10.0.0.9' });
+        const elsewhere = await app.inject({
+          method: 'POST',
+          url: '/api/mpesa/stkpush',
+          payload: { phoneNumber: '0711000014', amount: 1 },
+          remoteAddress: '10.0.0.9',
+        });
         expect(elsewhere.statusCode).toBe(200);
       });
 
       it('accepts callbacks only from allowed addresses when an allow-list is set', async () => {
         await app.close();
         await build({ MPESA_CALLBACK_ALLOWED_IPS: '196.201.214.200' });
-        const { transactionId, checkoutRequestId } = (await pay({ phoneNumber: '0712345678', amount: 450 })).json();
-        const body = JSON.stringify(successCallback(checkoutRequestId, { amount: 450, phoneNumber: '254712345678' }));
+        const { transactionId, checkoutRequestId } = (
+          await pay({ phoneNumber: '0712345678', amount: 450 })
+        ).json();
+        const body = JSON.stringify(
+          successCallback(checkoutRequestId, { amount: 450, phoneNumber: '254712345678' }),
+        );
         const send = (remoteAddress: string) =>
-          app.inject({ method: 'POST', url: CALLBACK_PATH, headers: { 'content-type': 'application/json' }, payload: body, remoteAddress });
+          app.inject({
+            method: 'POST',
+            url: CALLBACK_PATH,
+            headers: { 'content-type': 'application/json' },
+            payload: body,
+            remoteAddress,
+          });
         expect((await send('203.0.113.7')).statusCode).toBe(403);
         expect((await transaction(transactionId)).status).toBe('pending');
         expect((await send('196.201.214.200')).statusCode).toBe(200);
@@ -296,7 +404,11 @@ for (const dialect of DIALECTS) {
       });
 
       it('refuses oversized bodies plainly', async () => {
-        const answer = await pay({ phoneNumber: '0712345678', amount: 1, description: 'x'.repeat(20_000) });
+        const answer = await pay({
+          phoneNumber: '0712345678',
+          amount: 1,
+          description: 'x'.repeat(20_000),
+        });
         expect(answer.statusCode).toBe(413);
         expect(answer.json()).toMatchObject({ success: false, code: 'BODY_TOO_LARGE' });
       });

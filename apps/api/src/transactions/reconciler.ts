@@ -39,9 +39,17 @@ export function backoffS(settings: ReconcileSettings, attempts: number): number 
 
 async function giveUp(deps: ReconcilerDeps, row: TransactionRow, reason: string): Promise<void> {
   const at = deps.now().toISOString();
-  await deps.db.transaction().execute((trx) =>
-    transition(trx, row, 'timeout', { response_description: reason }, { source: 'reconciliation', note: reason, at }),
-  );
+  await deps.db
+    .transaction()
+    .execute((trx) =>
+      transition(
+        trx,
+        row,
+        'timeout',
+        { response_description: reason },
+        { source: 'reconciliation', note: reason, at },
+      ),
+    );
   deps.log.warn({ transactionId: row.id }, `reconciliation gave up: ${reason}`);
 }
 
@@ -51,12 +59,23 @@ async function checkOne(deps: ReconcilerDeps, row: TransactionRow): Promise<void
   const overdue = age >= deps.settings.giveUpS * 1000;
   const attempts = Number(row.check_attempts) + 1;
   const reschedule = () =>
-    repo.rescheduleCheck(deps.db, row.id, deps.instanceId, attempts, iso(now + backoffS(deps.settings, attempts) * 1000));
+    repo.rescheduleCheck(
+      deps.db,
+      row.id,
+      deps.instanceId,
+      attempts,
+      iso(now + backoffS(deps.settings, attempts) * 1000),
+    );
   const minutes = Math.round(deps.settings.giveUpS / 60);
 
   if (!row.checkout_request_id) {
     // The push was never acknowledged, so there is nothing to query; only a callback can tell.
-    if (overdue) return giveUp(deps, row, `M-PESA never confirmed the payment request within ${minutes} minutes.`);
+    if (overdue)
+      return giveUp(
+        deps,
+        row,
+        `M-PESA never confirmed the payment request within ${minutes} minutes.`,
+      );
     return reschedule();
   }
 
@@ -65,8 +84,16 @@ async function checkOne(deps: ReconcilerDeps, row: TransactionRow): Promise<void
     answer = await deps.daraja.stkQuery(row.checkout_request_id);
   } catch (error) {
     if (!(error instanceof DarajaError)) throw error;
-    deps.log.warn({ transactionId: row.id, kind: error.kind, errorCode: error.errorCode }, 'stk query failed');
-    if (overdue) return giveUp(deps, row, `M-PESA could not be asked about this payment within ${minutes} minutes.`);
+    deps.log.warn(
+      { transactionId: row.id, kind: error.kind, errorCode: error.errorCode },
+      'stk query failed',
+    );
+    if (overdue)
+      return giveUp(
+        deps,
+        row,
+        `M-PESA could not be asked about this payment within ${minutes} minutes.`,
+      );
     return reschedule();
   }
 
@@ -92,7 +119,10 @@ async function checkOne(deps: ReconcilerDeps, row: TransactionRow): Promise<void
       at,
     );
   });
-  deps.log.info({ transactionId: row.id, resultCode: answer.resultCode }, 'reconciled by stk query');
+  deps.log.info(
+    { transactionId: row.id, resultCode: answer.resultCode },
+    'reconciled by stk query',
+  );
 }
 
 /** Claims and checks every transaction due now; returns how many were checked. */
@@ -100,7 +130,13 @@ export async function reconcileDue(deps: ReconcilerDeps): Promise<number> {
   const now = deps.now().getTime();
   // The lease outlives a query that times out, so a slow Daraja cannot cause a second query.
   const leaseMs = 60_000;
-  const claimed = await repo.claimDueTransactions(deps.db, deps.instanceId, iso(now), iso(now + leaseMs), BATCH);
+  const claimed = await repo.claimDueTransactions(
+    deps.db,
+    deps.instanceId,
+    iso(now),
+    iso(now + leaseMs),
+    BATCH,
+  );
   for (const row of claimed) {
     try {
       await checkOne(deps, row);
@@ -113,7 +149,10 @@ export async function reconcileDue(deps: ReconcilerDeps): Promise<number> {
 
 /** Removes idempotency keys past their 24 hours. */
 export async function purgeExpiredKeys(deps: Pick<PaymentDeps, 'db' | 'now'>): Promise<void> {
-  await deps.db.deleteFrom('idempotency_keys').where('expires_at', '<', deps.now().toISOString()).execute();
+  await deps.db
+    .deleteFrom('idempotency_keys')
+    .where('expires_at', '<', deps.now().toISOString())
+    .execute();
 }
 
 export interface Reconciler {

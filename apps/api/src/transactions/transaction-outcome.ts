@@ -28,7 +28,14 @@ export type OutcomeResult = 'applied' | 'duplicate' | 'ignored' | 'mismatch';
 export async function recordEvent(
   db: Db,
   transactionId: string,
-  event: { source: EventSource; from: TransactionStatus | null; to: TransactionStatus; note?: string | null; payload?: string | null; at: string },
+  event: {
+    source: EventSource;
+    from: TransactionStatus | null;
+    to: TransactionStatus;
+    note?: string | null;
+    payload?: string | null;
+    at: string;
+  },
 ): Promise<void> {
   await repo.insertEvent(db, {
     id: sortableId(),
@@ -98,25 +105,46 @@ export async function applyOutcome(
         { ...event, note: `flagged: ${mismatch}` },
       );
     } else {
-      await recordEvent(db, row.id, { ...event, from: row.status, to: row.status, note: `flagged: ${mismatch}` });
+      await recordEvent(db, row.id, {
+        ...event,
+        from: row.status,
+        to: row.status,
+        note: `flagged: ${mismatch}`,
+      });
     }
     return 'mismatch';
   }
 
   // A success learnt from an STK query has no receipt; a late callback may still bring it.
-  if (row.status === 'success' && to === 'success' && metadata?.mpesaReceiptNumber && !row.mpesa_receipt_number) {
+  if (
+    row.status === 'success' &&
+    to === 'success' &&
+    metadata?.mpesaReceiptNumber &&
+    !row.mpesa_receipt_number
+  ) {
     await repo.updateTransactionFrom(db, row.id, 'success', {
       mpesa_receipt_number: metadata.mpesaReceiptNumber,
       transaction_date: metadata.transactionDate,
       updated_at: at,
     });
-    await recordEvent(db, row.id, { ...event, from: 'success', to: 'success', note: 'receipt added by a late callback' });
+    await recordEvent(db, row.id, {
+      ...event,
+      from: 'success',
+      to: 'success',
+      note: 'receipt added by a late callback',
+    });
     return 'applied';
   }
 
-  const decision = decideTransition(row.status, to, outcome.source, row.result_code === outcome.resultCode);
+  const decision = decideTransition(
+    row.status,
+    to,
+    outcome.source,
+    row.result_code === outcome.resultCode,
+  );
   if (decision.kind !== 'apply') {
-    const note = decision.kind === 'duplicate' ? `duplicate ${outcome.source}` : `ignored: ${decision.reason}`;
+    const note =
+      decision.kind === 'duplicate' ? `duplicate ${outcome.source}` : `ignored: ${decision.reason}`;
     await recordEvent(db, row.id, { ...event, from: row.status, to: row.status, note });
     return decision.kind === 'duplicate' ? 'duplicate' : 'ignored';
   }
@@ -130,7 +158,8 @@ export async function applyOutcome(
     patch.mpesa_receipt_number = metadata.mpesaReceiptNumber;
     patch.transaction_date = metadata.transactionDate;
   }
-  const note = row.status === 'pending' ? null : `late ${outcome.source} success lifted ${row.status}`;
+  const note =
+    row.status === 'pending' ? null : `late ${outcome.source} success lifted ${row.status}`;
   const moved = await transition(db, row, to, patch, { ...event, note });
   return moved ? 'applied' : 'ignored';
 }

@@ -99,7 +99,12 @@ export async function acquirePhoneLock(
 }
 
 /** Frees the phone at once when no prompt was sent after all. */
-export async function releasePhoneLock(db: Db, phoneNumber: string, transactionId: string, now: string) {
+export async function releasePhoneLock(
+  db: Db,
+  phoneNumber: string,
+  transactionId: string,
+  now: string,
+) {
   await db
     .updateTable('phone_locks')
     .set({ locked_until: now })
@@ -131,7 +136,9 @@ export async function claimDueTransactions(
         .select('id')
         .where('status', '=', 'pending')
         .where('next_check_at', '<=', now)
-        .where((inner) => inner.or([inner('lease_until', 'is', null), inner('lease_until', '<', now)]))
+        .where((inner) =>
+          inner.or([inner('lease_until', 'is', null), inner('lease_until', '<', now)]),
+        )
         .orderBy('next_check_at')
         .limit(limit),
     )
@@ -149,7 +156,12 @@ export async function rescheduleCheck(
 ): Promise<void> {
   await db
     .updateTable('transactions')
-    .set({ check_attempts: attempts, next_check_at: nextCheckAt, lease_owner: null, lease_until: null })
+    .set({
+      check_attempts: attempts,
+      next_check_at: nextCheckAt,
+      lease_owner: null,
+      lease_until: null,
+    })
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .where('lease_owner', '=', owner)
@@ -188,7 +200,6 @@ export async function updateTransactionFrom(
 export async function insertEvent(db: Db, event: NewTransactionEventRow): Promise<void> {
   await db.insertInto('transaction_events').values(event).execute();
 }
-
 
 export async function insertCallback(db: Db, row: NewCallbackRow): Promise<void> {
   await db.insertInto('callbacks').values(row).execute();

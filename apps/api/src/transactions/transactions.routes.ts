@@ -97,7 +97,11 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
     {
       schema: {
         params: z.object({ id: z.string().min(1).max(100) }),
-        response: { 200: transactionResponseSchema, 400: errorResponseSchema, 404: errorResponseSchema },
+        response: {
+          200: transactionResponseSchema,
+          400: errorResponseSchema,
+          404: errorResponseSchema,
+        },
       },
     },
     async (request) => ({
@@ -113,15 +117,22 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
   await app.register(async (plainScope) => {
     const callbackScope = plainScope.withTypeProvider<ZodTypeProvider>();
     callbackScope.removeAllContentTypeParsers();
-    callbackScope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => {
-      done(null, body);
-    });
+    callbackScope.addContentTypeParser(
+      '*',
+      { parseAs: 'string', bodyLimit: 64 * 1024 },
+      (_request, body, done) => {
+        done(null, body);
+      },
+    );
     callbackScope.post(
       '/mpesa/callback/:secret',
       { schema: { params: z.object({ secret: z.string().max(200) }) } },
       async (request, reply) => {
         if (callbackAllowedIps.length > 0 && !callbackAllowedIps.includes(plainIp(request.ip))) {
-          request.log.warn({ ip: request.ip }, 'callback from an address not on the allow-list refused');
+          request.log.warn(
+            { ip: request.ip },
+            'callback from an address not on the allow-list refused',
+          );
           throw new AppError(403, 'FORBIDDEN', 'Forbidden');
         }
         if (!sameSecret(request.params.secret, callbackSecret)) {
@@ -131,7 +142,9 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
         const raw = typeof request.body === 'string' ? request.body : '';
         const result = await applyCallback({ ...deps, log: request.log }, raw, request.ip);
         if (result.outcome === 'invalid') {
-          return reply.code(400).send({ ResultCode: 1, ResultDesc: 'Rejected: not an STK callback' });
+          return reply
+            .code(400)
+            .send({ ResultCode: 1, ResultDesc: 'Rejected: not an STK callback' });
         }
         return reply.code(200).send({ ResultCode: 0, ResultDesc: 'Accepted' });
       },

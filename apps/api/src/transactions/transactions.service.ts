@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { maskPhone, messages } from '@mpesa/shared';
+import { maskCheckoutId, maskPhone, messages } from '@mpesa/shared';
 import type { InitiatePayment, InitiatePaymentResponse, Transaction } from '@mpesa/shared/contract';
 import { AppError } from '../errors.ts';
 import { DarajaError } from '../daraja/daraja-error.ts';
@@ -32,7 +32,8 @@ export interface PaymentDeps {
   reconcileAfterS: number;
 }
 
-const later = (from: Date, seconds: number) => new Date(from.getTime() + seconds * 1000).toISOString();
+const later = (from: Date, seconds: number) =>
+  new Date(from.getTime() + seconds * 1000).toISOString();
 
 export async function initiatePayment(
   deps: PaymentDeps,
@@ -106,7 +107,7 @@ export async function initiatePayment(
     deps.log.info(
       {
         transactionId: id,
-        checkoutRequestId: ack.checkoutRequestId,
+        checkoutRequestId: maskCheckoutId(ack.checkoutRequestId),
         phone: maskPhone(input.phoneNumber),
       },
       'stk push accepted',

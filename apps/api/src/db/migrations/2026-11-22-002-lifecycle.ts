@@ -5,10 +5,7 @@ import type { Kysely } from 'kysely';
  * transactions, one open prompt per phone, idempotency keys, and shared rate-limit counters.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .alterTable('transactions')
-    .addColumn('next_check_at', 'varchar(32)')
-    .execute();
+  await db.schema.alterTable('transactions').addColumn('next_check_at', 'varchar(32)').execute();
   await db.schema
     .alterTable('transactions')
     .addColumn('check_attempts', 'integer', (col) => col.notNull().defaultTo(0))
@@ -58,7 +55,13 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('idempotency_keys').execute();
   await db.schema.dropTable('phone_locks').execute();
   await db.schema.dropIndex('transactions_reconcile_idx').execute();
-  for (const column of ['flagged_reason', 'lease_owner', 'lease_until', 'check_attempts', 'next_check_at']) {
+  for (const column of [
+    'flagged_reason',
+    'lease_owner',
+    'lease_until',
+    'check_attempts',
+    'next_check_at',
+  ]) {
     await db.schema.alterTable('transactions').dropColumn(column).execute();
   }
 }
