@@ -150,8 +150,7 @@ describe('hostile input', () => {
       if (route < 0.45) {
         const headers: Record<string, string> = { 'content-type': random.pick(contentTypes) };
         if (random.next() < 0.3)
-          headers['idempotency-key'] =
-            random.pick(STRINGS).replace(/[^\x20-\x7e]/g, '') || 'k';
+          headers['idempotency-key'] = random.pick(STRINGS).replace(/[^\x20-\x7e]/g, '') || 'k';
         request = { method: 'POST', url: '/api/mpesa/stkpush', headers, payload: payload() };
       } else if (route < 0.7) {
         request = {
