@@ -93,7 +93,7 @@ describe('the virtual phone', () => {
 
   it('shows each request and callback in the live log', async () => {
     await phone.goto(simulatorUrl);
-    await payInApp('0700000000', '5');
+    await payInApp('0700000001', '5');
     await phone.getByText(/POST \/mpesa\/stkpush\/v1\/processrequest → 200/).waitFor();
     await phone
       .getByText(/callback #1 → .*\/api\/mpesa\/callback\/.* 200/)

@@ -157,7 +157,9 @@ export async function buildApp(deps: AppDeps) {
         .send('The web app has not been built yet. Run "npm start", which builds it first.');
     }
     // Client-side routes (/transactions/…) all load the single-page app.
-    return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+    return reply
+      .header('Cache-Control', 'no-cache')
+      .sendFile('index.html', { cacheControl: false });
   });
 
   return app;

@@ -49,6 +49,12 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().trim().min(1).default(path.join(REPO_ROOT, 'data')),
   DATABASE_URL: optionalText,
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  DATABASE_SCHEMA: z
+    .string()
+    .trim()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case PostgreSQL schema name')
+    .optional(),
   WEB_DIST_DIR: z.string().trim().min(1).default(path.join(REPO_ROOT, 'apps/web/dist')),
   MPESA_ENV: z.enum(['simulator', 'sandbox', 'production']).default('simulator'),
   MPESA_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -174,6 +180,9 @@ export function loadConfig(source: Record<string, string | undefined>) {
     logLevel: env.LOG_LEVEL,
     dataDir: path.resolve(env.DATA_DIR),
     databaseUrl: env.DATABASE_URL ?? path.join(path.resolve(env.DATA_DIR), 'mpesa.sqlite'),
+    /** PostgreSQL only: connections per instance, and the schema to use (default: the user's search path). */
+    databasePoolSize: env.DATABASE_POOL_SIZE,
+    databaseSchema: env.DATABASE_SCHEMA,
     webDistDir: path.resolve(env.WEB_DIST_DIR),
     /** Set once the secret is known (from the setting or the data folder); see server.ts. */
     callbackSecret: env.MPESA_CALLBACK_SECRET,

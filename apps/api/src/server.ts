@@ -21,7 +21,10 @@ async function main(): Promise<void> {
   }
 
   const callbackSecret = config.callbackSecret ?? loadOrCreateCallbackSecret(config.dataDir);
-  const { db, dialect } = createDb(config.databaseUrl);
+  const { db, dialect } = createDb(config.databaseUrl, {
+    poolSize: config.databasePoolSize,
+    ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
+  });
   await migrateToLatest(db);
 
   const daraja = createDarajaClient(config.mpesa);

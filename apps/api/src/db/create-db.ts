@@ -40,13 +40,12 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Db
   let dialect: Dialect;
   let name: DialectName;
   if (isPostgresUrl(databaseUrl)) {
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
-    if (options.schema) {
-      const schema = options.schema;
-      pool.on('connect', (client) => {
-        void client.query(`SET search_path TO "${schema.replace(/"/g, '')}"`);
-      });
-    }
+    const pool = new pg.Pool({
+      connectionString: databaseUrl,
+      max: options.poolSize ?? 10,
+      // Set at connection start-up, so every query on every pooled connection sees the schema.
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    });
     dialect = new PostgresDialect({ pool });
     name = 'postgres';
   } else {

@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
+import { createTestApp } from '../test/test-app.ts';
+import { startSimulator, type RunningSimulator } from '../test/simulator.ts';
+import { copyDatabase } from './copy-database.ts';
+
+describe('copying an SQLite file’s data to another database', () => {
+  let simulator: RunningSimulator;
+  let source: TestDatabase;
+  let dir: string;
+
+  beforeAll(async () => {
+    simulator = await startSimulator();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpesa-copy-'));
+    source = await createTestDatabase('sqlite', { file: path.join(dir, 'source.sqlite') });
+    const { app } = await createTestApp({
+      database: source,
+      env: { MPESA_BASE_URL: simulator.url },
+    });
+    for (let i = 0; i < 7; i++) {
+      await app.inject({
+        method: 'POST',
+        url: '/api/mpesa/stkpush',
+        payload: { phoneNumber: `071300000${i}`, amount: 10 + i, reference: `Ref ${i}` },
+        headers: { 'Idempotency-Key': `copy-${i}` },
+      });
+    }
+    await app.close();
+  });
+  afterAll(async () => {
+    await source.destroy();
+    await simulator.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  for (const dialect of DIALECTS) {
+    it(`moves every record to ${dialect}, and refuses to copy twice`, async () => {
+      const target = await createTestDatabase(dialect, {
+        file: path.join(dir, `target-${Date.now()}.sqlite`),
+      });
+      try {
+        const counts = await copyDatabase(source.db, target.db);
+        expect(counts).toEqual({
+          transactions: 7,
+          transaction_events: 7,
+          callbacks: 0,
+          idempotency_keys: 7,
+          phone_locks: 7,
+        });
+        for (const table of [
+          'transactions',
+          'transaction_events',
+          'idempotency_keys',
+          'phone_locks',
+        ] as const) {
+          const order =
+            table === 'idempotency_keys' ? 'key' : table === 'phone_locks' ? 'phone_number' : 'id';
+          const from = await source.db
+            .selectFrom(table)
+            .selectAll()
+            .orderBy(order as never)
+            .execute();
+          const to = await target.db
+            .selectFrom(table)
+            .selectAll()
+            .orderBy(order as never)
+            .execute();
+          expect(to.map((row) => ({ ...row }))).toEqual(from.map((row) => ({ ...row })));
+        }
+        await expect(copyDatabase(source.db, target.db)).rejects.toThrow(
+          /already has data in "transactions"/,
+        );
+      } finally {
+        await target.destroy();
+      }
+    });
+  }
+});

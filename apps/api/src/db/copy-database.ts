@@ -1,0 +1,72 @@
+/**
+ * Copies every record from one database to another (typically an SQLite file to PostgreSQL), after
+ * bringing both to the latest migration. The target must hold no data yet; the copy is one
+ * transaction, so it either completes or leaves the target as it was.
+ */
+import type { Kysely } from 'kysely';
+import { migrateToLatest } from './create-db.ts';
+import type { Database } from './schema.ts';
+
+/** In dependency order. Rate-limit counters are not worth moving. */
+const TABLES = [
+  'transactions',
+  'transaction_events',
+  'callbacks',
+  'idempotency_keys',
+  'phone_locks',
+] as const;
+type CopiedTable = (typeof TABLES)[number];
+
+const BATCH = 500;
+
+export class CopyError extends Error {
+  override name = 'CopyError';
+}
+
+export async function copyDatabase(
+  source: Kysely<Database>,
+  target: Kysely<Database>,
+): Promise<Record<CopiedTable, number>> {
+  await migrateToLatest(source);
+  await migrateToLatest(target);
+  for (const table of TABLES) {
+    const row = await target
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    if (Number(row.count) > 0) {
+      throw new CopyError(
+        `The target already has data in "${table}"; copy only into an empty database.`,
+      );
+    }
+  }
+  const counts = Object.fromEntries(TABLES.map((table) => [table, 0])) as Record<
+    CopiedTable,
+    number
+  >;
+  await target.transaction().execute(async (trx) => {
+    for (const table of TABLES) {
+      const key =
+        table === 'idempotency_keys' ? 'key' : table === 'phone_locks' ? 'phone_number' : 'id';
+      let last: string | undefined;
+      for (;;) {
+        // Keyset paging: stable and cheap however large the table is.
+        const rows = (await source
+          .selectFrom(table)
+          .selectAll()
+          .$if(last !== undefined, (query) => query.where(key as never, '>', last as never))
+          .orderBy(key as never)
+          .limit(BATCH)
+          .execute()) as Array<Record<string, unknown>>;
+        if (rows.length === 0) break;
+        await trx
+          .insertInto(table)
+          .values(rows as never)
+          .execute();
+        counts[table] += rows.length;
+        last = String(rows.at(-1)?.[key]);
+      }
+    }
+  });
+  return counts;
+}
