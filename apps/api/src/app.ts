@@ -7,15 +7,13 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import type { Kysely } from 'kysely';
 import {
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
-import type { Database } from './db/schema.ts';
-import type { DialectName } from './db/create-db.ts';
+import type { DbHandle } from './db/create-db.ts';
 import { dbRateLimitStore } from './limits/db-rate-limit-store.ts';
 import { startReconciler } from './transactions/reconciler.ts';
 import type { DarajaClient } from './daraja/daraja-client.ts';
@@ -26,8 +24,7 @@ import { systemRoutes } from './system/system.routes.ts';
 export interface AppDeps {
   config: Config;
   callbackSecret: string;
-  db: Kysely<Database>;
-  dialect: DialectName;
+  database: DbHandle;
   daraja: DarajaClient;
   /** Run the reconciliation loop in this process (server.ts does; most tests call it directly). */
   reconcile?: boolean;
@@ -90,7 +87,7 @@ export async function buildApp(deps: AppDeps) {
   // Counters live in the database so that a limit holds across every instance.
   await app.register(fastifyRateLimit, {
     global: false,
-    store: dbRateLimitStore(deps.db),
+    store: dbRateLimitStore(deps.database.db),
     errorResponseBuilder: () =>
       new AppError(
         429,
@@ -102,8 +99,8 @@ export async function buildApp(deps: AppDeps) {
   const now = deps.now ?? (() => new Date());
   const callbackUrl = `${config.mpesa.callbackBaseUrl}/api/mpesa/callback/${deps.callbackSecret}`;
   const paymentDeps = {
-    db: deps.db,
-    dialect: deps.dialect,
+    db: deps.database.db,
+    dialect: deps.database.dialect,
     daraja: deps.daraja,
     callbackUrl,
     log: app.log,
@@ -123,7 +120,7 @@ export async function buildApp(deps: AppDeps) {
         callbackAllowedIps: config.callbackAllowedIps,
         rateLimit: { max: config.limits.stkPushPerWindow, windowS: config.limits.stkPushWindowS },
       });
-      await api.register(systemRoutes, { config, db: deps.db });
+      await api.register(systemRoutes, { config, database: deps.database });
     },
     { prefix: '/api' },
   );

@@ -28,8 +28,7 @@ describe('the logs', () => {
     const app = await buildApp({
       config,
       callbackSecret: TEST_CALLBACK_SECRET,
-      db: database.db,
-      dialect: 'sqlite',
+      database,
       daraja: createDarajaClient(config.mpesa),
       logStream: stream,
     });

@@ -21,14 +21,14 @@ async function main(): Promise<void> {
   }
 
   const callbackSecret = config.callbackSecret ?? loadOrCreateCallbackSecret(config.dataDir);
-  const { db, dialect } = createDb(config.databaseUrl, {
+  const database = createDb(config.databaseUrl, {
     poolSize: config.databasePoolSize,
     ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
   });
-  await migrateToLatest(db);
+  await migrateToLatest(database);
 
   const daraja = createDarajaClient(config.mpesa);
-  const app = await buildApp({ config, callbackSecret, db, dialect, daraja, reconcile: true });
+  const app = await buildApp({ config, callbackSecret, database, daraja, reconcile: true });
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     try {
       await app.close();
       clearInterval(sweep);
-      await db.destroy();
+      await database.db.destroy();
       process.exit(0);
     } catch (error) {
       app.log.error({ err: error }, 'shutdown failed');
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   app.log.info(
-    { dialect, mpesaEnv: config.mpesa.env, darajaBaseUrl: config.mpesa.baseUrl },
+    { dialect: database.dialect, mpesaEnv: config.mpesa.env, darajaBaseUrl: config.mpesa.baseUrl },
     `M-PESA app listening on http://${config.host}:${port}`,
   );
 }

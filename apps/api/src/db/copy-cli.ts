@@ -23,7 +23,7 @@ if (!values.from || !values.to) {
 const source = createDb(values.from);
 const target = createDb(values.to, values['to-schema'] ? { schema: values['to-schema'] } : {});
 try {
-  const counts = await copyDatabase(source.db, target.db);
+  const counts = await copyDatabase(source, target);
   for (const [table, count] of Object.entries(counts))
     console.log(`${table.padEnd(20)} ${count} rows copied`);
   console.log(`Copied ${source.dialect} → ${target.dialect}.`);

@@ -42,7 +42,7 @@ describe('copying an SQLite file’s data to another database', () => {
         file: path.join(dir, `target-${Date.now()}.sqlite`),
       });
       try {
-        const counts = await copyDatabase(source.db, target.db);
+        const counts = await copyDatabase(source, target);
         expect(counts).toEqual({
           transactions: 7,
           transaction_events: 7,
@@ -70,7 +70,7 @@ describe('copying an SQLite file’s data to another database', () => {
             .execute();
           expect(to.map((row) => ({ ...row }))).toEqual(from.map((row) => ({ ...row })));
         }
-        await expect(copyDatabase(source.db, target.db)).rejects.toThrow(
+        await expect(copyDatabase(source, target)).rejects.toThrow(
           /already has data in "transactions"/,
         );
       } finally {

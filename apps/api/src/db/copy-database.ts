@@ -3,9 +3,7 @@
  * bringing both to the latest migration. The target must hold no data yet; the copy is one
  * transaction, so it either completes or leaves the target as it was.
  */
-import type { Kysely } from 'kysely';
-import { migrateToLatest } from './create-db.ts';
-import type { Database } from './schema.ts';
+import { migrateToLatest, type DbHandle } from './create-db.ts';
 
 /** In dependency order. Rate-limit counters are not worth moving. */
 const TABLES = [
@@ -24,11 +22,13 @@ export class CopyError extends Error {
 }
 
 export async function copyDatabase(
-  source: Kysely<Database>,
-  target: Kysely<Database>,
+  from: DbHandle,
+  to: DbHandle,
 ): Promise<Record<CopiedTable, number>> {
-  await migrateToLatest(source);
-  await migrateToLatest(target);
+  await migrateToLatest(from);
+  await migrateToLatest(to);
+  const source = from.db;
+  const target = to.db;
   for (const table of TABLES) {
     const row = await target
       .selectFrom(table)

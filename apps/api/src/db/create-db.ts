@@ -15,6 +15,8 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface DbHandle {
   db: Kysely<Database>;
   dialect: DialectName;
+  /** Runs and reports migrations; on PostgreSQL its tables live in the app's own schema. */
+  migrator: Migrator;
 }
 
 export interface CreateDbOptions {
@@ -52,15 +54,20 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Db
     dialect = createNodeSqliteDialect(sqliteFilename(databaseUrl));
     name = 'sqlite';
   }
-  return { db: new Kysely<Database>({ dialect }), dialect: name };
+  const db = new Kysely<Database>({ dialect });
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    // Kysely looks for its migration tables in every schema unless told which one: name it, so
+    // that another schema in the same database (another deployment, a test) is never mistaken
+    // for this one.
+    ...(name === 'postgres' ? { migrationTableSchema: options.schema ?? 'public' } : {}),
+  });
+  return { db, dialect: name, migrator };
 }
 
-export function createMigrator(db: Kysely<Database>): Migrator {
-  return new Migrator({ db, provider: { getMigrations: async () => migrations } });
-}
-
-export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
-  const { error, results } = await createMigrator(db).migrateToLatest();
+export async function migrateToLatest({ migrator }: Pick<DbHandle, 'migrator'>): Promise<void> {
+  const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error) {
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed`, { cause: error });

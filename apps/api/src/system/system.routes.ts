@@ -1,19 +1,18 @@
 /** Public runtime facts for the web app, and probes for load balancers. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
-import type { Database } from '../db/schema.ts';
-import { createMigrator } from '../db/create-db.ts';
+import type { DbHandle } from '../db/create-db.ts';
 
 export interface SystemRoutesOptions {
   config: Config;
-  db: Kysely<Database>;
+  database: DbHandle;
 }
 
 export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
   app,
-  { config, db },
+  { config, database },
 ) => {
   app.get(
     '/config',
@@ -34,8 +33,8 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
 
   app.get('/ready', async (request, reply) => {
     try {
-      await sql`select 1`.execute(db);
-      const migrations = await createMigrator(db).getMigrations();
+      await sql`select 1`.execute(database.db);
+      const migrations = await database.migrator.getMigrations();
       const pending = migrations.filter((migration) => migration.executedAt === undefined);
       if (pending.length > 0) {
         return reply

@@ -31,8 +31,7 @@ export async function createTestApp({ database, daraja, env = {}, now }: TestApp
   const app = await buildApp({
     config,
     callbackSecret: TEST_CALLBACK_SECRET,
-    db: database.db,
-    dialect: database.dialect,
+    database,
     daraja: client,
     logger: false,
     ...(now ? { now } : {}),

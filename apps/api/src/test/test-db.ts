@@ -5,17 +5,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { Kysely } from 'kysely';
-import { createDb, migrateToLatest, type DialectName } from '../db/create-db.ts';
-import type { Database } from '../db/schema.ts';
+import { createDb, migrateToLatest, type DbHandle, type DialectName } from '../db/create-db.ts';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL?.trim() || undefined;
 
 export const DIALECTS: DialectName[] = TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
-export interface TestDatabase {
-  db: Kysely<Database>;
-  dialect: DialectName;
+export interface TestDatabase extends DbHandle {
   /** The URL another process (a second API instance) would use to reach the same data. */
   url: string;
   schema: string | undefined;
@@ -28,9 +24,9 @@ export async function createTestDatabase(
 ): Promise<TestDatabase> {
   if (dialect === 'sqlite') {
     const url = options.file ?? ':memory:';
-    const { db } = createDb(url);
-    await migrateToLatest(db);
-    return { db, dialect, url, schema: undefined, destroy: () => db.destroy() };
+    const handle = createDb(url);
+    await migrateToLatest(handle);
+    return { ...handle, url, schema: undefined, destroy: () => handle.db.destroy() };
   }
   if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
   const schema = `test_${randomBytes(6).toString('hex')}`;
@@ -38,15 +34,14 @@ export async function createTestDatabase(
   await admin.connect();
   await admin.query(`CREATE SCHEMA "${schema}"`);
   await admin.end();
-  const { db } = createDb(TEST_DATABASE_URL, { schema, poolSize: 5 });
-  await migrateToLatest(db);
+  const handle = createDb(TEST_DATABASE_URL, { schema, poolSize: 5 });
+  await migrateToLatest(handle);
   return {
-    db,
-    dialect,
+    ...handle,
     url: TEST_DATABASE_URL,
     schema,
     async destroy() {
-      await db.destroy();
+      await handle.db.destroy();
       const cleanup = new pg.Client({ connectionString: TEST_DATABASE_URL });
       await cleanup.connect();
       await cleanup.query(`DROP SCHEMA "${schema}" CASCADE`);
