@@ -1,9 +1,9 @@
-import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createDarajaClient, type DarajaClientOptions } from './daraja-client.ts';
 import { DarajaError } from './daraja-error.ts';
 import { stkPassword } from './password.ts';
 import { fixture } from '../test/fixtures.ts';
+import { freePort } from '../test/ports.ts';
 
 interface Call {
   url: string;
@@ -33,15 +33,6 @@ function fakeDaraja(script: Record<string, Array<[number, unknown]>>) {
     fetchFn,
     count: (path: string) => calls.filter((c) => c.url.includes(path)).length,
   };
-}
-
-/** A local port that nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const OAUTH = '/oauth/v1/generate';
@@ -185,7 +176,7 @@ describe('the Daraja client', () => {
   });
 
   it('says a push to an address nobody listens on was never sent', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     await expect(
       client(fetch, { baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2000 }).stkPush(pushRequest),
     ).rejects.toMatchObject({ kind: 'unreachable' });

@@ -1,7 +1,8 @@
 /** The API as a real process, for tests that kill and restart it. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { closedPort } from './fake-daraja.ts';
+
+export { freePort } from './ports.ts';
 
 export interface ApiProcess {
   url: string;
@@ -11,10 +12,6 @@ export interface ApiProcess {
 }
 
 const SERVER = path.resolve(import.meta.dirname, '../server.ts');
-
-export async function freePort(): Promise<number> {
-  return closedPort();
-}
 
 export async function startApiProcess(
   env: Record<string, string>,

@@ -46,12 +46,3 @@ export async function startFakeDaraja(behaviour: PushBehaviour): Promise<FakeDar
     });
   return fake;
 }
-
-/** A local port nothing listens on. */
-export async function closedPort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

@@ -1,48 +1,23 @@
-import net from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { CALLBACK_PATH, createTestApp } from '../test/test-app.ts';
 import { startSimulator, type RunningSimulator } from '../test/simulator.ts';
+import { useApiWithSimulator } from '../test/world.ts';
+import { freePort } from '../test/ports.ts';
 import { failureCallback, successCallback } from '../test/callbacks.ts';
 import { fixtureText } from '../test/fixtures.ts';
 
 const ACCEPTED = { ResultCode: 0, ResultDesc: 'Accepted' };
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 for (const dialect of DIALECTS) {
   describe(`the Daraja result callback (${dialect})`, () => {
-    let simulator: RunningSimulator;
-    let database: TestDatabase;
-    let app: FastifyInstance;
-
-    beforeAll(async () => {
-      simulator = await startSimulator();
-    });
-    afterAll(async () => {
-      await simulator.close();
-    });
-    beforeEach(async () => {
-      simulator.prompts.reset();
-      database = await createTestDatabase(dialect);
-      ({ app } = await createTestApp({ database, env: { MPESA_BASE_URL: simulator.url } }));
-    });
-    afterEach(async () => {
-      await app.close();
-      await database.destroy();
-    });
+    const world = useApiWithSimulator(dialect);
 
     /** A pending transaction whose callback the simulator will not send by itself. */
     async function pendingPayment(phoneNumber = '0712345678', amount = 450) {
       const body = (
-        await app.inject({
+        await world.app.inject({
           method: 'POST',
           url: '/api/mpesa/stkpush',
           payload: { phoneNumber, amount },
@@ -55,7 +30,7 @@ for (const dialect of DIALECTS) {
     }
 
     const deliver = (payload: unknown, path = CALLBACK_PATH) =>
-      app.inject({
+      world.app.inject({
         method: 'POST',
         url: path,
         headers: { 'content-type': 'application/json' },
@@ -63,10 +38,10 @@ for (const dialect of DIALECTS) {
       });
 
     const transaction = async (id: string) =>
-      (await app.inject({ url: `/api/mpesa/transactions/${id}` })).json().data;
+      (await world.app.inject({ url: `/api/mpesa/transactions/${id}` })).json().data;
 
     const callbacks = () =>
-      database.db
+      world.database.db
         .selectFrom('callbacks')
         .select(['outcome', 'raw_body', 'checkout_request_id'])
         .orderBy('received_at')

@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { CALLBACK_PATH, createTestApp, testConfig } from '../test/test-app.ts';
-import { closedPort, startFakeDaraja, type FakeDaraja } from '../test/fake-daraja.ts';
+import { startFakeDaraja, type FakeDaraja } from '../test/fake-daraja.ts';
+import { freePort } from '../test/ports.ts';
 import { successCallback } from '../test/callbacks.ts';
 import { createDarajaClient } from '../daraja/daraja-client.ts';
 import { reconcileDue } from './reconciler.ts';
@@ -44,7 +45,7 @@ for (const dialect of DIALECTS) {
     };
 
     it('down: says no request was sent, marks the payment failed, and frees the phone', async () => {
-      await build(`http://127.0.0.1:${await closedPort()}`);
+      await build(`http://127.0.0.1:${await freePort()}`);
       const answer = await pay();
       expect(answer.statusCode).toBe(503);
       expect(answer.json()).toEqual({

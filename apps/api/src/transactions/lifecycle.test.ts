@@ -2,11 +2,10 @@
  * The payment lifecycle under faults: callbacks in any order, the state machine's event log,
  * reconciliation of lost callbacks, idempotent initiation, and the limits that stop prompt bombing.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
-import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
-import { CALLBACK_PATH, createTestApp, testConfig } from '../test/test-app.ts';
-import { startSimulator, type RunningSimulator } from '../test/simulator.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../test/test-db.ts';
+import { CALLBACK_PATH, testConfig } from '../test/test-app.ts';
+import { useApiWithSimulator } from '../test/world.ts';
 import { failureCallback, successCallback } from '../test/callbacks.ts';
 import { createDarajaClient } from '../daraja/daraja-client.ts';
 import { reconcileDue, type ReconcilerDeps } from './reconciler.ts';
@@ -15,51 +14,26 @@ const silent = { info() {}, warn() {}, error() {} } as unknown as ReconcilerDeps
 
 for (const dialect of DIALECTS) {
   describe(`the payment lifecycle (${dialect})`, () => {
-    let simulator: RunningSimulator;
-    let database: TestDatabase;
-    let app: FastifyInstance;
-    let clock: number;
-
-    beforeAll(async () => {
-      simulator = await startSimulator();
-    });
-    afterAll(async () => {
-      await simulator.close();
-    });
-
-    async function build(env: Record<string, string> = {}) {
-      ({ app } = await createTestApp({
-        database,
-        env: { MPESA_BASE_URL: simulator.url, ...env },
-        now: () => new Date(clock),
-      }));
-    }
-
-    beforeEach(async () => {
-      simulator.prompts.reset();
-      simulator.log.clear();
+    /** The time the API and the reconciler both see; tests move it. */
+    let clock = Date.now();
+    const world = useApiWithSimulator(dialect, { now: () => new Date(clock) });
+    beforeEach(() => {
       clock = Date.now();
-      database = await createTestDatabase(dialect);
-      await build();
-    });
-    afterEach(async () => {
-      await app.close();
-      await database.destroy();
     });
 
     const pay = (payload: object, headers: Record<string, string> = {}) =>
-      app.inject({ method: 'POST', url: '/api/mpesa/stkpush', payload, headers });
+      world.app.inject({ method: 'POST', url: '/api/mpesa/stkpush', payload, headers });
     const deliver = (payload: unknown) =>
-      app.inject({
+      world.app.inject({
         method: 'POST',
         url: CALLBACK_PATH,
         headers: { 'content-type': 'application/json' },
         payload: JSON.stringify(payload),
       });
     const transaction = async (id: string) =>
-      (await app.inject({ url: `/api/mpesa/transactions/${id}` })).json().data;
+      (await world.app.inject({ url: `/api/mpesa/transactions/${id}` })).json().data;
     const events = (id: string) =>
-      database.db
+      world.database.db
         .selectFrom('transaction_events')
         .select(['source', 'from_status', 'to_status', 'note'])
         .where('transaction_id', '=', id)
@@ -69,10 +43,10 @@ for (const dialect of DIALECTS) {
 
     /** Reconciliation as one instance would run it, with a clock the test moves. */
     function reconcile(settings: Partial<ReconcilerDeps['settings']> = {}) {
-      const config = testConfig({ MPESA_BASE_URL: simulator.url });
+      const config = testConfig({ MPESA_BASE_URL: world.simulator.url });
       return reconcileDue({
-        db: database.db,
-        dialect: database.dialect,
+        db: world.database.db,
+        dialect: world.database.dialect,
         daraja: createDarajaClient(config.mpesa),
         callbackUrl: 'unused',
         log: silent,
@@ -199,11 +173,11 @@ for (const dialect of DIALECTS) {
       });
 
       it('asks again later while the payer has not answered, with backoff, then gives up as timeout with the reason', async () => {
-        await simulator.prompts.setNext('254711000001', { outcome: { kind: 'manual' } });
+        await world.simulator.prompts.setNext('254711000001', { outcome: { kind: 'manual' } });
         const { transactionId } = (await pay({ phoneNumber: '0711000001', amount: 5 })).json();
         clock += 91_000;
         expect(await reconcile()).toBe(1);
-        const first = await database.db
+        const first = await world.database.db
           .selectFrom('transactions')
           .select(['next_check_at', 'check_attempts', 'status'])
           .where('id', '=', transactionId)
@@ -214,7 +188,7 @@ for (const dialect of DIALECTS) {
 
         clock += 90_000;
         expect(await reconcile()).toBe(1);
-        const second = await database.db
+        const second = await world.database.db
           .selectFrom('transactions')
           .select(['next_check_at'])
           .where('id', '=', transactionId)
@@ -234,7 +208,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('lets a genuine success callback lift a timeout set by reconciliation', async () => {
-        await simulator.prompts.setNext('254711000002', { outcome: { kind: 'manual' } });
+        await world.simulator.prompts.setNext('254711000002', { outcome: { kind: 'manual' } });
         const { transactionId, checkoutRequestId } = (
           await pay({ phoneNumber: '0711000002', amount: 5 })
         ).json();
@@ -258,15 +232,15 @@ for (const dialect of DIALECTS) {
       });
 
       it('lets no two reconcilers claim the same transaction', async () => {
-        await simulator.prompts.setNext('254711000003', { outcome: { kind: 'manual' } });
+        await world.simulator.prompts.setNext('254711000003', { outcome: { kind: 'manual' } });
         await pay({ phoneNumber: '0711000003', amount: 5 });
         clock += 91_000;
         const now = new Date(clock).toISOString();
         const lease = new Date(clock + 60_000).toISOString();
         const { claimDueTransactions } = await import('./transactions.repository.ts');
         const [a, b] = await Promise.all([
-          claimDueTransactions(database.db, 'a', now, lease, 10),
-          claimDueTransactions(database.db, 'b', now, lease, 10),
+          claimDueTransactions(world.database.db, 'a', now, lease, 10),
+          claimDueTransactions(world.database.db, 'b', now, lease, 10),
         ]);
         expect(a.length + b.length).toBe(1);
       });
@@ -281,8 +255,10 @@ for (const dialect of DIALECTS) {
         expect(second.statusCode).toBe(200);
         expect(second.json()).toEqual(first.json());
         expect(second.headers['idempotent-replayed']).toBe('true');
-        expect(simulator.prompts.list()).toHaveLength(1);
-        expect((await app.inject({ url: '/api/mpesa/transactions' })).json().data).toHaveLength(1);
+        expect(world.simulator.prompts.list()).toHaveLength(1);
+        expect(
+          (await world.app.inject({ url: '/api/mpesa/transactions' })).json().data,
+        ).toHaveLength(1);
       });
 
       it('refuses the same key with another body', async () => {
@@ -311,7 +287,7 @@ for (const dialect of DIALECTS) {
         expect(again.statusCode).toBe(503);
         expect(again.json()).toEqual(first.json());
         expect(
-          simulator.log
+          world.simulator.log
             .list({ kind: 'request' })
             .filter((e) => e.kind === 'request' && e.path.includes('stkpush')),
         ).toHaveLength(1);
@@ -322,7 +298,7 @@ for (const dialect of DIALECTS) {
         const answers = await Promise.all(
           [1, 2, 3, 4].map(() => pay({ phoneNumber: '0712345678', amount: 20 }, headers)),
         );
-        expect(simulator.prompts.list()).toHaveLength(1);
+        expect(world.simulator.prompts.list()).toHaveLength(1);
         expect(answers.filter((a) => a.statusCode === 200).length).toBeGreaterThanOrEqual(1);
         for (const answer of answers) expect([200, 409]).toContain(answer.statusCode);
       });
@@ -350,7 +326,7 @@ for (const dialect of DIALECTS) {
           message:
             'A payment request is already waiting on this phone. Complete or cancel it, then try again in a minute.',
         });
-        expect(simulator.prompts.list()).toHaveLength(1);
+        expect(world.simulator.prompts.list()).toHaveLength(1);
       });
 
       it('frees the phone at once when Daraja refused the push, since no prompt was sent', async () => {
@@ -359,8 +335,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('limits payment requests per client address', async () => {
-        await app.close();
-        await build({ STKPUSH_RATE_LIMIT: '2' });
+        await world.rebuild({ STKPUSH_RATE_LIMIT: '2' });
         expect((await pay({ phoneNumber: '0711000011', amount: 1 })).statusCode).toBe(200);
         expect((await pay({ phoneNumber: '0711000012', amount: 1 })).statusCode).toBe(200);
         const third = await pay({ phoneNumber: '0711000013', amount: 1 });
@@ -371,7 +346,7 @@ for (const dialect of DIALECTS) {
           message:
             'Too many payment requests from your network. Please wait a minute and try again.',
         });
-        const elsewhere = await app.inject({
+        const elsewhere = await world.app.inject({
           method: 'POST',
           url: '/api/mpesa/stkpush',
           payload: { phoneNumber: '0711000014', amount: 1 },
@@ -381,8 +356,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('accepts callbacks only from allowed addresses when an allow-list is set', async () => {
-        await app.close();
-        await build({ MPESA_CALLBACK_ALLOWED_IPS: '196.201.214.200' });
+        await world.rebuild({ MPESA_CALLBACK_ALLOWED_IPS: '196.201.214.200' });
         const { transactionId, checkoutRequestId } = (
           await pay({ phoneNumber: '0712345678', amount: 450 })
         ).json();
@@ -390,7 +364,7 @@ for (const dialect of DIALECTS) {
           successCallback(checkoutRequestId, { amount: 450, phoneNumber: '254712345678' }),
         );
         const send = (remoteAddress: string) =>
-          app.inject({
+          world.app.inject({
             method: 'POST',
             url: CALLBACK_PATH,
             headers: { 'content-type': 'application/json' },

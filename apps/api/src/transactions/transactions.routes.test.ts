@@ -1,35 +1,16 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
-import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '../test/test-db.ts';
 import { createTestApp } from '../test/test-app.ts';
-import { startSimulator, type RunningSimulator } from '../test/simulator.ts';
+import { useApiWithSimulator } from '../test/world.ts';
 import type { DarajaClient } from '../daraja/daraja-client.ts';
 import { DarajaError } from '../daraja/daraja-error.ts';
 
 for (const dialect of DIALECTS) {
   describe(`payments API (${dialect})`, () => {
-    let simulator: RunningSimulator;
-    let database: TestDatabase;
-    let app: FastifyInstance;
-
-    beforeAll(async () => {
-      simulator = await startSimulator();
-    });
-    afterAll(async () => {
-      await simulator.close();
-    });
-    beforeEach(async () => {
-      simulator.prompts.reset();
-      database = await createTestDatabase(dialect);
-      ({ app } = await createTestApp({ database, env: { MPESA_BASE_URL: simulator.url } }));
-    });
-    afterEach(async () => {
-      await app.close();
-      await database.destroy();
-    });
+    const world = useApiWithSimulator(dialect);
 
     const pay = (payload: unknown, headers: Record<string, string> = {}) =>
-      app.inject({
+      world.app.inject({
         method: 'POST',
         url: '/api/mpesa/stkpush',
         payload: payload as object,
@@ -53,7 +34,7 @@ for (const dialect of DIALECTS) {
         customerMessage: 'Success. Request accepted for processing',
       });
 
-      const [prompt] = simulator.prompts.list();
+      const [prompt] = world.simulator.prompts.list();
       expect(prompt).toMatchObject({
         checkoutRequestId: body.checkoutRequestId,
         phoneNumber: '254708374149',
@@ -66,7 +47,9 @@ for (const dialect of DIALECTS) {
         /\/api\/mpesa\/callback\/test-callback-secret-0123456789$/,
       );
 
-      const detail = await app.inject({ url: `/api/mpesa/transactions/${body.transactionId}` });
+      const detail = await world.app.inject({
+        url: `/api/mpesa/transactions/${body.transactionId}`,
+      });
       expect(detail.statusCode).toBe(200);
       expect(detail.json()).toEqual({
         success: true,
@@ -94,7 +77,7 @@ for (const dialect of DIALECTS) {
         await pay({ phoneNumber: '0712345678', amount: 5, reference: '' })
       ).json();
       const { data } = (
-        await app.inject({ url: `/api/mpesa/transactions/${transactionId}` })
+        await world.app.inject({ url: `/api/mpesa/transactions/${transactionId}` })
       ).json();
       expect(data).toMatchObject({ reference: 'Payment', description: 'Payment for services' });
     });
@@ -103,7 +86,7 @@ for (const dialect of DIALECTS) {
       let seenWhilePushing: unknown;
       const daraja: DarajaClient = {
         stkPush: async () => {
-          seenWhilePushing = await database.db
+          seenWhilePushing = await world.database.db
             .selectFrom('transactions')
             .select(['status', 'amount'])
             .execute();
@@ -115,7 +98,7 @@ for (const dialect of DIALECTS) {
         },
         stkQuery: async () => ({ state: 'pending', message: '' }),
       };
-      const own = await createTestApp({ database, daraja });
+      const own = await createTestApp({ database: world.database, daraja });
       await own.app.inject({
         method: 'POST',
         url: '/api/mpesa/stkpush',
@@ -133,7 +116,7 @@ for (const dialect of DIALECTS) {
         code: 'MPESA_BUSY',
         message: 'M-PESA is busy right now. Please try again in a few minutes.',
       });
-      const { data } = (await app.inject({ url: '/api/mpesa/transactions' })).json();
+      const { data } = (await world.app.inject({ url: '/api/mpesa/transactions' })).json();
       expect(data).toHaveLength(1);
       expect(data[0]).toMatchObject({
         status: 'failed',
@@ -163,13 +146,15 @@ for (const dialect of DIALECTS) {
         const response = await pay(payload);
         expect(response.statusCode).toBe(400);
         expect(response.json()).toEqual({ success: false, code: 'VALIDATION_ERROR', message });
-        expect((await app.inject({ url: '/api/mpesa/transactions' })).json().data).toEqual([]);
-        expect(simulator.prompts.list()).toEqual([]);
+        expect((await world.app.inject({ url: '/api/mpesa/transactions' })).json().data).toEqual(
+          [],
+        );
+        expect(world.simulator.prompts.list()).toEqual([]);
       },
     );
 
     it('refuses malformed JSON and other content types plainly', async () => {
-      const broken = await app.inject({
+      const broken = await world.app.inject({
         method: 'POST',
         url: '/api/mpesa/stkpush',
         headers: { 'content-type': 'application/json' },
@@ -180,7 +165,7 @@ for (const dialect of DIALECTS) {
         success: false,
         message: 'The request body is not valid JSON',
       });
-      const text = await app.inject({
+      const text = await world.app.inject({
         method: 'POST',
         url: '/api/mpesa/stkpush',
         headers: { 'content-type': 'text/plain' },
@@ -198,16 +183,18 @@ for (const dialect of DIALECTS) {
       for (const phone of ['0711111111', '0722222222', '0733333333']) {
         ids.push((await pay({ phoneNumber: phone, amount: 1 })).json().transactionId);
       }
-      const list = await app.inject({ url: '/api/mpesa/transactions' });
+      const list = await world.app.inject({ url: '/api/mpesa/transactions' });
       expect(list.statusCode).toBe(200);
       expect(list.json().data.map((t: { _id: string }) => t._id)).toEqual([...ids].reverse());
-      const limited = await app.inject({ url: '/api/mpesa/transactions?limit=2' });
+      const limited = await world.app.inject({ url: '/api/mpesa/transactions?limit=2' });
       expect(limited.json().data).toHaveLength(2);
-      expect((await app.inject({ url: '/api/mpesa/transactions?limit=0' })).statusCode).toBe(400);
+      expect((await world.app.inject({ url: '/api/mpesa/transactions?limit=0' })).statusCode).toBe(
+        400,
+      );
     });
 
     it('answers 404 "Transaction not found" for an unknown id', async () => {
-      const response = await app.inject({ url: '/api/mpesa/transactions/no-such-id' });
+      const response = await world.app.inject({ url: '/api/mpesa/transactions/no-such-id' });
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({
         success: false,
@@ -217,14 +204,14 @@ for (const dialect of DIALECTS) {
     });
 
     it('answers unknown API paths with a JSON 404', async () => {
-      const response = await app.inject({ url: '/api/nothing-here' });
+      const response = await world.app.inject({ url: '/api/nothing-here' });
       expect(response.statusCode).toBe(404);
       expect(response.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
     });
 
     it('tells the web app it runs against the simulator', async () => {
-      const response = await app.inject({ url: '/api/config' });
-      expect(response.json()).toEqual({ mpesaEnv: 'simulator', simulatorUrl: simulator.url });
+      const response = await world.app.inject({ url: '/api/config' });
+      expect(response.json()).toEqual({ mpesaEnv: 'simulator', simulatorUrl: world.simulator.url });
     });
   });
 }

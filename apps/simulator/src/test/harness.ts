@@ -1,30 +1,13 @@
 /** Test harness: the simulator on a free port, a Daraja client's view of it, and a callback receiver. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildSimulator, type Simulator } from '../app.ts';
-import { loadSimulatorConfig } from '../config.ts';
 import { stkPassword } from '../password.ts';
 
 export const SHORTCODE = '174379';
 export const PASSKEY = 'bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919';
 
-export interface Harness extends Simulator {
-  url: string;
-  close(): Promise<void>;
-}
-
-export async function startSimulator(env: Record<string, string> = {}): Promise<Harness> {
-  const config = loadSimulatorConfig({
-    SIM_CALLBACK_DELAY_MS: '50',
-    SIM_AUTO_APPROVE_S: '0',
-    LOG_LEVEL: 'silent',
-    ...env,
-  });
-  const simulator = await buildSimulator(config, { logger: false });
-  await simulator.app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = simulator.app.server.address() as AddressInfo;
-  return { ...simulator, url: `http://127.0.0.1:${port}`, close: () => simulator.app.close() };
-}
+export { startSimulator } from '../testing.ts';
+export type { RunningSimulator as Harness } from '../testing.ts';
 
 export interface JsonAnswer {
   status: number;

@@ -17,6 +17,20 @@ function DetailRow({ label, value }: { label: string; value: string }) {
   );
 }
 
+/** The screen's two ways out (spec §2). */
+function DetailLinks() {
+  return (
+    <div className="actions">
+      <Link to={paths.transactions} className="button button-secondary">
+        Back to Transactions
+      </Link>
+      <Link to={paths.home} className="button button-primary">
+        Make Another Payment
+      </Link>
+    </div>
+  );
+}
+
 export function TransactionDetails() {
   const { id = '' } = useParams();
   const { data: transaction, error, isPending } = useQuery(transactionQueryOptions(id));
@@ -51,14 +65,7 @@ export function TransactionDetails() {
             Failed to fetch transaction details
           </p>
         )}
-        <div className="actions">
-          <Link to={paths.transactions} className="button button-secondary">
-            Back to Transactions
-          </Link>
-          <Link to={paths.home} className="button button-primary">
-            Make Another Payment
-          </Link>
-        </div>
+        <DetailLinks />
       </section>
     );
   }
@@ -94,14 +101,7 @@ export function TransactionDetails() {
         )}
       </dl>
 
-      <div className="actions">
-        <Link to={paths.transactions} className="button button-secondary">
-          Back to Transactions
-        </Link>
-        <Link to={paths.home} className="button button-primary">
-          Make Another Payment
-        </Link>
-      </div>
+      <DetailLinks />
     </section>
   );
 }
