@@ -41,6 +41,8 @@ export default async function setup(project: TestProject) {
     SIM_CALLBACK_DELAY_MS: '5000',
     SIM_AUTO_APPROVE_S: '0',
     SIM_PROMPT_TIMEOUT_S: '60',
+    // All browser tests pay from one address; keep them clear of the per-address limit.
+    STKPUSH_RATE_LIMIT: '100',
   };
   const children: ChildProcess[] = [];
   const start = (entry: string) => {

@@ -1,8 +1,10 @@
 import { Link } from 'react-router';
 import { paths } from './paths';
+import { useDocumentTitle } from '../lib/use-document-title';
 
 /** The specification shows no other routes; an unknown path says so and offers the way back. */
 export function NotFound() {
+  useDocumentTitle('Page not found');
   return (
     <section className="card">
       <h2>Page not found</h2>

@@ -22,6 +22,7 @@ describe('the Make Payment screen', () => {
     mockApi(() => undefined);
     renderApp('/');
     expect(screen.getByRole('heading', { level: 2, name: 'M-PESA Payment' })).toBeInTheDocument();
+    expect(document.title).toBe('Make Payment · M-PESA Payment Integration');
     const phone = screen.getByLabelText('Phone Number');
     expect(phone).toHaveAttribute('type', 'text');
     expect(phone).toHaveAttribute('placeholder', 'e.g., 0712345678 or +254712345678');

@@ -13,6 +13,7 @@ import {
 import { ApiError } from '../../../lib/api-client';
 import { paths } from '../../../app/paths';
 import { useInitiatePayment, type PaymentRequest } from '../api/initiate-payment';
+import { useDocumentTitle } from '../../../lib/use-document-title';
 
 export const SUCCESS_MESSAGE = 'Payment initiated! Check your phone to complete the transaction.';
 export const FAILURE_FALLBACK = 'Failed to initiate payment. Please try again.';
@@ -39,6 +40,7 @@ function failureMessage(error: unknown): string {
 }
 
 export function PaymentForm() {
+  useDocumentTitle('Make Payment');
   const navigate = useNavigate();
   const payment = useInitiatePayment();
   const [form, setForm] = useState<PaymentRequest>(EMPTY);

@@ -7,6 +7,7 @@ import { ApiError } from '../../../lib/api-client';
 import { formatAmount, formatDate } from '../../../lib/format';
 import { transactionQueryOptions } from '../api/transactions-api';
 import { StatusBadge } from './status-badge';
+import { useDocumentTitle } from '../../../lib/use-document-title';
 
 function DetailRow({ label, value }: { label: string; value: string }) {
   return (
@@ -32,6 +33,7 @@ function DetailLinks() {
 }
 
 export function TransactionDetails() {
+  useDocumentTitle('Transaction Details');
   const { id = '' } = useParams();
   const { data: transaction, error, isPending } = useQuery(transactionQueryOptions(id));
 

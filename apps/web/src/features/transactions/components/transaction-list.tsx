@@ -4,10 +4,12 @@ import { paths } from '../../../app/paths';
 import { formatAmount, formatDate } from '../../../lib/format';
 import { transactionsQueryOptions } from '../api/transactions-api';
 import { StatusBadge } from './status-badge';
+import { useDocumentTitle } from '../../../lib/use-document-title';
 
 const COLUMNS = ['Reference', 'Phone Number', 'Amount', 'Status', 'Date', 'Action'] as const;
 
 export function TransactionList() {
+  useDocumentTitle('Transactions');
   const { data, isPending, isError } = useQuery(transactionsQueryOptions());
 
   return (

@@ -1,0 +1,102 @@
+/**
+ * Every screen, at 360 px, checked with axe-core for what keeps a screen-reader or keyboard user
+ * out: missing names and labels, broken roles, contrast, landmarks.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { fitsWidth, launchBrowser } from './browser.ts';
+
+const appUrl = inject('appUrl');
+const simulatorUrl = inject('simulatorUrl');
+const axeSource = fs.readFileSync(
+  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8',
+);
+
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  // axe is injected as a script, which the pages' own Content-Security-Policy would rightly refuse.
+  const context = await browser.newContext({
+    viewport: { width: 360, height: 740 },
+    bypassCSP: true,
+  });
+  page = await context.newPage();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+interface Violation {
+  id: string;
+  impact: string;
+  help: string;
+  nodes: Array<{ target: string[] }>;
+}
+
+async function violations(): Promise<string[]> {
+  await page.addScriptTag({ content: axeSource });
+  const found = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run: (context: Document, options: object) => Promise<{ violations: unknown[] }> };
+      }
+    ).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations as Violation[];
+  });
+  return found.map(
+    (v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+  );
+}
+
+describe('accessibility', () => {
+  it('the Make Payment screen, also with a validation message showing', async () => {
+    await page.goto(appUrl);
+    await page.getByRole('heading', { name: 'M-PESA Payment', exact: true }).waitFor();
+    await page.getByRole('link', { name: 'Open the Daraja simulator' }).waitFor();
+    expect(await violations()).toEqual([]);
+    await page.getByRole('button', { name: 'Pay with M-PESA' }).click();
+    await page.getByRole('alert').waitFor();
+    expect(await violations()).toEqual([]);
+    expect(await fitsWidth(page)).toBe(true);
+  });
+
+  it('the Transaction History and Transaction Details screens', async () => {
+    const answer = await fetch(`${appUrl}/api/mpesa/stkpush`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ phoneNumber: '0700001037', amount: 3, reference: 'Axe check' }),
+    });
+    const { transactionId } = await answer.json();
+    await page.goto(`${appUrl}/transactions`);
+    await page.getByRole('table').waitFor();
+    expect(await violations()).toEqual([]);
+    expect(await fitsWidth(page)).toBe(true);
+
+    await page.goto(`${appUrl}/transactions/${transactionId}`);
+    await page.getByText('Please complete the payment on your phone.').waitFor();
+    expect(await violations()).toEqual([]);
+    expect(await fitsWidth(page)).toBe(true);
+  });
+
+  it('the not-found screens', async () => {
+    await page.goto(`${appUrl}/transactions/nope`);
+    await page.getByText('Transaction not found').waitFor();
+    expect(await violations()).toEqual([]);
+    await page.goto(`${appUrl}/no/such/page`);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    expect(await violations()).toEqual([]);
+  });
+
+  it('the simulator’s virtual phone and request log', async () => {
+    await page.goto(simulatorUrl);
+    await page.getByRole('heading', { name: 'Virtual phone' }).waitFor();
+    expect(await violations()).toEqual([]);
+    expect(await fitsWidth(page)).toBe(true);
+  });
+});
