@@ -19,7 +19,17 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     void app.close().then(() => process.exit(0));
   });
 }
-await app.listen({ host: config.host, port: config.port });
+try {
+  await app.listen({ host: config.host, port: config.port });
+} catch (error) {
+  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    console.error(
+      `Port ${config.port} on ${config.host} is already in use: stop what uses it, or set SIMULATOR_PORT.`,
+    );
+    process.exit(1);
+  }
+  throw error;
+}
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
 app.log.info(`Daraja simulator listening on http://${config.host}:${port}`);

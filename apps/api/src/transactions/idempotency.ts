@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { AppError } from '../errors.ts';
+import { AppError, GENERIC_FAILURE } from '../errors.ts';
 import type { Database } from '../db/schema.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
