@@ -191,6 +191,7 @@ export function loadConfig(source: Record<string, string | undefined>) {
       intervalMs: env.RECONCILE_INTERVAL_MS,
       maxBackoffS: env.RECONCILE_MAX_BACKOFF_S,
       giveUpS: env.RECONCILE_GIVE_UP_S,
+      leaseMs: 4 * env.DARAJA_TIMEOUT_MS + 10_000,
     }),
     limits: Object.freeze({
       phoneCooldownS: env.PHONE_COOLDOWN_S,

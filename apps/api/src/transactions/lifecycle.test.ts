@@ -54,7 +54,14 @@ for (const dialect of DIALECTS) {
         phoneCooldownS: 60,
         reconcileAfterS: 90,
         instanceId: 'test-instance',
-        settings: { afterS: 90, intervalMs: 1000, maxBackoffS: 120, giveUpS: 600, ...settings },
+        settings: {
+          afterS: 90,
+          intervalMs: 1000,
+          maxBackoffS: 120,
+          giveUpS: 600,
+          leaseMs: 70_000,
+          ...settings,
+        },
       });
     }
 

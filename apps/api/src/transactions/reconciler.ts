@@ -20,6 +20,12 @@ export interface ReconcileSettings {
   intervalMs: number;
   maxBackoffS: number;
   giveUpS: number;
+  /**
+   * How long a claim lasts. It must outlive the slowest check (a token, a query, and the same again
+   * after a refused token, each up to DARAJA_TIMEOUT_MS), so that a slow Daraja cannot lead a
+   * second instance to query the same transaction; a crashed instance's claims lapse after it.
+   */
+  leaseMs: number;
 }
 
 export interface ReconcilerDeps extends PaymentDeps {
