@@ -105,13 +105,7 @@ export async function withIdempotencyKey(
     result = await answer();
   } catch (error) {
     const failure =
-      error instanceof AppError
-        ? error
-        : new AppError(
-            500,
-            'INTERNAL_ERROR',
-            'Something went wrong on our side. Please try again.',
-          );
+      error instanceof AppError ? error : new AppError(500, 'INTERNAL_ERROR', GENERIC_FAILURE);
     result = {
       statusCode: failure.statusCode,
       body: { success: false, code: failure.code, message: failure.message },
