@@ -42,6 +42,11 @@ const EnvSchema = z.object({
     .enum(['true', 'false', '1', '0'])
     .default('false')
     .transform((value) => value === 'true' || value === '1'),
+  /**
+   * Refuse a Timestamp further than this many hours from Nairobi time (0: off). Whether Daraja does
+   * is undocumented (PROTOCOL.md §3.3), but it catches the commonest bug: a server sending UTC.
+   */
+  SIM_MAX_TIMESTAMP_SKEW_H: z.coerce.number().min(0).max(48).default(0),
   /** Same phone, same amount, within 2 minutes → ResultCode 17 (Daraja's repeat rule). */
   SIM_REPEAT_RULE: z
     .enum(['true', 'false', '1', '0'])
@@ -81,6 +86,7 @@ export function loadSimulatorConfig(source: Record<string, string | undefined>) 
     callbackTimeoutMs: env.SIM_CALLBACK_TIMEOUT_MS,
     strictLengths: env.SIM_STRICT_LENGTHS,
     repeatRule: env.SIM_REPEAT_RULE,
+    maxTimestampSkewH: env.SIM_MAX_TIMESTAMP_SKEW_H,
   });
 }
 

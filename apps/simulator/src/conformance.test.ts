@@ -3,7 +3,15 @@
  * the callback shapes of §4, and the simulator checklist of §10.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, pushBody, queryBody, startSimulator, token, type Harness } from './test/harness.ts';
+import {
+  call,
+  credentialsAt,
+  pushBody,
+  queryBody,
+  startSimulator,
+  token,
+  type Harness,
+} from './test/harness.ts';
 
 const REQUEST_ID = /^([0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\d{4,8}|ws_CO_\d+)$/;
 
@@ -274,6 +282,34 @@ describe('STK push (§3)', () => {
         body: pushBody({ AccountReference: 'ThirteenChars' }),
       });
       expectDarajaError(answer, 400, '400.002.02', 'Bad Request - Invalid AccountReference');
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('refuses a Timestamp in UTC instead of Nairobi time when SIM_MAX_TIMESTAMP_SKEW_H asks it to', async () => {
+    expect((await push(pushBody())).status).toBe(200);
+    const strict = await startSimulator({ SIM_MAX_TIMESTAMP_SKEW_H: '1' });
+    try {
+      const strictToken = await token(strict.url);
+      const send = (at: Date) =>
+        call(`${strict.url}/mpesa/stkpush/v1/processrequest`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${strictToken}` },
+          body: pushBody({
+            ...credentialsAt(at),
+            PhoneNumber: '254722000001',
+            PartyA: '254722000001',
+          }),
+        });
+      const utcFormatted = new Date(Date.now() - 3 * 3600_000); // what a server sending UTC produces
+      expectDarajaError(
+        await send(utcFormatted),
+        400,
+        '400.002.02',
+        'Bad Request - Invalid Timestamp',
+      );
+      expect((await send(new Date())).status).toBe(200);
     } finally {
       await strict.close();
     }

@@ -10,7 +10,7 @@ import { stkPassword } from '../password.ts';
 import type { PromptBook } from '../prompts.ts';
 import type { TokenStore } from '../tokens.ts';
 import type { SimulatorConfig } from '../config.ts';
-import { checkPush, checkQuery, type Fields } from './validation.ts';
+import { checkPush, checkQuery, timestampSkewHours, type Fields } from './validation.ts';
 
 export interface DarajaRoutesOptions {
   config: SimulatorConfig;
@@ -93,6 +93,9 @@ export async function darajaRoutes(
     password: string,
     timestamp: string,
   ): Failure | undefined {
+    if (config.maxTimestampSkewH > 0 && timestampSkewHours(timestamp) > config.maxTimestampSkewH) {
+      return invalidField('Timestamp');
+    }
     if (shortcode !== config.shortcode) return ERRORS.merchantMissing;
     if (password !== stkPassword(shortcode, config.passkey, timestamp))
       return ERRORS.wrongCredentials;

@@ -39,6 +39,15 @@ export function isValidTimestamp(value: unknown): value is string {
   );
 }
 
+/** How far a YYYYMMDDHHmmss Nairobi timestamp is from `now`, in hours. */
+export function timestampSkewHours(timestamp: string, now = Date.now()): number {
+  const [y, mo, d, h, mi, s] = [0, 4, 6, 8, 10, 12].map((at, i) =>
+    Number(timestamp.slice(at, at + (i === 0 ? 4 : 2))),
+  ) as [number, number, number, number, number, number];
+  const eat = Date.UTC(y, mo - 1, d, h, mi, s) - 3 * 3600_000;
+  return Math.abs(now - eat) / 3600_000;
+}
+
 function isUrl(value: unknown): boolean {
   if (typeof value !== 'string' || value !== value.trim() || /\s/.test(value)) return false;
   try {

@@ -46,15 +46,22 @@ export function timestamp(at = new Date()): string {
   return eat.slice(0, 19).replace(/[-T:]/g, '');
 }
 
-export function pushBody(
-  overrides: Record<string, unknown> = {},
-  callbackUrl = 'https://example.com/cb',
-) {
-  const ts = timestamp();
+/** Shortcode, Password and Timestamp as a client whose clock reads `at` (in Nairobi time) sends them. */
+export function credentialsAt(at: Date) {
+  const ts = timestamp(at);
   return {
     BusinessShortCode: SHORTCODE,
     Password: stkPassword(SHORTCODE, PASSKEY, ts),
     Timestamp: ts,
+  };
+}
+
+export function pushBody(
+  overrides: Record<string, unknown> = {},
+  callbackUrl = 'https://example.com/cb',
+) {
+  return {
+    ...credentialsAt(new Date()),
     TransactionType: 'CustomerPayBillOnline',
     Amount: 1,
     PartyA: '254708374149',
@@ -68,13 +75,7 @@ export function pushBody(
 }
 
 export function queryBody(checkoutRequestId: string) {
-  const ts = timestamp();
-  return {
-    BusinessShortCode: SHORTCODE,
-    Password: stkPassword(SHORTCODE, PASSKEY, ts),
-    Timestamp: ts,
-    CheckoutRequestID: checkoutRequestId,
-  };
+  return { ...credentialsAt(new Date()), CheckoutRequestID: checkoutRequestId };
 }
 
 export interface Receiver {
