@@ -56,7 +56,8 @@ export async function buildApp(deps: AppDeps) {
   };
   const app = Fastify({
     logger,
-    bodyLimit: 64 * 1024,
+    // Every other route takes no body worth more than this.
+    bodyLimit: 16 * 1024,
     trustProxy: config.trustProxy,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
@@ -119,6 +120,10 @@ export async function buildApp(deps: AppDeps) {
         callbackSecret: deps.callbackSecret,
         callbackAllowedIps: config.callbackAllowedIps,
         rateLimit: { max: config.limits.stkPushPerWindow, windowS: config.limits.stkPushWindowS },
+        bodyLimits: {
+          paymentBytes: config.limits.paymentBodyBytes,
+          callbackBytes: config.limits.callbackBodyBytes,
+        },
       });
       await api.register(systemRoutes, { config, database: deps.database });
     },

@@ -86,6 +86,8 @@ const EnvSchema = z.object({
   RECONCILE_MAX_BACKOFF_S: seconds(120, 1),
   RECONCILE_GIVE_UP_S: seconds(600, 1),
   PHONE_COOLDOWN_S: seconds(60),
+  PAYMENT_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(16_384),
+  CALLBACK_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(65_536),
   STKPUSH_RATE_LIMIT: seconds(10),
   STKPUSH_RATE_WINDOW_S: seconds(60, 1),
   MPESA_CALLBACK_ALLOWED_IPS: z
@@ -198,6 +200,8 @@ export function loadConfig(source: Record<string, string | undefined>) {
       /** Payment requests per client address per window; 0 turns the limit off. */
       stkPushPerWindow: env.STKPUSH_RATE_LIMIT,
       stkPushWindowS: env.STKPUSH_RATE_WINDOW_S,
+      paymentBodyBytes: env.PAYMENT_BODY_LIMIT_BYTES,
+      callbackBodyBytes: env.CALLBACK_BODY_LIMIT_BYTES,
     }),
     /**
      * Addresses allowed to deliver callbacks; empty means anyone (the path secret still applies).

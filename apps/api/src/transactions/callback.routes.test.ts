@@ -158,6 +158,12 @@ for (const dialect of DIALECTS) {
       expect(await callbacks()).toEqual([]);
     });
 
+    it('refuses a body over CALLBACK_BODY_LIMIT_BYTES without recording it', async () => {
+      const response = await deliver(JSON.stringify({ padding: 'x'.repeat(70_000) }));
+      expect(response.statusCode).toBe(413);
+      expect(await callbacks()).toEqual([]);
+    });
+
     it('records a body that is not a Daraja callback and answers 400', async () => {
       for (const body of ['{not json', '{"Body":{}}', '[]']) {
         const response = await deliver(body);

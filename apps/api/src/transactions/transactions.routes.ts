@@ -22,6 +22,7 @@ export interface TransactionRoutesOptions {
   callbackAllowedIps: readonly string[];
   /** Payment requests per client address per window (0: no limit). */
   rateLimit: { max: number; windowS: number };
+  bodyLimits: { paymentBytes: number; callbackBytes: number };
 }
 
 const errorResponses = Object.fromEntries(
@@ -41,12 +42,12 @@ function plainIp(ip: string): string {
 
 export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> = async (
   app,
-  { deps, callbackSecret, callbackAllowedIps, rateLimit },
+  { deps, callbackSecret, callbackAllowedIps, rateLimit, bodyLimits },
 ) => {
   app.post(
     '/mpesa/stkpush',
     {
-      bodyLimit: 16 * 1024,
+      bodyLimit: bodyLimits.paymentBytes,
       config: {
         rateLimit:
           rateLimit.max > 0 ? { max: rateLimit.max, timeWindow: rateLimit.windowS * 1000 } : false,
@@ -119,7 +120,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
     callbackScope.removeAllContentTypeParsers();
     callbackScope.addContentTypeParser(
       '*',
-      { parseAs: 'string', bodyLimit: 64 * 1024 },
+      { parseAs: 'string', bodyLimit: bodyLimits.callbackBytes },
       (_request, body, done) => {
         done(null, body);
       },
