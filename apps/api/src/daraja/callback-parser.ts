@@ -11,13 +11,29 @@ const itemSchema = z.looseObject({
   Value: z.union([z.number(), z.string(), z.null()]).optional(),
 });
 
+/** Daraja's identifiers and codes are printable ASCII; anything else is not a Daraja callback. */
+const identifier = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[\x20-\x7e]*$/);
+
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
+
+/** Free text loses control characters, which no database should be asked to store. */
+const plainText = z
+  .string()
+  .max(2000)
+  .transform((text) => text.replace(CONTROL_CHARACTERS, ' '));
+
 const callbackSchema = z.looseObject({
   Body: z.looseObject({
     stkCallback: z.looseObject({
-      MerchantRequestID: z.string().max(200),
-      CheckoutRequestID: z.string().min(1).max(200),
-      ResultCode: z.union([z.number(), z.string().min(1).max(32)]),
-      ResultDesc: z.string().max(2000).default(''),
+      MerchantRequestID: identifier(200),
+      CheckoutRequestID: identifier(200).min(1),
+      ResultCode: z.union([z.number(), identifier(32).min(1)]),
+      ResultDesc: plainText.default(''),
       CallbackMetadata: z.looseObject({ Item: z.array(itemSchema).max(50).default([]) }).nullish(),
     }),
   }),
@@ -53,7 +69,7 @@ function numberOrNull(value: unknown): number | null {
 }
 
 function textOrNull(value: unknown): string | null {
-  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'string' && value !== '') return /^[\x20-\x7e]+$/.test(value) ? value : null;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return null;
 }

@@ -158,6 +158,19 @@ for (const dialect of DIALECTS) {
       expect(await callbacks()).toEqual([]);
     });
 
+    it('records a body with NUL characters, which PostgreSQL text cannot hold, and answers plainly', async () => {
+      const { checkoutRequestId } = await pendingPayment();
+      const nulInDesc = JSON.stringify(
+        failureCallback(checkoutRequestId, 1032, 'Cancelled\u0000by user'),
+      );
+      expect((await deliver(nulInDesc)).statusCode).toBe(200);
+      const literalNul = `{"Body":\u0000}`;
+      expect((await deliver(literalNul)).statusCode).toBe(400);
+      const rows = await callbacks();
+      expect(rows.map((row) => row.outcome)).toEqual(['applied', 'invalid']);
+      expect(rows[1]?.raw_body).toBe('{"Body":\\u0000}');
+    });
+
     it('refuses a body over CALLBACK_BODY_LIMIT_BYTES without recording it', async () => {
       const response = await deliver(JSON.stringify({ padding: 'x'.repeat(70_000) }));
       expect(response.statusCode).toBe(413);
@@ -179,72 +192,74 @@ for (const dialect of DIALECTS) {
   });
 }
 
-describe('a payment from end to end over HTTP (sqlite)', () => {
-  let simulator: RunningSimulator;
-  let database: TestDatabase;
-  let app: FastifyInstance;
+for (const dialect of DIALECTS) {
+  describe(`a payment from end to end over HTTP (${dialect})`, () => {
+    let simulator: RunningSimulator;
+    let database: TestDatabase;
+    let app: FastifyInstance;
 
-  beforeAll(async () => {
-    simulator = await startSimulator({ SIM_CALLBACK_DELAY_MS: '100' });
-    database = await createTestDatabase('sqlite');
-    const port = await freePort();
-    ({ app } = await createTestApp({
-      database,
-      env: {
-        MPESA_BASE_URL: simulator.url,
-        PORT: String(port),
-        MPESA_CALLBACK_URL: `http://127.0.0.1:${port}`,
-      },
-    }));
-    await app.listen({ host: '127.0.0.1', port });
-  });
-  afterAll(async () => {
-    await app.close();
-    await simulator.close();
-    await database.destroy();
-  });
-
-  async function payAndWait(phoneNumber: string) {
-    const { transactionId } = (
-      await app.inject({
-        method: 'POST',
-        url: '/api/mpesa/stkpush',
-        payload: { phoneNumber, amount: 20 },
-      })
-    ).json();
-    for (let i = 0; i < 100; i++) {
-      const { data } = (
-        await app.inject({ url: `/api/mpesa/transactions/${transactionId}` })
-      ).json();
-      if (data.status !== 'pending') return data;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error('the payment stayed pending');
-  }
-
-  it('ends in success for 0700000000, with the simulator’s receipt', async () => {
-    const data = await payAndWait('0700000000');
-    expect(data).toMatchObject({
-      status: 'success',
-      resultCode: '0',
-      mpesaReceiptNumber: expect.stringMatching(/^[A-Z0-9]{10}$/),
+    beforeAll(async () => {
+      simulator = await startSimulator({ SIM_CALLBACK_DELAY_MS: '100' });
+      database = await createTestDatabase(dialect);
+      const port = await freePort();
+      ({ app } = await createTestApp({
+        database,
+        env: {
+          MPESA_BASE_URL: simulator.url,
+          PORT: String(port),
+          MPESA_CALLBACK_URL: `http://127.0.0.1:${port}`,
+        },
+      }));
+      await app.listen({ host: '127.0.0.1', port });
     });
-    const [prompt] = simulator.prompts.list({ phoneNumber: '254700000000' });
-    expect(data.mpesaReceiptNumber).toBe(prompt?.receiptNumber);
-    // The simulator logs the delivery once our answer reaches it, just after the update.
-    await expect.poll(() => simulator.log.list({ kind: 'callback' })[0]).toBeDefined();
-    const [delivery] = simulator.log.list({ kind: 'callback' });
-    expect(delivery).toMatchObject({ status: 200, responseBody: JSON.stringify(ACCEPTED) });
-  });
+    afterAll(async () => {
+      await app.close();
+      await simulator.close();
+      await database.destroy();
+    });
 
-  it.each([
-    ['0700001032', 'cancelled', '1032'],
-    ['0700001037', 'timeout', '1037'],
-    ['0700001019', 'timeout', '1019'],
-    ['0700000001', 'failed', '1'],
-    ['0700002001', 'failed', '2001'],
-    ['0700000017', 'failed', '17'],
-  ])('ends %s as %s', async (phone, status, code) => {
-    expect(await payAndWait(phone)).toMatchObject({ status, resultCode: code });
+    async function payAndWait(phoneNumber: string) {
+      const { transactionId } = (
+        await app.inject({
+          method: 'POST',
+          url: '/api/mpesa/stkpush',
+          payload: { phoneNumber, amount: 20 },
+        })
+      ).json();
+      for (let i = 0; i < 100; i++) {
+        const { data } = (
+          await app.inject({ url: `/api/mpesa/transactions/${transactionId}` })
+        ).json();
+        if (data.status !== 'pending') return data;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error('the payment stayed pending');
+    }
+
+    it('ends in success for 0700000000, with the simulator’s receipt', async () => {
+      const data = await payAndWait('0700000000');
+      expect(data).toMatchObject({
+        status: 'success',
+        resultCode: '0',
+        mpesaReceiptNumber: expect.stringMatching(/^[A-Z0-9]{10}$/),
+      });
+      const [prompt] = simulator.prompts.list({ phoneNumber: '254700000000' });
+      expect(data.mpesaReceiptNumber).toBe(prompt?.receiptNumber);
+      // The simulator logs the delivery once our answer reaches it, just after the update.
+      await expect.poll(() => simulator.log.list({ kind: 'callback' })[0]).toBeDefined();
+      const [delivery] = simulator.log.list({ kind: 'callback' });
+      expect(delivery).toMatchObject({ status: 200, responseBody: JSON.stringify(ACCEPTED) });
+    });
+
+    it.each([
+      ['0700001032', 'cancelled', '1032'],
+      ['0700001037', 'timeout', '1037'],
+      ['0700001019', 'timeout', '1019'],
+      ['0700000001', 'failed', '1'],
+      ['0700002001', 'failed', '2001'],
+      ['0700000017', 'failed', '17'],
+    ])('ends %s as %s', async (phone, status, code) => {
+      expect(await payAndWait(phone)).toMatchObject({ status, resultCode: code });
+    });
   });
-});
+}

@@ -18,14 +18,23 @@ export interface CallbackResult {
 /** How far back a success callback may reach for a push whose acknowledgement never came. */
 const UNACKNOWLEDGED_WINDOW_MS = 24 * 3600_000;
 
+/**
+ * The body as received, for the record. PostgreSQL text cannot hold a NUL character, so a literal
+ * NUL (never part of valid JSON) is kept as the six characters "\u0000" instead.
+ */
+function storable(rawBody: string): string {
+  return rawBody.replaceAll('\u0000', '\\u0000');
+}
+
 export async function applyCallback(
   deps: PaymentDeps,
-  rawBody: string,
+  received: string,
   sourceIp: string | null,
 ): Promise<CallbackResult> {
+  const rawBody = storable(received);
   let body: unknown;
   try {
-    body = JSON.parse(rawBody);
+    body = JSON.parse(received);
   } catch {
     body = undefined;
   }

@@ -174,7 +174,8 @@ export async function getTransaction(
   deps: Pick<PaymentDeps, 'db'>,
   id: string,
 ): Promise<Transaction> {
-  const row = await repo.findTransactionById(deps.db, id);
+  // Our ids are printable ASCII; anything else cannot exist (and PostgreSQL refuses NUL outright).
+  const row = /^[\x21-\x7e]+$/.test(id) ? await repo.findTransactionById(deps.db, id) : undefined;
   if (!row) throw new AppError(404, 'TRANSACTION_NOT_FOUND', messages.transactionNotFound);
   return toTransactionDto(row);
 }
