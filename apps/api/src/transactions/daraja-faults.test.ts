@@ -2,14 +2,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
-import { CALLBACK_PATH, createTestApp, testConfig } from '../test/test-app.ts';
+import { CALLBACK_PATH, createTestApp } from '../test/test-app.ts';
 import { startFakeDaraja, type FakeDaraja } from '../test/fake-daraja.ts';
 import { freePort } from '../test/ports.ts';
 import { successCallback } from '../test/callbacks.ts';
-import { createDarajaClient } from '../daraja/daraja-client.ts';
-import { reconcileDue } from './reconciler.ts';
-
-const silent = { info() {}, warn() {}, error() {} } as never;
+import { reconcileOnce } from '../test/reconcile.ts';
 
 for (const dialect of DIALECTS) {
   describe(`when Daraja misbehaves (${dialect})`, () => {
@@ -92,20 +89,13 @@ for (const dialect of DIALECTS) {
       fake = await startFakeDaraja({ kind: 'hang' });
       await build(fake.url);
       await pay();
-      const config = testConfig({ MPESA_BASE_URL: fake.url, DARAJA_TIMEOUT_MS: '300' });
       const reconcile = () =>
-        reconcileDue({
-          db: database.db,
-          dialect: database.dialect,
-          daraja: createDarajaClient(config.mpesa),
-          callbackUrl: 'unused',
-          log: silent,
+        reconcileOnce(database, {
+          darajaUrl: fake!.url,
           now: () => new Date(clock),
-          phoneCooldownS: 60,
-          reconcileAfterS: 90,
-          instanceId: 'test',
-          settings: config.reconcile,
+          env: { DARAJA_TIMEOUT_MS: '300' },
         });
+
       clock += 100_000;
       await reconcile();
       expect((await only()).status).toBe('pending');

@@ -4,13 +4,10 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../test/test-db.ts';
-import { CALLBACK_PATH, testConfig } from '../test/test-app.ts';
+import { CALLBACK_PATH } from '../test/test-app.ts';
 import { useApiWithSimulator } from '../test/world.ts';
 import { failureCallback, successCallback } from '../test/callbacks.ts';
-import { createDarajaClient } from '../daraja/daraja-client.ts';
-import { reconcileDue, type ReconcilerDeps } from './reconciler.ts';
-
-const silent = { info() {}, warn() {}, error() {} } as unknown as ReconcilerDeps['log'];
+import { reconcileOnce } from '../test/reconcile.ts';
 
 for (const dialect of DIALECTS) {
   describe(`the payment lifecycle (${dialect})`, () => {
@@ -41,29 +38,9 @@ for (const dialect of DIALECTS) {
         .orderBy('id')
         .execute();
 
-    /** Reconciliation as one instance would run it, with a clock the test moves. */
-    function reconcile(settings: Partial<ReconcilerDeps['settings']> = {}) {
-      const config = testConfig({ MPESA_BASE_URL: world.simulator.url });
-      return reconcileDue({
-        db: world.database.db,
-        dialect: world.database.dialect,
-        daraja: createDarajaClient(config.mpesa),
-        callbackUrl: 'unused',
-        log: silent,
-        now: () => new Date(clock),
-        phoneCooldownS: 60,
-        reconcileAfterS: 90,
-        instanceId: 'test-instance',
-        settings: {
-          afterS: 90,
-          intervalMs: 1000,
-          maxBackoffS: 120,
-          giveUpS: 600,
-          leaseMs: 70_000,
-          ...settings,
-        },
-      });
-    }
+    /** Reconciliation as one instance would run it, with the clock the test moves. */
+    const reconcile = () =>
+      reconcileOnce(world.database, { darajaUrl: world.simulator.url, now: () => new Date(clock) });
 
     describe('callbacks in any order', () => {
       it('records every change of status as an event, from initiation to callback', async () => {
