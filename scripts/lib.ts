@@ -49,6 +49,9 @@ export async function buildWebIfNeeded(log: (line: string) => void = console.log
   const vite = path.join(ROOT, 'node_modules/vite/bin/vite.js');
   const code = await run(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
     cwd: path.join(ROOT, 'apps/web'),
+    // Always the production build, even when called from a test run (where NODE_ENV is "test"
+    // and React would otherwise be built in development mode).
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   if (code !== 0) throw new Error(`The web build failed (exit code ${code})`);
 }
