@@ -14,6 +14,7 @@ import {
   messages,
 } from './constants.ts';
 import { normaliseKenyanPhone } from './phone.ts';
+import { stripControlCharacters } from './text.ts';
 
 /** Whole shillings, as a JSON number or as the text of a number input ("100", "100.00"). */
 const NUMERIC_TEXT = /^\s*[0-9]{1,15}(?:\.[0-9]{1,15})?\s*$/;
@@ -48,16 +49,13 @@ export const phoneNumberSchema = z
     return phone;
   });
 
-// eslint-disable-next-line no-control-regex -- control characters are exactly what it must find
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]+/g;
-
 /** Strips control characters, normalises Unicode and trims; empty text takes the default. */
 function freeText(label: string, maxLength: number, fallback: string) {
   return z
     .string({ error: `${label} must be text` })
     .nullish()
     .transform((value, ctx) => {
-      const text = (value ?? '').normalize('NFC').replace(CONTROL_CHARACTERS, ' ').trim();
+      const text = stripControlCharacters((value ?? '').normalize('NFC')).trim();
       if ([...text].length > maxLength) {
         ctx.addIssue({
           code: 'custom',

@@ -1,2 +1,3 @@
 export * from './constants.ts';
 export * from './phone.ts';
+export * from './text.ts';

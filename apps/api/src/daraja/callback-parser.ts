@@ -4,6 +4,7 @@
  * in any order and looked up by Name, a Balance item with no Value, TransactionDate as an EAT number.
  */
 import { z } from 'zod';
+import { stripControlCharacters } from '@mpesa/shared';
 import { eatTimestampToIso } from './time.ts';
 
 const itemSchema = z.looseObject({
@@ -18,14 +19,8 @@ const identifier = (max: number) =>
     .max(max)
     .regex(/^[\x20-\x7e]*$/);
 
-// eslint-disable-next-line no-control-regex -- control characters are what it finds
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
-
 /** Free text loses control characters, which no database should be asked to store. */
-const plainText = z
-  .string()
-  .max(2000)
-  .transform((text) => text.replace(CONTROL_CHARACTERS, ' '));
+const plainText = z.string().max(2000).transform(stripControlCharacters);
 
 const callbackSchema = z.looseObject({
   Body: z.looseObject({
