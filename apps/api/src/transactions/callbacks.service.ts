@@ -74,14 +74,7 @@ export async function applyCallback(
         since,
       );
       if (candidate) {
-        await trx
-          .updateTable('transactions')
-          .set({
-            checkout_request_id: callback.checkoutRequestId,
-            merchant_request_id: callback.merchantRequestId,
-          })
-          .where('id', '=', candidate.id)
-          .execute();
+        await repo.attachDarajaIds(trx, candidate.id, callback);
         row = { ...candidate, checkout_request_id: callback.checkoutRequestId };
       }
     }

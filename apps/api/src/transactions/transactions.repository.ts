@@ -1,5 +1,5 @@
 /** All SQL about transactions, their events and raw callbacks. Functions take `db` or `trx` first. */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../db/create-db.ts';
 import type {
   Database,
@@ -36,6 +36,38 @@ export async function findTransactionByCheckoutId(
     .where('checkout_request_id', '=', checkoutRequestId)
     .$if(lock === 'postgres', (query) => query.forUpdate())
     .executeTakeFirst();
+}
+
+/**
+ * Records Daraja's identifiers for a transaction. The acknowledgement's text is kept only while the
+ * transaction is still pending: a callback that raced ahead of the acknowledgement has the last word.
+ */
+export async function attachDarajaIds(
+  db: Db,
+  id: string,
+  ids: { merchantRequestId: string; checkoutRequestId: string },
+  acknowledgement?: { responseDescription: string; customerMessage: string; at: string },
+): Promise<void> {
+  const whilePending = <T>(value: T, column: 'response_description' | 'customer_message') =>
+    sql<T>`case when status = 'pending' then ${value} else ${sql.ref(column)} end`;
+  await db
+    .updateTable('transactions')
+    .set({
+      merchant_request_id: ids.merchantRequestId,
+      checkout_request_id: ids.checkoutRequestId,
+      ...(acknowledgement
+        ? {
+            response_description: whilePending(
+              acknowledgement.responseDescription,
+              'response_description',
+            ),
+            customer_message: whilePending(acknowledgement.customerMessage, 'customer_message'),
+            updated_at: acknowledgement.at,
+          }
+        : {}),
+    })
+    .where('id', '=', id)
+    .execute();
 }
 
 /**

@@ -108,6 +108,46 @@ for (const dialect of DIALECTS) {
       expect(seenWhilePushing).toEqual([{ status: 'pending', amount: 7 }]);
     });
 
+    it('keeps the words of a callback that raced ahead of the acknowledgement', async () => {
+      const daraja: DarajaClient = {
+        stkPush: async () => {
+          // The result arrives (and is applied) before the acknowledgement is recorded.
+          await world.database.db
+            .updateTable('transactions')
+            .set({
+              status: 'success',
+              response_description: 'The service request is processed successfully.',
+            })
+            .execute();
+          return {
+            merchantRequestId: 'm-1',
+            checkoutRequestId: 'ws_CO_race',
+            responseCode: '0',
+            responseDescription: 'Success. Request accepted for processing',
+            customerMessage: 'Success. Request accepted for processing',
+          };
+        },
+        stkQuery: async () => ({ state: 'pending', message: '' }),
+      };
+      const own = await createTestApp({ database: world.database, daraja });
+      const { transactionId } = (
+        await own.app.inject({
+          method: 'POST',
+          url: '/api/mpesa/stkpush',
+          payload: { phoneNumber: '0712345678', amount: 7 },
+        })
+      ).json();
+      const { data } = (
+        await own.app.inject({ url: `/api/mpesa/transactions/${transactionId}` })
+      ).json();
+      await own.app.close();
+      expect(data).toMatchObject({
+        status: 'success',
+        checkoutRequestId: 'ws_CO_race',
+        responseDescription: 'The service request is processed successfully.',
+      });
+    });
+
     it('marks the transaction failed with Daraja’s words when Daraja refuses the push, and tells the payer plainly', async () => {
       const response = await pay({ phoneNumber: '0700000503', amount: 10 });
       expect(response.statusCode).toBe(503);

@@ -93,17 +93,11 @@ export async function initiatePayment(
       transactionDesc: transactionDescFor(input.description),
       callbackUrl: deps.callbackUrl,
     });
-    await deps.db
-      .updateTable('transactions')
-      .set({
-        merchant_request_id: ack.merchantRequestId,
-        checkout_request_id: ack.checkoutRequestId,
-        response_description: ack.responseDescription,
-        customer_message: ack.customerMessage,
-        updated_at: deps.now().toISOString(),
-      })
-      .where('id', '=', id)
-      .execute();
+    await repo.attachDarajaIds(deps.db, id, ack, {
+      responseDescription: ack.responseDescription,
+      customerMessage: ack.customerMessage,
+      at: deps.now().toISOString(),
+    });
     deps.log.info(
       {
         transactionId: id,
