@@ -132,3 +132,14 @@ async function store(
     .where('key', '=', key)
     .execute();
 }
+
+/** Removes idempotency keys past their 24 hours. */
+export async function purgeExpiredKeys(deps: {
+  db: Kysely<Database>;
+  now: () => Date;
+}): Promise<void> {
+  await deps.db
+    .deleteFrom('idempotency_keys')
+    .where('expires_at', '<', deps.now().toISOString())
+    .execute();
+}

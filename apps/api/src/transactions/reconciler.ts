@@ -14,6 +14,7 @@ import type { TransactionRow } from '../db/schema.ts';
 import { applyOutcome, transition } from './transaction-outcome.ts';
 import type { PaymentDeps } from './transactions.service.ts';
 import * as repo from './transactions.repository.ts';
+import { purgeExpiredKeys } from './idempotency.ts';
 
 export interface ReconcileSettings {
   afterS: number;
@@ -151,14 +152,6 @@ export async function reconcileDue(deps: ReconcilerDeps): Promise<number> {
     }
   }
   return claimed.length;
-}
-
-/** Removes idempotency keys past their 24 hours. */
-export async function purgeExpiredKeys(deps: Pick<PaymentDeps, 'db' | 'now'>): Promise<void> {
-  await deps.db
-    .deleteFrom('idempotency_keys')
-    .where('expires_at', '<', deps.now().toISOString())
-    .execute();
 }
 
 export interface Reconciler {
