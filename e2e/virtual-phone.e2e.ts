@@ -41,6 +41,8 @@ async function payInApp(number: string, amount: string) {
 
 async function watchOnPhone(number: string) {
   await phone.goto(simulatorUrl);
+  // The page's script has run once it says what it watches.
+  await phone.getByText('Watching all numbers.').waitFor();
   await phone.getByLabel('Number to watch').fill(number);
   await phone.getByRole('button', { name: 'Watch', exact: true }).click();
   await phone.getByText(`Watching ${number}.`).waitFor();

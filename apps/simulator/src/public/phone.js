@@ -4,7 +4,8 @@
 const $ = (id) => document.getElementById(id);
 
 const state = {
-  phone: new URLSearchParams(location.search).get('phone') ?? '',
+  // ?phone= in any national or international form (also what the form sends before this script runs).
+  phone: normalise(new URLSearchParams(location.search).get('phone') ?? ''),
   prompts: new Map(),
   log: [],
   info: null,
