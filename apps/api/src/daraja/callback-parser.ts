@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { stripControlCharacters } from '@mpesa/shared';
+import { MAX_LENGTH } from '../db/stored-lengths.ts';
 import { eatTimestampToIso } from './time.ts';
 
 const itemSchema = z.looseObject({
@@ -12,7 +13,10 @@ const itemSchema = z.looseObject({
   Value: z.union([z.number(), z.string(), z.null()]).optional(),
 });
 
-/** Daraja's identifiers and codes are printable ASCII; anything else is not a Daraja callback. */
+/**
+ * Daraja's identifiers and codes are printable ASCII no longer than we store
+ * (db/stored-lengths.ts); anything else is not a Daraja callback.
+ */
 const identifier = (max: number) =>
   z
     .string()
@@ -25,9 +29,9 @@ const plainText = z.string().max(2000).transform(stripControlCharacters);
 const callbackSchema = z.looseObject({
   Body: z.looseObject({
     stkCallback: z.looseObject({
-      MerchantRequestID: identifier(200),
-      CheckoutRequestID: identifier(200).min(1),
-      ResultCode: z.union([z.number(), identifier(32).min(1)]),
+      MerchantRequestID: identifier(MAX_LENGTH.darajaId),
+      CheckoutRequestID: identifier(MAX_LENGTH.darajaId).min(1),
+      ResultCode: z.union([z.number(), identifier(MAX_LENGTH.resultCode).min(1)]),
       ResultDesc: plainText.default(''),
       CallbackMetadata: z.looseObject({ Item: z.array(itemSchema).max(50).default([]) }).nullish(),
     }),
@@ -93,10 +97,17 @@ export function parseStkCallback(body: unknown): ParseResult {
     if (!items.has(item.Name)) items.set(item.Name, item.Value);
   }
   const date = items.get('TransactionDate');
+  const receipt = textOrNull(items.get('MpesaReceiptNumber'));
+  if (receipt !== null && receipt.length > MAX_LENGTH.receiptNumber) {
+    return {
+      ok: false,
+      reason: `MpesaReceiptNumber is longer than ${MAX_LENGTH.receiptNumber} characters`,
+    };
+  }
   const metadata: StkCallbackMetadata | null = raw.CallbackMetadata
     ? {
         amount: numberOrNull(items.get('Amount')),
-        mpesaReceiptNumber: textOrNull(items.get('MpesaReceiptNumber')),
+        mpesaReceiptNumber: receipt,
         balance: numberOrNull(items.get('Balance')),
         transactionDate:
           typeof date === 'number' || typeof date === 'string' ? eatTimestampToIso(date) : null,

@@ -3,6 +3,8 @@
  * Every call has a timeout, and every failure says whether the request could have reached Daraja.
  */
 import { z } from 'zod';
+import { stripControlCharacters } from '@mpesa/shared';
+import { MAX_LENGTH, isStorableIdentifier } from '../db/stored-lengths.ts';
 import { DarajaError } from './daraja-error.ts';
 import { stkPassword } from './password.ts';
 import { darajaTimestamp } from './time.ts';
@@ -54,23 +56,33 @@ const tokenSchema = z.object({
   expires_in: z.union([z.string(), z.number()]).transform(Number).pipe(z.number().positive()),
 });
 
+/** Daraja's words are stored and shown: no control characters (PostgreSQL cannot store a NUL). */
+const darajaText = z.string().max(2000).transform(stripControlCharacters);
+
+/** An identifier or code we store: anything longer or stranger is not an answer we can keep. */
+const storable = (max: number) =>
+  z
+    .union([z.string(), z.number()])
+    .transform((value) => String(value).trim())
+    .refine((value) => isStorableIdentifier(value, max));
+
 const errorEnvelopeSchema = z.looseObject({
   requestId: z.string().optional(),
   errorCode: z.string(),
-  errorMessage: z.string(),
+  errorMessage: darajaText,
 });
 
 const ackSchema = z.looseObject({
-  MerchantRequestID: z.string(),
-  CheckoutRequestID: z.string().min(1),
-  ResponseCode: z.union([z.string(), z.number()]).transform(String),
-  ResponseDescription: z.string().default(''),
-  CustomerMessage: z.string().default(''),
+  MerchantRequestID: storable(MAX_LENGTH.darajaId),
+  CheckoutRequestID: storable(MAX_LENGTH.darajaId).pipe(z.string().min(1)),
+  ResponseCode: storable(MAX_LENGTH.resultCode),
+  ResponseDescription: darajaText.default(''),
+  CustomerMessage: darajaText.default(''),
 });
 
 const queryAnswerSchema = z.looseObject({
-  ResultCode: z.union([z.string(), z.number()]).transform(String),
-  ResultDesc: z.string().default(''),
+  ResultCode: storable(MAX_LENGTH.resultCode).pipe(z.string().min(1)),
+  ResultDesc: darajaText.default(''),
 });
 
 const UNREACHABLE_CODES = new Set([
@@ -279,7 +291,7 @@ export function createDarajaClient(options: DarajaClientOptions): DarajaClient {
       }
       return {
         state: 'final',
-        resultCode: result.data.ResultCode.trim(),
+        resultCode: result.data.ResultCode,
         resultDesc: result.data.ResultDesc,
         raw: answer.body,
       };

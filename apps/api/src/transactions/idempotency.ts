@@ -8,9 +8,10 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { AppError, GENERIC_FAILURE } from '../errors.ts';
 import type { Database } from '../db/schema.ts';
+import { MAX_LENGTH } from '../db/stored-lengths.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
-const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
+const KEY_FORMAT = new RegExp(`^[\x21-\x7e]{1,${MAX_LENGTH.idempotencyKey}}$`);
 
 export interface StoredAnswer {
   statusCode: number;
@@ -60,7 +61,7 @@ export async function withIdempotencyKey(
     throw new AppError(
       400,
       'INVALID_IDEMPOTENCY_KEY',
-      'The Idempotency-Key header must be 1 to 255 visible characters',
+      `The Idempotency-Key header must be 1 to ${MAX_LENGTH.idempotencyKey} visible characters`,
     );
   }
   const hash = requestHash(body);

@@ -1,0 +1,43 @@
+/**
+ * The client's address, as every limit and check uses it. `request.ip` is what Fastify derives from
+ * the socket and, behind trusted proxies (TRUST_PROXY), from X-Forwarded-For; a header can still
+ * carry anything, so a value that is not an IP address falls back to the socket's own address.
+ */
+import { isIP, isIPv6 } from 'node:net';
+import type { FastifyRequest } from 'fastify';
+
+/** "::ffff:196.201.214.200" and "196.201.214.200" are the same IPv4 client. */
+export function plainIp(ip: string): string {
+  return ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
+}
+
+export function clientAddress(request: Pick<FastifyRequest, 'ip' | 'socket'>): string {
+  const ip = plainIp(String(request.ip ?? ''));
+  if (isIP(ip)) return ip;
+  return plainIp(request.socket?.remoteAddress ?? '') || 'unknown';
+}
+
+/** The eight groups of an IPv6 address, written out in full ("::1" → 0,0,0,0,0,0,0,1). */
+function ipv6Groups(ip: string): string[] {
+  const groups = (part: string) =>
+    part === ''
+      ? []
+      : part.split(':').flatMap((group) => (group.includes('.') ? ['0', '0'] : [group]));
+  const [head = '', tail] = ip.toLowerCase().split('::');
+  if (tail === undefined) return groups(head);
+  const front = groups(head);
+  const back = groups(tail);
+  return [...front, ...Array<string>(8 - front.length - back.length).fill('0'), ...back];
+}
+
+/**
+ * What a per-address limit counts: an IPv4 address, or an IPv6 client's /64, since one subscriber
+ * is usually given a whole /64 and could otherwise take a new address for every request.
+ */
+export function limitKeyFor(ip: string): string {
+  if (!isIPv6(ip)) return ip;
+  const prefix = ipv6Groups(ip)
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ''));
+  return `${prefix.join(':')}::/64`;
+}
