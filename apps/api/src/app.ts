@@ -108,6 +108,8 @@ export async function buildApp(deps: AppDeps) {
     now,
     phoneCooldownS: config.limits.phoneCooldownS,
     reconcileAfterS: config.reconcile.afterS,
+    // The slowest Daraja exchange, as the reconciliation lease measures it.
+    pushDeadlineMs: config.reconcile.leaseMs,
   };
   if (deps.reconcile) {
     const reconciler = startReconciler({ ...paymentDeps, settings: config.reconcile });

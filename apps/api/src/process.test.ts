@@ -1,9 +1,12 @@
 /**
  * The API as a process: killed with SIGKILL in the middle of a burst of payments and callbacks,
- * then restarted, every payment that was acknowledged still exists and ends in the right state; and
- * SIGTERM lets in-flight requests finish.
+ * then restarted, every payment that was acknowledged still exists and ends in the right state;
+ * killed between saving payments and storing Daraja's acknowledgements, no payer whose money moved
+ * is labelled unpaid; and SIGTERM lets in-flight requests finish.
  */
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,6 +116,81 @@ for (const dialect of DIALECTS) {
       }
     }, 60_000);
 
+    it('labels no payer unpaid whose money moved, when killed between saving payments and storing their acknowledgements', async () => {
+      // Daraja takes the pushes and the payers answer a second later, but Daraja's
+      // acknowledgements reach the API only after it has been killed, half a second in; the
+      // callbacks then find it down.
+      const daraja = await startSimulator({ SIM_CALLBACK_DELAY_MS: '1000' });
+      const slowAcks = await startDelayingProxy(daraja.url, '/mpesa/stkpush/', 2000);
+      const port = await freePort();
+      const env = {
+        DATA_DIR: dataDir,
+        ...(await databaseEnv('unacknowledged')),
+        MPESA_BASE_URL: slowAcks.url,
+        MPESA_CALLBACK_SECRET: 'unacknowledged-test-secret-0123456789',
+        DARAJA_TIMEOUT_MS: '5000',
+        RECONCILE_AFTER_S: '1',
+        RECONCILE_INTERVAL_MS: '200',
+        RECONCILE_MAX_BACKOFF_S: '1',
+        RECONCILE_GIVE_UP_S: '4',
+        STKPUSH_RATE_LIMIT: '0',
+      };
+      let api: ApiProcess = await startApiProcess(env, port);
+
+      const payers = Array.from({ length: 12 }, (_, i) => {
+        const phone = `2547120${String(i).padStart(5, '0')}`;
+        const resultCode = i % 3 === 0 ? '1032' : '0';
+        daraja.prompts.setNext(phone, { outcome: { kind: 'result', resultCode } });
+        return { phone, paid: resultCode === '0' };
+      });
+      const burst = payers.map(({ phone }) =>
+        fetch(`${api.url}/api/mpesa/stkpush`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ phoneNumber: `0${phone.slice(3)}`, amount: 10 }),
+        }).catch(() => undefined),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      api.child.kill('SIGKILL');
+      await api.exited;
+      await Promise.all(burst);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const lostCallbacks = daraja.log
+        .list({ kind: 'callback' })
+        .filter((entry) => entry.kind === 'callback' && entry.error);
+      expect(lostCallbacks.length).toBeGreaterThan(0);
+
+      api = await startApiProcess({ ...env, MPESA_BASE_URL: daraja.url }, port);
+      try {
+        const deadline = Date.now() + 30_000;
+        let rows: { phoneNumber: string; status: string; responseDescription: string | null }[] =
+          [];
+        do {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          rows = (await (await fetch(`${api.url}/api/mpesa/transactions?limit=100`)).json()).data;
+        } while (rows.some((row) => row.status === 'pending') && Date.now() < deadline);
+        expect(rows.length).toBeGreaterThan(0);
+        expect(rows.filter((row) => row.status === 'pending')).toEqual([]);
+
+        const paidPhones = new Set(payers.filter((p) => p.paid).map((p) => p.phone));
+        const unpaidLabels = new Set(['failed', 'cancelled', 'timeout']);
+        const mislabelled = rows.filter(
+          (row) => paidPhones.has(row.phoneNumber) && unpaidLabels.has(row.status),
+        );
+        expect(mislabelled).toEqual([]);
+        const unknown = rows.filter((row) => row.status === 'unknown');
+        expect(unknown.length).toBeGreaterThan(0);
+        for (const row of unknown) {
+          expect(row.responseDescription).toMatch(/check the M-PESA statement/);
+        }
+      } finally {
+        api.child.kill('SIGTERM');
+        await api.exited;
+        await slowAcks.close();
+        await daraja.close();
+      }
+    }, 60_000);
+
     it('finishes in-flight requests on SIGTERM before it exits', async () => {
       const slow = await startFakeDaraja({
         kind: 'answer',
@@ -154,4 +232,38 @@ for (const dialect of DIALECTS) {
       }
     }, 30_000);
   });
+}
+
+/** Forwards everything to `target`, holding back the answers to paths containing `slowPath`. */
+async function startDelayingProxy(target: string, slowPath: string, delayMs: number) {
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', async () => {
+      try {
+        const answer = await fetch(`${target}${request.url}`, {
+          method: request.method ?? 'GET',
+          headers: { ...(request.headers as Record<string, string>), host: new URL(target).host },
+          ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
+        });
+        const body = Buffer.from(await answer.arrayBuffer());
+        if (request.url?.includes(slowPath)) await new Promise((r) => setTimeout(r, delayMs));
+        response.writeHead(answer.status, {
+          'Content-Type': answer.headers.get('content-type') ?? '',
+        });
+        response.end(body);
+      } catch {
+        response.destroy();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

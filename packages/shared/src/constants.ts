@@ -21,12 +21,17 @@ export const DEFAULT_DESCRIPTION = 'Payment for services';
 export const REFERENCE_MAX_LENGTH = 100;
 export const DESCRIPTION_MAX_LENGTH = 500;
 
+/**
+ * `timeout` is M-PESA's own word that the prompt went unanswered or expired (no money moved);
+ * `unknown` is ours: M-PESA never told us the outcome, so the money may or may not have moved.
+ */
 export const TRANSACTION_STATUSES = [
   'pending',
   'success',
   'failed',
   'cancelled',
   'timeout',
+  'unknown',
 ] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 

@@ -40,8 +40,15 @@ export interface CallbackTable {
   outcome: CallbackOutcome;
 }
 
+/** `contradiction`: the callback disagrees with an earlier one for the same request (flagged). */
 export type CallbackOutcome =
-  'applied' | 'duplicate' | 'ignored' | 'orphan' | 'mismatch' | 'invalid';
+  | 'applied'
+  | 'duplicate'
+  | 'ignored'
+  | 'orphan'
+  | 'mismatch'
+  | 'contradiction'
+  | 'invalid';
 
 /** The transaction's history: one row per change of status, and per notable non-change. */
 export interface TransactionEventTable {
@@ -55,7 +62,8 @@ export interface TransactionEventTable {
   payload: string | null;
 }
 
-export type EventSource = 'initiation' | 'callback' | 'query' | 'reconciliation';
+/** `review`: a person cleared a flag (npm run review). */
+export type EventSource = 'initiation' | 'callback' | 'query' | 'reconciliation' | 'review';
 
 /** One open prompt per phone: held while its transaction is pending and at least PHONE_COOLDOWN_S. */
 export interface PhoneLockTable {

@@ -25,6 +25,7 @@ export function reconcileOnce(
     now,
     phoneCooldownS: config.limits.phoneCooldownS,
     reconcileAfterS: config.reconcile.afterS,
+    pushDeadlineMs: config.reconcile.leaseMs,
     instanceId: 'test-instance',
     settings: config.reconcile,
   });

@@ -106,7 +106,7 @@ for (const dialect of DIALECTS) {
       expect((await callbacks()).map((c) => c.outcome)).toEqual(['applied', 'duplicate']);
     });
 
-    it('never downgrades a success', async () => {
+    it('never downgrades a success, and flags the contradicting callback', async () => {
       const { id, checkoutRequestId } = await pendingPayment();
       await deliver(
         successCallback(checkoutRequestId, { amount: 450, phoneNumber: '254712345678' }),
@@ -116,7 +116,15 @@ for (const dialect of DIALECTS) {
         status: 'success',
         mpesaReceiptNumber: 'UF1E26WQJZ',
       });
-      expect((await callbacks()).map((c) => c.outcome)).toEqual(['applied', 'ignored']);
+      expect((await callbacks()).map((c) => c.outcome)).toEqual(['applied', 'contradiction']);
+      const [row] = await world.database.db
+        .selectFrom('transactions')
+        .select('flagged_reason')
+        .where('id', '=', id)
+        .execute();
+      expect(row?.flagged_reason).toBe(
+        'M-PESA sent contradicting results for this request: 0 (success), then 1032 (cancelled)',
+      );
     });
 
     it('keeps a callback for an unknown CheckoutRequestID as an orphan and still answers 200', async () => {

@@ -3,10 +3,30 @@
  * PhoneNumber") are kept on the transaction; the payer gets a sentence they can act on.
  */
 import { AppError } from '../errors.ts';
+import { formatDuration } from '../lib/duration.ts';
 import type { DarajaError } from '../daraja/daraja-error.ts';
 
 export const BUSY_PHONE_MESSAGE =
   'A payment request is already waiting on this phone. Complete or cancel it, then try again in a minute.';
+
+/**
+ * Why a phone is held. A push M-PESA never acknowledged may still have reached the phone, and may
+ * even have been paid: the payer is told so, and when the phone is free again.
+ */
+export function busyPhoneMessage(
+  holder: { status: string; checkout_request_id: string | null; locked_until: string } | undefined,
+  now: Date,
+): string {
+  if (!holder || holder.status !== 'pending' || holder.checkout_request_id !== null) {
+    return BUSY_PHONE_MESSAGE;
+  }
+  const waitS = Math.max(1, Math.ceil((Date.parse(holder.locked_until) - now.getTime()) / 1000));
+  return (
+    'The last payment request to this phone was not confirmed by M-PESA, so it may still arrive ' +
+    'or may already have been paid. Check the phone for a prompt or an M-PESA message before ' +
+    `paying again. A new request can be sent in ${formatDuration(waitS)}.`
+  );
+}
 
 export function payerErrorFor(error: DarajaError): AppError {
   if (error.kind === 'unreachable') {

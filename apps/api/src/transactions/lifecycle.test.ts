@@ -75,7 +75,7 @@ for (const dialect of DIALECTS) {
         });
       });
 
-      it('lets a genuine success lift an earlier failure, because the money moved, and says so', async () => {
+      it('lets a success lift an earlier failure, because the money moved, and flags the contradiction', async () => {
         const { transactionId, checkoutRequestId } = (
           await pay({ phoneNumber: '0712345678', amount: 9 })
         ).json();
@@ -89,11 +89,19 @@ for (const dialect of DIALECTS) {
           status: 'success',
           mpesaReceiptNumber: 'UF1E26WQJZ',
         });
+        const contradiction =
+          'M-PESA sent contradicting results for this request: 1 (failed), then 0 (success)';
         expect((await events(transactionId)).at(-1)).toMatchObject({
           from_status: 'failed',
           to_status: 'success',
-          note: 'late callback success lifted failed',
+          note: `late callback success lifted failed; flagged: ${contradiction}`,
         });
+        const { flagged_reason } = await world.database.db
+          .selectFrom('transactions')
+          .select('flagged_reason')
+          .where('id', '=', transactionId)
+          .executeTakeFirstOrThrow();
+        expect(flagged_reason).toBe(contradiction);
       });
 
       it('holds a success whose amount does not match as failed, flagged for review, and never as success', async () => {
@@ -156,7 +164,7 @@ for (const dialect of DIALECTS) {
         });
       });
 
-      it('asks again later while the payer has not answered, with backoff, then gives up as timeout with the reason', async () => {
+      it('asks again later while the payer has not answered, with backoff, then gives up as unknown, saying what to check', async () => {
         await world.simulator.prompts.setNext('254711000001', { outcome: { kind: 'manual' } });
         const { transactionId } = (await pay({ phoneNumber: '0711000001', amount: 5 })).json();
         clock += 91_000;
@@ -182,23 +190,26 @@ for (const dialect of DIALECTS) {
         clock += 600_000;
         expect(await reconcile()).toBe(1);
         expect(await transaction(transactionId)).toMatchObject({
-          status: 'timeout',
-          responseDescription: 'No answer from M-PESA within 10 minutes.',
+          status: 'unknown',
+          responseDescription:
+            'M-PESA gave no result for this payment within 10 minutes. Whether the payer paid is ' +
+            'not known: check the M-PESA statement for a payment of 5 KES from this phone number ' +
+            'before asking for the money again.',
         });
         expect((await events(transactionId)).at(-1)).toMatchObject({
           source: 'reconciliation',
-          to_status: 'timeout',
+          to_status: 'unknown',
         });
       });
 
-      it('lets a genuine success callback lift a timeout set by reconciliation', async () => {
+      it('lets a genuine success callback settle a payment reconciliation gave up on', async () => {
         await world.simulator.prompts.setNext('254711000002', { outcome: { kind: 'manual' } });
         const { transactionId, checkoutRequestId } = (
           await pay({ phoneNumber: '0711000002', amount: 5 })
         ).json();
         clock += 700_000;
         await reconcile();
-        expect((await transaction(transactionId)).status).toBe('timeout');
+        expect((await transaction(transactionId)).status).toBe('unknown');
         clock += 1000;
         await deliver(
           successCallback(checkoutRequestId, { amount: 5, phoneNumber: '254711000002' }),
@@ -209,9 +220,9 @@ for (const dialect of DIALECTS) {
         });
         expect((await events(transactionId)).at(-1)).toMatchObject({
           source: 'callback',
-          from_status: 'timeout',
+          from_status: 'unknown',
           to_status: 'success',
-          note: 'late callback success lifted timeout',
+          note: 'late callback settled the unknown outcome',
         });
       });
 

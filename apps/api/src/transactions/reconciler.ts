@@ -5,7 +5,11 @@
  * an instance claims due transactions with a lease (so no two instances query the same one at the
  * same time), asks Daraja, and applies a final answer. "Still being processed" or a failed query
  * means asking again later, with backoff. After RECONCILE_GIVE_UP_S the transaction becomes
- * `timeout` with the reason; a genuine success callback arriving later still lifts it.
+ * `unknown`, never an unpaid status: M-PESA did not say, so the money may have moved. Its text tells
+ * the merchant what to check; a callback arriving later still settles it.
+ *
+ * Schedules follow the settings in force: at start-up every pending check is brought forward to
+ * what the current RECONCILE_AFTER_S, RECONCILE_MAX_BACKOFF_S and RECONCILE_GIVE_UP_S allow.
  */
 import { randomUUID } from 'node:crypto';
 import type { StkQueryResult } from '../daraja/daraja-client.ts';
@@ -15,6 +19,7 @@ import { applyOutcome, transition } from './transaction-outcome.ts';
 import type { PaymentDeps } from './transactions.service.ts';
 import * as repo from './transactions.repository.ts';
 import { purgeExpiredKeys } from './idempotency.ts';
+import { formatDuration } from '../lib/duration.ts';
 
 export interface ReconcileSettings {
   afterS: number;
@@ -44,20 +49,44 @@ export function backoffS(settings: ReconcileSettings, attempts: number): number 
   return Math.min(settings.afterS * 2 ** Math.max(0, attempts - 1), settings.maxBackoffS);
 }
 
-async function giveUp(deps: ReconcilerDeps, row: TransactionRow, reason: string): Promise<void> {
+/** When a check after `attempts` checks is due: after the backoff, and never after the give-up time. */
+function nextCheckAt(
+  settings: ReconcileSettings,
+  row: TransactionRow,
+  now: number,
+  attempts: number,
+) {
+  return iso(
+    Math.min(
+      now + backoffS(settings, attempts) * 1000,
+      Date.parse(row.created_at) + settings.giveUpS * 1000,
+    ),
+  );
+}
+
+/** Why the outcome is unknown, and what the merchant should do about it. */
+function unknownOutcomeText(row: TransactionRow, why: string): string {
+  return (
+    `${why} Whether the payer paid is not known: check the M-PESA statement for a payment of ` +
+    `${Number(row.amount)} KES from this phone number before asking for the money again.`
+  );
+}
+
+async function giveUp(deps: ReconcilerDeps, row: TransactionRow, why: string): Promise<void> {
   const at = deps.now().toISOString();
+  const text = unknownOutcomeText(row, why);
   await deps.db
     .transaction()
     .execute((trx) =>
       transition(
         trx,
         row,
-        'timeout',
-        { response_description: reason },
-        { source: 'reconciliation', note: reason, at },
+        'unknown',
+        { response_description: text },
+        { source: 'reconciliation', note: why, at },
       ),
     );
-  deps.log.warn({ transactionId: row.id }, `reconciliation gave up: ${reason}`);
+  deps.log.warn({ transactionId: row.id }, `reconciliation gave up: ${why}`);
 }
 
 async function checkOne(deps: ReconcilerDeps, row: TransactionRow): Promise<void> {
@@ -71,18 +100,13 @@ async function checkOne(deps: ReconcilerDeps, row: TransactionRow): Promise<void
       row.id,
       deps.instanceId,
       attempts,
-      iso(now + backoffS(deps.settings, attempts) * 1000),
+      nextCheckAt(deps.settings, row, now, attempts),
     );
-  const minutes = Math.round(deps.settings.giveUpS / 60);
+  const within = `within ${formatDuration(deps.settings.giveUpS)}`;
 
   if (!row.checkout_request_id) {
     // The push was never acknowledged, so there is nothing to query; only a callback can tell.
-    if (overdue)
-      return giveUp(
-        deps,
-        row,
-        `M-PESA never confirmed the payment request within ${minutes} minutes.`,
-      );
+    if (overdue) return giveUp(deps, row, `M-PESA never confirmed the payment request ${within}.`);
     return reschedule();
   }
 
@@ -96,16 +120,12 @@ async function checkOne(deps: ReconcilerDeps, row: TransactionRow): Promise<void
       'stk query failed',
     );
     if (overdue)
-      return giveUp(
-        deps,
-        row,
-        `M-PESA could not be asked about this payment within ${minutes} minutes.`,
-      );
+      return giveUp(deps, row, `M-PESA could not be asked about this payment ${within}.`);
     return reschedule();
   }
 
   if (answer.state === 'pending') {
-    if (overdue) return giveUp(deps, row, `No answer from M-PESA within ${minutes} minutes.`);
+    if (overdue) return giveUp(deps, row, `M-PESA gave no result for this payment ${within}.`);
     return reschedule();
   }
 
@@ -135,13 +155,11 @@ async function checkOne(deps: ReconcilerDeps, row: TransactionRow): Promise<void
 /** Claims and checks every transaction due now; returns how many were checked. */
 export async function reconcileDue(deps: ReconcilerDeps): Promise<number> {
   const now = deps.now().getTime();
-  // The lease outlives a query that times out, so a slow Daraja cannot cause a second query.
-  const leaseMs = 60_000;
   const claimed = await repo.claimDueTransactions(
     deps.db,
     deps.instanceId,
     iso(now),
-    iso(now + leaseMs),
+    iso(now + deps.settings.leaseMs),
     BATCH,
   );
   for (const row of claimed) {
@@ -152,6 +170,31 @@ export async function reconcileDue(deps: ReconcilerDeps): Promise<number> {
     }
   }
   return claimed.length;
+}
+
+/**
+ * Brings every pending check forward to what the current settings allow: the first check
+ * RECONCILE_AFTER_S after creation, later ones at most RECONCILE_MAX_BACKOFF_S from now, and none
+ * after the give-up time. Schedules made under longer settings would otherwise keep their old times.
+ */
+export async function rescheduleToSettings(
+  deps: Pick<ReconcilerDeps, 'db' | 'now' | 'settings'>,
+): Promise<number> {
+  const now = deps.now().getTime();
+  const { afterS, maxBackoffS, giveUpS } = deps.settings;
+  let moved = 0;
+  for (const row of await repo.listPendingSchedules(deps.db)) {
+    const created = Date.parse(row.created_at);
+    const latest = Math.min(
+      Number(row.check_attempts) === 0 ? created + afterS * 1000 : now + maxBackoffS * 1000,
+      created + giveUpS * 1000,
+    );
+    if (row.next_check_at === null || Date.parse(row.next_check_at) > latest) {
+      await repo.bringCheckForward(deps.db, row.id, iso(latest));
+      moved++;
+    }
+  }
+  return moved;
 }
 
 export interface Reconciler {
@@ -165,9 +208,14 @@ export function startReconciler(deps: Omit<ReconcilerDeps, 'instanceId'>): Recon
   let running: Promise<void> = Promise.resolve();
   let rounds = 0;
 
+  let scheduled = false;
   const tick = () => {
     running = (async () => {
       try {
+        if (!scheduled) {
+          await rescheduleToSettings(full);
+          scheduled = true;
+        }
         // A full batch means more may be due: go again at once.
         while (!stopped && (await reconcileDue(full)) === BATCH);
         if (rounds++ % 100 === 0) await purgeExpiredKeys(full);

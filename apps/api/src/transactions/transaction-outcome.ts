@@ -8,7 +8,7 @@ import type { StkCallbackMetadata } from '../daraja/callback-parser.ts';
 import { statusForResultCode } from '../daraja/result-codes.ts';
 import type { Database, EventSource, TransactionPatch, TransactionRow } from '../db/schema.ts';
 import { sortableId } from '../lib/sortable-id.ts';
-import { decideTransition } from './transaction-lifecycle.ts';
+import { decideTransition, isOpen } from './transaction-lifecycle.ts';
 import * as repo from './transactions.repository.ts';
 
 type Db = Kysely<Database>;
@@ -23,7 +23,7 @@ export interface ReportedOutcome {
   payload: string;
 }
 
-export type OutcomeResult = 'applied' | 'duplicate' | 'ignored' | 'mismatch';
+export type OutcomeResult = 'applied' | 'duplicate' | 'ignored' | 'mismatch' | 'contradiction';
 
 export async function recordEvent(
   db: Db,
@@ -79,6 +79,33 @@ function mismatchOf(row: TransactionRow, metadata: StkCallbackMetadata | null): 
   return null;
 }
 
+const describeCode = (code: string | null) =>
+  code === null ? 'no result' : `${code} (${statusForResultCode(code)})`;
+
+/**
+ * Flags a transaction for a person to review, keeping its status, and records why. A transaction
+ * already flagged keeps its first reason; the event still says what happened.
+ */
+async function flag(
+  db: Db,
+  row: TransactionRow,
+  reason: string,
+  event: { source: EventSource; payload: string; at: string },
+): Promise<void> {
+  if (!row.flagged_reason) {
+    await repo.updateTransactionFrom(db, row.id, row.status, {
+      flagged_reason: reason,
+      updated_at: event.at,
+    });
+  }
+  await recordEvent(db, row.id, {
+    ...event,
+    from: row.status,
+    to: row.status,
+    note: `flagged: ${reason}`,
+  });
+}
+
 export async function applyOutcome(
   db: Db,
   row: TransactionRow,
@@ -88,11 +115,27 @@ export async function applyOutcome(
   const to = statusForResultCode(outcome.resultCode);
   const event = { source: outcome.source, payload: outcome.payload, at };
   const metadata = outcome.resultCode === '0' ? outcome.metadata : null;
-
   const mismatch = to === 'success' ? mismatchOf(row, metadata) : null;
+  const sameResult = row.result_code === outcome.resultCode;
+
+  // Flagged for review: only a person clears it (npm run review). What M-PESA says meanwhile is
+  // recorded, and changes nothing.
+  if (row.flagged_reason) {
+    const repeat = sameResult && mismatch === row.flagged_reason;
+    await recordEvent(db, row.id, {
+      ...event,
+      from: row.status,
+      to: row.status,
+      note: repeat
+        ? `duplicate ${outcome.source}`
+        : `not applied: flagged for review (${row.flagged_reason})`,
+    });
+    return repeat ? 'duplicate' : mismatch ? 'mismatch' : 'ignored';
+  }
+
   if (mismatch) {
     // Never marked success: the payer did not pay what we asked. Held as failed, flagged for review.
-    if (row.status === 'pending') {
+    if (isOpen(row.status)) {
       await transition(
         db,
         row,
@@ -105,43 +148,52 @@ export async function applyOutcome(
         { ...event, note: `flagged: ${mismatch}` },
       );
     } else {
-      await recordEvent(db, row.id, {
-        ...event,
-        from: row.status,
-        to: row.status,
-        note: `flagged: ${mismatch}`,
-      });
+      await flag(db, row, mismatch, event);
     }
     return 'mismatch';
   }
 
-  // A success learnt from an STK query has no receipt; a late callback may still bring it.
-  if (
-    row.status === 'success' &&
-    to === 'success' &&
-    metadata?.mpesaReceiptNumber &&
-    !row.mpesa_receipt_number
-  ) {
-    await repo.updateTransactionFrom(db, row.id, 'success', {
-      mpesa_receipt_number: metadata.mpesaReceiptNumber,
-      transaction_date: metadata.transactionDate,
-      updated_at: at,
-    });
-    await recordEvent(db, row.id, {
-      ...event,
-      from: 'success',
-      to: 'success',
-      note: 'receipt added by a late callback',
-    });
-    return 'applied';
+  const receipt = metadata?.mpesaReceiptNumber ?? null;
+  if (row.status === 'success' && to === 'success' && receipt) {
+    if (!row.mpesa_receipt_number) {
+      // A success learnt from an STK query has no receipt; a late callback brings it.
+      await repo.updateTransactionFrom(db, row.id, 'success', {
+        mpesa_receipt_number: receipt,
+        transaction_date: metadata?.transactionDate ?? null,
+        updated_at: at,
+      });
+      await recordEvent(db, row.id, {
+        ...event,
+        from: 'success',
+        to: 'success',
+        note: 'receipt added by a late callback',
+      });
+      return 'applied';
+    }
+    if (row.mpesa_receipt_number !== receipt) {
+      await flag(
+        db,
+        row,
+        `M-PESA sent two receipts for this request: ${row.mpesa_receipt_number}, then ${receipt}`,
+        event,
+      );
+      return 'contradiction';
+    }
   }
 
+  const earlierSource = isOpen(row.status)
+    ? null
+    : await repo.sourceOfStatus(db, row.id, row.status);
   const decision = decideTransition(
     row.status,
-    to,
-    outcome.source,
-    row.result_code === outcome.resultCode,
+    { to, source: outcome.source, sameResult },
+    earlierSource,
   );
+  const contradiction = `M-PESA sent contradicting results for this request: ${describeCode(row.result_code)}, then ${describeCode(outcome.resultCode)}`;
+  if (decision.kind === 'contradiction') {
+    await flag(db, row, contradiction, event);
+    return 'contradiction';
+  }
   if (decision.kind !== 'apply') {
     const note =
       decision.kind === 'duplicate' ? `duplicate ${outcome.source}` : `ignored: ${decision.reason}`;
@@ -152,14 +204,18 @@ export async function applyOutcome(
   const patch: TransactionPatch = {
     result_code: outcome.resultCode,
     response_description: outcome.resultDesc,
-    flagged_reason: null,
   };
+  if (decision.contradicts) patch.flagged_reason = contradiction;
   if (metadata) {
     patch.mpesa_receipt_number = metadata.mpesaReceiptNumber;
     patch.transaction_date = metadata.transactionDate;
   }
   const note =
-    row.status === 'pending' ? null : `late ${outcome.source} success lifted ${row.status}`;
+    row.status === 'pending'
+      ? null
+      : row.status === 'unknown'
+        ? `late ${outcome.source} settled the unknown outcome`
+        : `late ${outcome.source} success lifted ${row.status}${decision.contradicts ? `; flagged: ${contradiction}` : ''}`;
   const moved = await transition(db, row, to, patch, { ...event, note });
   return moved ? 'applied' : 'ignored';
 }

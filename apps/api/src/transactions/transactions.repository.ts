@@ -80,21 +80,27 @@ export async function findUnacknowledgedPayment(
   amount: number,
   since: string,
 ): Promise<TransactionRow | undefined> {
-  return db
-    .selectFrom('transactions')
-    .selectAll()
-    .where('checkout_request_id', 'is', null)
-    .where('phone_number', '=', phoneNumber)
-    .where('amount', '=', amount)
-    .where('status', 'in', ['pending', 'timeout'])
-    .where('created_at', '>=', since)
-    .orderBy('created_at', 'desc')
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom('transactions')
+      .selectAll()
+      .where('checkout_request_id', 'is', null)
+      .where('phone_number', '=', phoneNumber)
+      .where('amount', '=', amount)
+      // `timeout` is where reconciliation left such payments before `unknown` existed.
+      .where('status', 'in', ['pending', 'unknown', 'timeout'])
+      .where('created_at', '>=', since)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst()
+  );
 }
 
 /**
- * Takes the phone's lock for a new prompt, atomically on both dialects: the lock is free once its
- * time is up and its transaction is no longer pending. Returns false when another prompt holds it.
+ * Takes the phone's lock for a new prompt, atomically on both dialects. The lock is free once its
+ * time is up and its transaction no longer holds the phone: a transaction holds it while it is
+ * pending with a prompt Daraja acknowledged, or while its push may still be on its way
+ * (created after `pushStartedAfter`). A push whose acknowledgement never came (the server died, or
+ * Daraja did not answer) holds the phone only until the lock's time is up.
  */
 export async function acquirePhoneLock(
   db: Db,
@@ -102,6 +108,7 @@ export async function acquirePhoneLock(
   transactionId: string,
   now: string,
   lockedUntil: string,
+  pushStartedAfter: string,
 ): Promise<boolean> {
   const taken = await db
     .insertInto('phone_locks')
@@ -120,7 +127,13 @@ export async function acquirePhoneLock(
               selectFrom('transactions')
                 .select('transactions.id')
                 .whereRef('transactions.id', '=', 'phone_locks.transaction_id')
-                .where('transactions.status', '=', 'pending'),
+                .where('transactions.status', '=', 'pending')
+                .where((eb) =>
+                  eb.or([
+                    eb('transactions.checkout_request_id', 'is not', null),
+                    eb('transactions.created_at', '>', pushStartedAfter),
+                  ]),
+                ),
             ),
           ),
         ),
@@ -128,6 +141,16 @@ export async function acquirePhoneLock(
     .returning('phone_number')
     .executeTakeFirst();
   return taken !== undefined;
+}
+
+/** The transaction holding a phone's lock, and until when, to tell the payer why it is held. */
+export async function findPhoneLockHolder(db: Db, phoneNumber: string) {
+  return db
+    .selectFrom('phone_locks')
+    .innerJoin('transactions', 'transactions.id', 'phone_locks.transaction_id')
+    .select(['phone_locks.locked_until', 'transactions.status', 'transactions.checkout_request_id'])
+    .where('phone_locks.phone_number', '=', phoneNumber)
+    .executeTakeFirst();
 }
 
 /** Frees the phone at once when no prompt was sent after all. */
@@ -199,6 +222,46 @@ export async function rescheduleCheck(
     .where('lease_owner', '=', owner)
     .execute();
 }
+/**
+ * Where a transaction's current status came from: the source of the last event that moved it
+ * there (null if none did).
+ */
+export async function sourceOfStatus(
+  db: Db,
+  id: string,
+  status: TransactionRow['status'],
+): Promise<NewTransactionEventRow['source'] | null> {
+  const event = await db
+    .selectFrom('transaction_events')
+    .select('source')
+    .where('transaction_id', '=', id)
+    .where('to_status', '=', status)
+    .where((eb) => eb.or([eb('from_status', 'is', null), eb('from_status', '<>', status)]))
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  return event?.source ?? null;
+}
+
+/** Every pending transaction's reconciliation schedule. */
+export async function listPendingSchedules(db: Db) {
+  return db
+    .selectFrom('transactions')
+    .select(['id', 'created_at', 'next_check_at', 'check_attempts'])
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/** Brings a pending transaction's next check forward to `nextCheckAt`, if it was later. */
+export async function bringCheckForward(db: Db, id: string, nextCheckAt: string): Promise<void> {
+  await db
+    .updateTable('transactions')
+    .set({ next_check_at: nextCheckAt })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('next_check_at', 'is', null), eb('next_check_at', '>', nextCheckAt)]))
+    .execute();
+}
+
 /** Newest first; ties on the creation instant are broken by id so paging is stable. */
 export async function listTransactions(db: Db, limit: number): Promise<TransactionRow[]> {
   return db

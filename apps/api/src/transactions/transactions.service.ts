@@ -13,7 +13,7 @@ import type { DarajaClient } from '../daraja/daraja-client.ts';
 import type { DialectName } from '../db/create-db.ts';
 import type { Database } from '../db/schema.ts';
 import { accountReferenceFor, transactionDescFor } from './daraja-text.ts';
-import { BUSY_PHONE_MESSAGE, payerErrorFor } from './initiation-errors.ts';
+import { busyPhoneMessage, payerErrorFor } from './initiation-errors.ts';
 import { toTransactionDto } from './transaction-dto.ts';
 import { recordEvent, transition } from './transaction-outcome.ts';
 import * as repo from './transactions.repository.ts';
@@ -30,6 +30,11 @@ export interface PaymentDeps {
   phoneCooldownS: number;
   /** A pending transaction is first checked with Daraja this long after it was created. */
   reconcileAfterS: number;
+  /**
+   * The longest a push can take (a token, the push, and both again after a refused token): until
+   * then a push with no acknowledgement yet may still reach the payer's phone.
+   */
+  pushDeadlineMs: number;
 }
 
 const later = (from: Date, seconds: number) =>
@@ -74,8 +79,12 @@ export async function initiatePayment(
       id,
       createdAt,
       later(now, deps.phoneCooldownS),
+      new Date(now.getTime() - deps.pushDeadlineMs).toISOString(),
     );
-    if (!locked) throw new AppError(429, 'PHONE_BUSY', BUSY_PHONE_MESSAGE);
+    if (!locked) {
+      const holder = await repo.findPhoneLockHolder(trx, input.phoneNumber);
+      throw new AppError(429, 'PHONE_BUSY', busyPhoneMessage(holder, now));
+    }
     await recordEvent(trx, id, {
       source: 'initiation',
       from: null,

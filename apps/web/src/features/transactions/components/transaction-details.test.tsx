@@ -77,6 +77,28 @@ describe('the Transaction Details screen', () => {
     ).not.toBeInTheDocument();
   });
 
+  it('shows an unknown outcome like any other status, with what the merchant should check', async () => {
+    const text =
+      'M-PESA never confirmed the payment request within 10 minutes. Whether the payer paid is ' +
+      'not known: check the M-PESA statement for a payment of 150 KES from this phone number ' +
+      'before asking for the money again.';
+    mockApi((call) =>
+      call.path === DETAIL
+        ? {
+            status: 200,
+            body: {
+              success: true,
+              data: transaction({ status: 'unknown', responseDescription: text }),
+            },
+          }
+        : undefined,
+    );
+    renderApp('/transactions/tx-1');
+    expect(await screen.findByText('Unknown')).toHaveClass('status-badge', 'status-badge-unknown');
+    expect(screen.getByText(text)).toBeInTheDocument();
+    expect(screen.queryByText('Please complete the payment on your phone.')).toBeNull();
+  });
+
   it('asks again every 5 s while pending and stops once the status is final', async () => {
     vi.useFakeTimers();
     let status = 'pending';

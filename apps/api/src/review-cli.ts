@@ -1,0 +1,70 @@
+/**
+ * `npm run review`: the payments flagged for review.
+ * `npm run review -- clear <id> --note "<why>" [--status success|failed|cancelled|timeout]`
+ * clears one, keeping its status or settling it as the given one. Uses the app's own settings
+ * (DATABASE_URL, DATABASE_SCHEMA, DATA_DIR).
+ */
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config.ts';
+import { createDb, migrateToLatest } from './db/create-db.ts';
+import {
+  REVIEW_STATUSES,
+  ReviewError,
+  clearFlag,
+  listFlagged,
+  type ReviewStatus,
+} from './transactions/review.ts';
+
+const USAGE =
+  'Usage: npm run review                      (list flagged payments)\n' +
+  `       npm run review -- clear <id> --note "<why>" [--status ${REVIEW_STATUSES.join('|')}]`;
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { note: { type: 'string' }, status: { type: 'string' } },
+});
+const [command, id] = positionals;
+const status = values.status as ReviewStatus | undefined;
+if (
+  (command !== undefined && (command !== 'clear' || !id || positionals.length > 2)) ||
+  (status !== undefined && !REVIEW_STATUSES.includes(status))
+) {
+  console.error(USAGE);
+  process.exit(2);
+}
+
+let config;
+try {
+  config = loadConfig(process.env);
+} catch (error) {
+  console.error(error instanceof ConfigError ? `Configuration error: ${error.message}` : error);
+  process.exit(1);
+}
+const database = createDb(config.databaseUrl, {
+  poolSize: 1,
+  ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
+});
+try {
+  await migrateToLatest(database);
+  if (command === 'clear') {
+    const row = await clearFlag(database.db, id!, {
+      note: values.note ?? '',
+      ...(status ? { status } : {}),
+      now: new Date(),
+    });
+    console.log(`Cleared the flag on ${row.id}; its status is ${row.status}.`);
+  } else {
+    const rows = await listFlagged(database.db);
+    if (rows.length === 0) console.log('No payments are flagged for review.');
+    for (const row of rows) {
+      console.log(
+        `${row.id}  ${row.created_at}  ${row.status.padEnd(9)}  ${String(row.amount).padStart(7)} KES  ${row.flagged_reason}`,
+      );
+    }
+  }
+} catch (error) {
+  console.error(error instanceof ReviewError ? error.message : error);
+  process.exitCode = 1;
+} finally {
+  await database.db.destroy();
+}

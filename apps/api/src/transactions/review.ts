@@ -1,0 +1,64 @@
+/**
+ * A person's review of flagged payments. Nothing M-PESA sends clears a flag (transaction-outcome.ts);
+ * only this does, with the reviewer's note kept as an event.
+ */
+import type { Kysely } from 'kysely';
+import type { TransactionStatus } from '@mpesa/shared';
+import type { Database, TransactionRow } from '../db/schema.ts';
+import { recordEvent } from './transaction-outcome.ts';
+import * as repo from './transactions.repository.ts';
+
+/** What a reviewer may settle a flagged payment as. */
+export const REVIEW_STATUSES = ['success', 'failed', 'cancelled', 'timeout'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+
+export class ReviewError extends Error {
+  override name = 'ReviewError';
+}
+
+export async function listFlagged(db: Kysely<Database>): Promise<TransactionRow[]> {
+  return db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('flagged_reason', 'is not', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * Clears a payment's flag, keeping its status or settling it as `status`, and records the
+ * reviewer's reason as an event.
+ */
+export async function clearFlag(
+  db: Kysely<Database>,
+  id: string,
+  review: { note: string; status?: ReviewStatus; now: Date },
+): Promise<TransactionRow> {
+  const note = review.note.trim();
+  if (note === '') throw new ReviewError('Say why the flag is cleared (--note).');
+  return db.transaction().execute(async (trx) => {
+    const row = await repo.findTransactionById(trx, id);
+    if (!row) throw new ReviewError(`No transaction ${id}.`);
+    if (!row.flagged_reason) throw new ReviewError(`Transaction ${id} is not flagged.`);
+    const to: TransactionStatus = review.status ?? row.status;
+    const at = review.now.toISOString();
+    const moved = await repo.updateTransactionFrom(trx, id, row.status, {
+      status: to,
+      flagged_reason: null,
+      updated_at: at,
+      next_check_at: null,
+      lease_owner: null,
+      lease_until: null,
+    });
+    if (!moved) throw new ReviewError(`Transaction ${id} changed meanwhile; try again.`);
+    await recordEvent(trx, id, {
+      source: 'review',
+      from: row.status,
+      to,
+      note: `flag cleared (${row.flagged_reason}): ${note}`,
+      at,
+    });
+    return { ...row, status: to, flagged_reason: null, updated_at: at };
+  });
+}
