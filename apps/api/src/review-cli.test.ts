@@ -1,0 +1,107 @@
+/**
+ * `npm run review`: a person lists the payments flagged for review and clears one, with a note,
+ * on the same database the app uses.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DIALECTS, createTestDatabase, type TestDatabase } from './test/test-db.ts';
+
+const CLI = path.resolve(import.meta.dirname, 'review-cli.ts');
+
+for (const dialect of DIALECTS) {
+  describe(`npm run review (${dialect})`, () => {
+    let dir: string;
+    let database: TestDatabase;
+
+    beforeEach(async () => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpesa-review-'));
+      database = await createTestDatabase(dialect, { file: path.join(dir, 'review.sqlite') });
+      await database.db
+        .insertInto('transactions')
+        .values({
+          id: 'tx-flagged',
+          reference: 'INV-7',
+          description: 'Payment for services',
+          phone_number: '254712345678',
+          amount: 100,
+          status: 'failed',
+          result_code: '0',
+          created_at: '2026-11-23T10:00:00.000Z',
+          updated_at: '2026-11-23T10:00:00.000Z',
+          flagged_reason: 'M-PESA reported 1 KES, not 100 KES',
+          merchant_request_id: null,
+          checkout_request_id: 'ws_CO_review',
+          response_description: null,
+          customer_message: null,
+          mpesa_receipt_number: null,
+          transaction_date: null,
+          next_check_at: null,
+          lease_owner: null,
+          lease_until: null,
+        })
+        .execute();
+    });
+    afterEach(async () => {
+      await database.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    const review = async (...args: string[]) => {
+      try {
+        const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...args], {
+          env: {
+            PATH: process.env.PATH ?? '',
+            DATA_DIR: dir,
+            DATABASE_URL: database.url,
+            ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}),
+          },
+        });
+        return { code: 0, output: stdout };
+      } catch (error) {
+        const failed = error as { code: number; stdout: string; stderr: string };
+        return { code: failed.code, output: failed.stdout + failed.stderr };
+      }
+    };
+
+    it('lists flagged payments, and clears one only with a note', async () => {
+      const listed = await review();
+      expect(listed.code).toBe(0);
+      expect(listed.output).toContain('tx-flagged');
+      expect(listed.output).toContain('M-PESA reported 1 KES, not 100 KES');
+
+      expect(await review('clear', 'tx-flagged')).toMatchObject({
+        code: 1,
+        output: expect.stringContaining('Say why the flag is cleared (--note).'),
+      });
+      expect(await review('clear', 'tx-flagged', '--status', 'paid')).toMatchObject({ code: 2 });
+      expect(await review('clear', 'tx-nope', '--note', 'x')).toMatchObject({
+        code: 1,
+        output: expect.stringContaining('No transaction tx-nope.'),
+      });
+
+      const cleared = await review(
+        'clear',
+        'tx-flagged',
+        '--note',
+        'refunded',
+        '--status',
+        'failed',
+      );
+      expect(cleared).toMatchObject({
+        code: 0,
+        output: expect.stringContaining('its status is failed'),
+      });
+      expect((await review()).output).toContain('No payments are flagged for review.');
+      const row = await database.db
+        .selectFrom('transactions')
+        .select(['status', 'flagged_reason'])
+        .where('id', '=', 'tx-flagged')
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ status: 'failed', flagged_reason: null });
+    });
+  });
+}
