@@ -78,6 +78,11 @@ for (const dialect of DIALECTS) {
         output: expect.stringContaining('Say why the flag is cleared (--note).'),
       });
       expect(await review('clear', 'tx-flagged', '--status', 'paid')).toMatchObject({ code: 2 });
+      expect(await review('clear', 'tx-flagged', '--notes', 'typo')).toMatchObject({
+        code: 2,
+        output: expect.stringContaining('Usage: npm run review'),
+      });
+      expect(await review('--status', 'success', '--note', 'paid')).toMatchObject({ code: 2 });
       expect(await review('clear', 'tx-nope', '--note', 'x')).toMatchObject({
         code: 1,
         output: expect.stringContaining('No transaction tx-nope.'),
@@ -95,7 +100,7 @@ for (const dialect of DIALECTS) {
         code: 0,
         output: expect.stringContaining('its status is failed'),
       });
-      expect((await review()).output).toContain('No payments are flagged for review.');
+      expect((await review()).output).toContain('No payments are waiting for review.');
       const row = await database.db
         .selectFrom('transactions')
         .select(['status', 'flagged_reason'])

@@ -1,8 +1,8 @@
 /**
- * `npm run review`: the payments flagged for review.
+ * `npm run review`: the payments waiting for a person (flagged for review, or of unknown outcome).
  * `npm run review -- clear <id> --note "<why>" [--status success|failed|cancelled|timeout]`
- * clears one, keeping its status or settling it as the given one. Uses the app's own settings
- * (DATABASE_URL, DATABASE_SCHEMA, DATA_DIR).
+ * clears one, keeping its status or settling it as the given one (an unknown outcome needs one).
+ * Uses the app's own settings (DATABASE_URL, DATABASE_SCHEMA, DATA_DIR).
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';
@@ -11,27 +11,34 @@ import {
   REVIEW_STATUSES,
   ReviewError,
   clearFlag,
-  listFlagged,
+  listForReview,
   type ReviewStatus,
 } from './transactions/review.ts';
 
 const USAGE =
-  'Usage: npm run review                      (list flagged payments)\n' +
+  'Usage: npm run review                      (list payments waiting for review)\n' +
   `       npm run review -- clear <id> --note "<why>" [--status ${REVIEW_STATUSES.join('|')}]`;
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: { note: { type: 'string' }, status: { type: 'string' } },
-});
-const [command, id] = positionals;
-const status = values.status as ReviewStatus | undefined;
-if (
-  (command !== undefined && (command !== 'clear' || !id || positionals.length > 2)) ||
-  (status !== undefined && !REVIEW_STATUSES.includes(status))
-) {
+function usage(): never {
   console.error(USAGE);
   process.exit(2);
 }
+
+let parsed;
+try {
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: { note: { type: 'string' }, status: { type: 'string' } },
+  });
+} catch {
+  usage();
+}
+const { values, positionals } = parsed;
+const [command, id] = positionals;
+const status = values.status as ReviewStatus | undefined;
+const clearing = command === 'clear' && id !== undefined && positionals.length === 2;
+if (command === undefined ? values.note !== undefined || status !== undefined : !clearing) usage();
+if (status !== undefined && !REVIEW_STATUSES.includes(status)) usage();
 
 let config;
 try {
@@ -54,11 +61,11 @@ try {
     });
     console.log(`Cleared the flag on ${row.id}; its status is ${row.status}.`);
   } else {
-    const rows = await listFlagged(database.db);
-    if (rows.length === 0) console.log('No payments are flagged for review.');
+    const rows = await listForReview(database.db);
+    if (rows.length === 0) console.log('No payments are waiting for review.');
     for (const row of rows) {
       console.log(
-        `${row.id}  ${row.created_at}  ${row.status.padEnd(9)}  ${String(row.amount).padStart(7)} KES  ${row.flagged_reason}`,
+        `${row.id}  ${row.created_at}  ${row.status.padEnd(9)}  ${String(row.amount).padStart(7)} KES  ${row.flagged_reason ?? 'outcome unknown: check the M-PESA statement'}`,
       );
     }
   }

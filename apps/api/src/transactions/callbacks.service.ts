@@ -3,10 +3,11 @@
  * nothing; a callback for a CheckoutRequestID we never issued is kept as an orphan.
  */
 import { maskCheckoutId } from '@mpesa/shared';
-import { parseStkCallback } from '../daraja/callback-parser.ts';
+import type { Kysely } from 'kysely';
+import { parseStkCallback, type StkCallback } from '../daraja/callback-parser.ts';
 import { sortableId } from '../lib/sortable-id.ts';
-import type { CallbackOutcome, TransactionRow } from '../db/schema.ts';
-import { applyOutcome } from './transaction-outcome.ts';
+import type { CallbackOutcome, Database, TransactionRow } from '../db/schema.ts';
+import { applyOutcome, flag, recordEvent } from './transaction-outcome.ts';
 import type { PaymentDeps } from './transactions.service.ts';
 import * as repo from './transactions.repository.ts';
 
@@ -24,6 +25,47 @@ const UNACKNOWLEDGED_WINDOW_MS = 24 * 3600_000;
  */
 function storable(rawBody: string): string {
   return rawBody.replaceAll('\u0000', '\\u0000');
+}
+
+/**
+ * A push whose acknowledgement was lost (timeout, a crash) has no CheckoutRequestID; a success for
+ * the same phone and amount is that payment: the money moved and the record must say so. Only an
+ * unambiguous match is made: when two such payments could be it, both are flagged for a person and
+ * the callback is kept as an orphan. The ids are attached only if no one attached others first.
+ */
+async function matchUnacknowledged(
+  deps: PaymentDeps,
+  trx: Kysely<Database>,
+  callback: StkCallback,
+  found: { phoneNumber: string; amount: number; receivedAt: string; rawBody: string },
+): Promise<TransactionRow | undefined> {
+  const since = new Date(Date.parse(found.receivedAt) - UNACKNOWLEDGED_WINDOW_MS).toISOString();
+  const candidates = await repo.findUnacknowledgedPayments(
+    trx,
+    found.phoneNumber,
+    found.amount,
+    since,
+  );
+  if (candidates.length > 1) {
+    for (const candidate of candidates) {
+      await flag(
+        trx,
+        candidate,
+        `M-PESA reported a payment of ${found.amount} KES from this phone ` +
+          `(${maskCheckoutId(callback.checkoutRequestId)}) that could belong to this or another ` +
+          'unconfirmed request',
+        { source: 'callback', payload: found.rawBody, at: found.receivedAt },
+      );
+    }
+    return undefined;
+  }
+  const [candidate] = candidates;
+  if (!candidate) return undefined;
+  if (await repo.attachDarajaIds(trx, candidate.id, callback)) {
+    return { ...candidate, checkout_request_id: callback.checkoutRequestId };
+  }
+  // Another delivery of this callback, on another instance, attached it first.
+  return repo.findTransactionByCheckoutId(trx, callback.checkoutRequestId, deps.dialect);
 }
 
 export async function applyCallback(
@@ -64,35 +106,41 @@ export async function applyCallback(
     );
     const metadata = callback.metadata;
     if (!row && callback.resultCode === '0' && metadata?.phoneNumber && metadata.amount !== null) {
-      // A push whose acknowledgement was lost (timeout) has no CheckoutRequestID; a success for the
-      // same phone and amount is that payment: the money moved and the record must say so.
-      const since = new Date(Date.parse(receivedAt) - UNACKNOWLEDGED_WINDOW_MS).toISOString();
-      const candidate = await repo.findUnacknowledgedPayment(
-        trx,
-        metadata.phoneNumber,
-        metadata.amount,
-        since,
-      );
-      if (candidate) {
-        await repo.attachDarajaIds(trx, candidate.id, callback);
-        row = { ...candidate, checkout_request_id: callback.checkoutRequestId };
-      }
+      row = await matchUnacknowledged(deps, trx, callback, {
+        phoneNumber: metadata.phoneNumber,
+        amount: metadata.amount,
+        receivedAt,
+        rawBody,
+      });
     }
 
-    const outcome: CallbackOutcome = row
-      ? await applyOutcome(
-          trx,
-          row,
-          {
-            source: 'callback',
-            resultCode: callback.resultCode,
-            resultDesc: callback.resultDesc,
-            metadata,
-            payload: rawBody,
-          },
-          receivedAt,
-        )
-      : 'orphan';
+    let outcome: CallbackOutcome = 'orphan';
+    if (row && (await repo.hasCallback(trx, row.id, callback.checkoutRequestId, rawBody))) {
+      // Daraja delivered this very callback before: whatever happened since (a person's review
+      // included), a redelivery changes nothing.
+      await recordEvent(trx, row.id, {
+        source: 'callback',
+        from: row.status,
+        to: row.status,
+        note: 'duplicate callback',
+        payload: rawBody,
+        at: receivedAt,
+      });
+      outcome = 'duplicate';
+    } else if (row) {
+      outcome = await applyOutcome(
+        trx,
+        row,
+        {
+          source: 'callback',
+          resultCode: callback.resultCode,
+          resultDesc: callback.resultDesc,
+          metadata,
+          payload: rawBody,
+        },
+        receivedAt,
+      );
+    }
     await repo.insertCallback(trx, {
       id: sortableId(),
       received_at: receivedAt,

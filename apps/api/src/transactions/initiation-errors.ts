@@ -10,16 +10,25 @@ export const BUSY_PHONE_MESSAGE =
   'A payment request is already waiting on this phone. Complete or cancel it, then try again in a minute.';
 
 /**
- * Why a phone is held. A push M-PESA never acknowledged may still have reached the phone, and may
- * even have been paid: the payer is told so, and when the phone is free again.
+ * Why a phone is held. A push that ended without M-PESA's acknowledgement may still have reached
+ * the phone, and may even have been paid: the payer is told so, and when the phone is free again.
  */
 export function busyPhoneMessage(
-  holder: { status: string; checkout_request_id: string | null; locked_until: string } | undefined,
+  holder:
+    | {
+        status: string;
+        checkout_request_id: string | null;
+        locked_until: string;
+        push_outcome_unknown: unknown;
+      }
+    | undefined,
   now: Date,
 ): string {
-  if (!holder || holder.status !== 'pending' || holder.checkout_request_id !== null) {
-    return BUSY_PHONE_MESSAGE;
-  }
+  const unconfirmed =
+    holder?.status === 'pending' &&
+    holder.checkout_request_id === null &&
+    Boolean(holder.push_outcome_unknown);
+  if (!unconfirmed) return BUSY_PHONE_MESSAGE;
   const waitS = Math.max(1, Math.ceil((Date.parse(holder.locked_until) - now.getTime()) / 1000));
   return (
     'The last payment request to this phone was not confirmed by M-PESA, so it may still arrive ' +

@@ -106,7 +106,9 @@ async function checkOne(deps: ReconcilerDeps, row: TransactionRow): Promise<void
 
   if (!row.checkout_request_id) {
     // The push was never acknowledged, so there is nothing to query; only a callback can tell.
-    if (overdue) return giveUp(deps, row, `M-PESA never confirmed the payment request ${within}.`);
+    // Its acknowledgement may still be on its way while the push can last.
+    if (overdue && age >= deps.pushDeadlineMs)
+      return giveUp(deps, row, `M-PESA never confirmed the payment request ${within}.`);
     return reschedule();
   }
 

@@ -1,6 +1,8 @@
 /**
- * A person's review of flagged payments. Nothing M-PESA sends clears a flag (transaction-outcome.ts);
- * only this does, with the reviewer's note kept as an event.
+ * A person's review of the payments software cannot settle: those flagged for review, and those
+ * whose outcome M-PESA never gave (`unknown`, settled from the M-PESA statement). Nothing M-PESA
+ * sends clears a flag (transaction-outcome.ts); only this does, with the reviewer's note kept as an
+ * event.
  */
 import type { Kysely } from 'kysely';
 import type { TransactionStatus } from '@mpesa/shared';
@@ -16,19 +18,20 @@ export class ReviewError extends Error {
   override name = 'ReviewError';
 }
 
-export async function listFlagged(db: Kysely<Database>): Promise<TransactionRow[]> {
+/** Payments waiting for a person: flagged, or with an unknown outcome. */
+export async function listForReview(db: Kysely<Database>): Promise<TransactionRow[]> {
   return db
     .selectFrom('transactions')
     .selectAll()
-    .where('flagged_reason', 'is not', null)
+    .where((eb) => eb.or([eb('flagged_reason', 'is not', null), eb('status', '=', 'unknown')]))
     .orderBy('created_at')
     .orderBy('id')
     .execute();
 }
 
 /**
- * Clears a payment's flag, keeping its status or settling it as `status`, and records the
- * reviewer's reason as an event.
+ * Clears a payment's flag, keeping its status or settling it as `status` (required for an unknown
+ * outcome), and records the reviewer's reason as an event.
  */
 export async function clearFlag(
   db: Kysely<Database>,
@@ -40,7 +43,12 @@ export async function clearFlag(
   return db.transaction().execute(async (trx) => {
     const row = await repo.findTransactionById(trx, id);
     if (!row) throw new ReviewError(`No transaction ${id}.`);
-    if (!row.flagged_reason) throw new ReviewError(`Transaction ${id} is not flagged.`);
+    if (!row.flagged_reason && row.status !== 'unknown') {
+      throw new ReviewError(`Transaction ${id} is neither flagged nor of unknown outcome.`);
+    }
+    if (row.status === 'unknown' && !review.status) {
+      throw new ReviewError('Say what the M-PESA statement shows (--status).');
+    }
     const to: TransactionStatus = review.status ?? row.status;
     const at = review.now.toISOString();
     const moved = await repo.updateTransactionFrom(trx, id, row.status, {
@@ -56,7 +64,7 @@ export async function clearFlag(
       source: 'review',
       from: row.status,
       to,
-      note: `flag cleared (${row.flagged_reason}): ${note}`,
+      note: `${row.flagged_reason ? `flag cleared (${row.flagged_reason})` : 'unknown outcome settled'}: ${note}`,
       at,
     });
     return { ...row, status: to, flagged_reason: null, updated_at: at };

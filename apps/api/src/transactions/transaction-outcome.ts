@@ -86,11 +86,11 @@ const describeCode = (code: string | null) =>
  * Flags a transaction for a person to review, keeping its status, and records why. A transaction
  * already flagged keeps its first reason; the event still says what happened.
  */
-async function flag(
+export async function flag(
   db: Db,
   row: TransactionRow,
   reason: string,
-  event: { source: EventSource; payload: string; at: string },
+  event: { source: EventSource; payload: string | null; at: string },
 ): Promise<void> {
   if (!row.flagged_reason) {
     await repo.updateTransactionFrom(db, row.id, row.status, {
@@ -118,19 +118,38 @@ export async function applyOutcome(
   const mismatch = to === 'success' ? mismatchOf(row, metadata) : null;
   const sameResult = row.result_code === outcome.resultCode;
 
-  // Flagged for review: only a person clears it (npm run review). What M-PESA says meanwhile is
-  // recorded, and changes nothing.
-  if (row.flagged_reason) {
-    const repeat = sameResult && mismatch === row.flagged_reason;
+  // Flagged for review, with an outcome: only a person clears the flag, and what M-PESA says
+  // meanwhile is recorded and changes nothing, but for one thing: a success callback that matches
+  // our record lifts a payment M-PESA never before reported paid (the money moved), still flagged.
+  if (row.flagged_reason && !isOpen(row.status)) {
+    const paidAtLast =
+      to === 'success' &&
+      !mismatch &&
+      outcome.source === 'callback' &&
+      row.status !== 'success' &&
+      row.result_code !== '0';
+    if (paidAtLast) {
+      const moved = await transition(
+        db,
+        row,
+        'success',
+        {
+          result_code: outcome.resultCode,
+          response_description: outcome.resultDesc,
+          mpesa_receipt_number: metadata?.mpesaReceiptNumber ?? null,
+          transaction_date: metadata?.transactionDate ?? null,
+        },
+        { ...event, note: `late callback success lifted ${row.status}; still flagged for review` },
+      );
+      return moved ? 'applied' : 'ignored';
+    }
     await recordEvent(db, row.id, {
       ...event,
       from: row.status,
       to: row.status,
-      note: repeat
-        ? `duplicate ${outcome.source}`
-        : `not applied: flagged for review (${row.flagged_reason})`,
+      note: `not applied: flagged for review (${row.flagged_reason})`,
     });
-    return repeat ? 'duplicate' : mismatch ? 'mismatch' : 'ignored';
+    return mismatch ? 'mismatch' : 'ignored';
   }
 
   if (mismatch) {
@@ -143,7 +162,7 @@ export async function applyOutcome(
         {
           result_code: outcome.resultCode,
           response_description: `Held for review: ${mismatch}.`,
-          flagged_reason: mismatch,
+          flagged_reason: row.flagged_reason ?? mismatch,
         },
         { ...event, note: `flagged: ${mismatch}` },
       );
@@ -205,7 +224,7 @@ export async function applyOutcome(
     result_code: outcome.resultCode,
     response_description: outcome.resultDesc,
   };
-  if (decision.contradicts) patch.flagged_reason = contradiction;
+  if (decision.contradicts) patch.flagged_reason = row.flagged_reason ?? contradiction;
   if (metadata) {
     patch.mpesa_receipt_number = metadata.mpesaReceiptNumber;
     patch.transaction_date = metadata.transactionDate;

@@ -12,6 +12,9 @@ import type {
 
 type Db = Kysely<Database>;
 
+/** How the event recording a push whose outcome is unknown begins. */
+export const OUTCOME_UNKNOWN_NOTE = 'outcome unknown: ';
+
 export async function insertTransaction(db: Db, row: NewTransactionRow): Promise<void> {
   await db.insertInto('transactions').values(row).execute();
 }
@@ -39,18 +42,20 @@ export async function findTransactionByCheckoutId(
 }
 
 /**
- * Records Daraja's identifiers for a transaction. The acknowledgement's text is kept only while the
- * transaction is still pending: a callback that raced ahead of the acknowledgement has the last word.
+ * Records Daraja's identifiers for a transaction that has none yet (or has these): a callback
+ * matched to it by phone and amount may have attached them first, from this instance or another.
+ * The acknowledgement's text is kept only while the transaction is still pending: a callback that
+ * raced ahead of the acknowledgement has the last word. Returns whether the ids are the row's now.
  */
 export async function attachDarajaIds(
   db: Db,
   id: string,
   ids: { merchantRequestId: string; checkoutRequestId: string },
   acknowledgement?: { responseDescription: string; customerMessage: string; at: string },
-): Promise<void> {
+): Promise<boolean> {
   const whilePending = <T>(value: T, column: 'response_description' | 'customer_message') =>
     sql<T>`case when status = 'pending' then ${value} else ${sql.ref(column)} end`;
-  await db
+  const result = await db
     .updateTable('transactions')
     .set({
       merchant_request_id: ids.merchantRequestId,
@@ -67,19 +72,27 @@ export async function attachDarajaIds(
         : {}),
     })
     .where('id', '=', id)
-    .execute();
+    .where((eb) =>
+      eb.or([
+        eb('checkout_request_id', 'is', null),
+        eb('checkout_request_id', '=', ids.checkoutRequestId),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /**
- * A transaction whose push got no acknowledgement (so no CheckoutRequestID) that a success callback
- * with this phone and amount may belong to: the most recent one created since `since`.
+ * Transactions whose push got no acknowledgement (so no CheckoutRequestID) that a success callback
+ * with this phone and amount may belong to, created since `since`: at most two, newest first, since
+ * more than one means the callback cannot be matched safely.
  */
-export async function findUnacknowledgedPayment(
+export async function findUnacknowledgedPayments(
   db: Db,
   phoneNumber: string,
   amount: number,
   since: string,
-): Promise<TransactionRow | undefined> {
+): Promise<TransactionRow[]> {
   return (
     db
       .selectFrom('transactions')
@@ -91,16 +104,34 @@ export async function findUnacknowledgedPayment(
       .where('status', 'in', ['pending', 'unknown', 'timeout'])
       .where('created_at', '>=', since)
       .orderBy('created_at', 'desc')
-      .executeTakeFirst()
+      .limit(2)
+      .execute()
   );
+}
+
+/** Whether this exact callback body was already recorded for the transaction (a redelivery). */
+export async function hasCallback(
+  db: Db,
+  transactionId: string,
+  checkoutRequestId: string,
+  rawBody: string,
+): Promise<boolean> {
+  const found = await db
+    .selectFrom('callbacks')
+    .select('id')
+    .where('checkout_request_id', '=', checkoutRequestId)
+    .where('transaction_id', '=', transactionId)
+    .where('raw_body', '=', rawBody)
+    .executeTakeFirst();
+  return found !== undefined;
 }
 
 /**
  * Takes the phone's lock for a new prompt, atomically on both dialects. The lock is free once its
- * time is up and its transaction no longer holds the phone: a transaction holds it while it is
- * pending with a prompt Daraja acknowledged, or while its push may still be on its way
- * (created after `pushStartedAfter`). A push whose acknowledgement never came (the server died, or
- * Daraja did not answer) holds the phone only until the lock's time is up.
+ * time is up, unless its transaction is pending with a prompt Daraja acknowledged: that holds the
+ * phone until the payer answers. The lock is taken until the push's deadline, and cut back to the
+ * cooldown once the push has ended (`holdPhoneUntil`), so that a push that dies with its server
+ * holds the phone no longer than it could have been on its way.
  */
 export async function acquirePhoneLock(
   db: Db,
@@ -108,7 +139,6 @@ export async function acquirePhoneLock(
   transactionId: string,
   now: string,
   lockedUntil: string,
-  pushStartedAfter: string,
 ): Promise<boolean> {
   const taken = await db
     .insertInto('phone_locks')
@@ -128,12 +158,7 @@ export async function acquirePhoneLock(
                 .select('transactions.id')
                 .whereRef('transactions.id', '=', 'phone_locks.transaction_id')
                 .where('transactions.status', '=', 'pending')
-                .where((eb) =>
-                  eb.or([
-                    eb('transactions.checkout_request_id', 'is not', null),
-                    eb('transactions.created_at', '>', pushStartedAfter),
-                  ]),
-                ),
+                .where('transactions.checkout_request_id', 'is not', null),
             ),
           ),
         ),
@@ -143,29 +168,43 @@ export async function acquirePhoneLock(
   return taken !== undefined;
 }
 
+/** Sets how long a phone stays held by this transaction's push (the lock may be someone else's by now). */
+export async function holdPhoneUntil(
+  db: Db,
+  phoneNumber: string,
+  transactionId: string,
+  until: string,
+): Promise<void> {
+  await db
+    .updateTable('phone_locks')
+    .set({ locked_until: until })
+    .where('phone_number', '=', phoneNumber)
+    .where('transaction_id', '=', transactionId)
+    .execute();
+}
+
 /** The transaction holding a phone's lock, and until when, to tell the payer why it is held. */
 export async function findPhoneLockHolder(db: Db, phoneNumber: string) {
   return db
     .selectFrom('phone_locks')
     .innerJoin('transactions', 'transactions.id', 'phone_locks.transaction_id')
-    .select(['phone_locks.locked_until', 'transactions.status', 'transactions.checkout_request_id'])
+    .select((eb) => [
+      'phone_locks.locked_until',
+      'transactions.status',
+      'transactions.checkout_request_id',
+      // The push ended without Daraja's answer (rather than still being on its way).
+      eb
+        .exists(
+          eb
+            .selectFrom('transaction_events')
+            .select('transaction_events.id')
+            .whereRef('transaction_events.transaction_id', '=', 'transactions.id')
+            .where('transaction_events.note', 'like', `${OUTCOME_UNKNOWN_NOTE}%`),
+        )
+        .as('push_outcome_unknown'),
+    ])
     .where('phone_locks.phone_number', '=', phoneNumber)
     .executeTakeFirst();
-}
-
-/** Frees the phone at once when no prompt was sent after all. */
-export async function releasePhoneLock(
-  db: Db,
-  phoneNumber: string,
-  transactionId: string,
-  now: string,
-) {
-  await db
-    .updateTable('phone_locks')
-    .set({ locked_until: now })
-    .where('phone_number', '=', phoneNumber)
-    .where('transaction_id', '=', transactionId)
-    .execute();
 }
 
 /**
@@ -224,7 +263,7 @@ export async function rescheduleCheck(
 }
 /**
  * Where a transaction's current status came from: the source of the last event that moved it
- * there (null if none did).
+ * there, or of a person's review that kept it (null if none did).
  */
 export async function sourceOfStatus(
   db: Db,
@@ -236,7 +275,13 @@ export async function sourceOfStatus(
     .select('source')
     .where('transaction_id', '=', id)
     .where('to_status', '=', status)
-    .where((eb) => eb.or([eb('from_status', 'is', null), eb('from_status', '<>', status)]))
+    .where((eb) =>
+      eb.or([
+        eb('from_status', 'is', null),
+        eb('from_status', '<>', status),
+        eb('source', '=', 'review'),
+      ]),
+    )
     .orderBy('id', 'desc')
     .executeTakeFirst();
   return event?.source ?? null;

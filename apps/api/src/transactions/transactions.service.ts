@@ -15,7 +15,7 @@ import type { Database } from '../db/schema.ts';
 import { accountReferenceFor, transactionDescFor } from './daraja-text.ts';
 import { busyPhoneMessage, payerErrorFor } from './initiation-errors.ts';
 import { toTransactionDto } from './transaction-dto.ts';
-import { recordEvent, transition } from './transaction-outcome.ts';
+import { flag, recordEvent, transition } from './transaction-outcome.ts';
 import * as repo from './transactions.repository.ts';
 
 export interface PaymentDeps {
@@ -37,8 +37,7 @@ export interface PaymentDeps {
   pushDeadlineMs: number;
 }
 
-const later = (from: Date, seconds: number) =>
-  new Date(from.getTime() + seconds * 1000).toISOString();
+const later = (from: Date, ms: number) => new Date(from.getTime() + ms).toISOString();
 
 export async function initiatePayment(
   deps: PaymentDeps,
@@ -68,18 +67,18 @@ export async function initiatePayment(
       transaction_date: null,
       created_at: createdAt,
       updated_at: createdAt,
-      next_check_at: later(now, deps.reconcileAfterS),
+      next_check_at: later(now, deps.reconcileAfterS * 1000),
       lease_owner: null,
       lease_until: null,
       flagged_reason: null,
     });
+    // Held while the push may be on its way; cut back to the cooldown once it has ended.
     const locked = await repo.acquirePhoneLock(
       trx,
       input.phoneNumber,
       id,
       createdAt,
-      later(now, deps.phoneCooldownS),
-      new Date(now.getTime() - deps.pushDeadlineMs).toISOString(),
+      later(now, Math.max(deps.phoneCooldownS * 1000, deps.pushDeadlineMs)),
     );
     if (!locked) {
       const holder = await repo.findPhoneLockHolder(trx, input.phoneNumber);
@@ -94,6 +93,7 @@ export async function initiatePayment(
     });
   });
 
+  const cooldownEnds = later(now, deps.phoneCooldownS * 1000);
   try {
     const ack = await deps.daraja.stkPush({
       phoneNumber: input.phoneNumber,
@@ -102,10 +102,15 @@ export async function initiatePayment(
       transactionDesc: transactionDescFor(input.description),
       callbackUrl: deps.callbackUrl,
     });
-    await repo.attachDarajaIds(deps.db, id, ack, {
-      responseDescription: ack.responseDescription,
-      customerMessage: ack.customerMessage,
-      at: deps.now().toISOString(),
+    const at = deps.now().toISOString();
+    await deps.db.transaction().execute(async (trx) => {
+      const attached = await repo.attachDarajaIds(trx, id, ack, {
+        responseDescription: ack.responseDescription,
+        customerMessage: ack.customerMessage,
+        at,
+      });
+      if (!attached) await flagForeignCallback(trx, id, ack.checkoutRequestId, at);
+      await repo.holdPhoneUntil(trx, input.phoneNumber, id, cooldownEnds);
     });
     deps.log.info(
       {
@@ -128,12 +133,15 @@ export async function initiatePayment(
     if (error.kind === 'unknown') {
       // The request may have reached Safaricom and the payer may be looking at a prompt right
       // now: the transaction stays pending for reconciliation instead of being guessed.
-      await recordEvent(deps.db, id, {
-        source: 'initiation',
-        from: 'pending',
-        to: 'pending',
-        note: `outcome unknown: ${error.message}`,
-        at,
+      await deps.db.transaction().execute(async (trx) => {
+        await recordEvent(trx, id, {
+          source: 'initiation',
+          from: 'pending',
+          to: 'pending',
+          note: `${repo.OUTCOME_UNKNOWN_NOTE}${error.message}`,
+          at,
+        });
+        await repo.holdPhoneUntil(trx, input.phoneNumber, id, cooldownEnds);
       });
       deps.log.warn({ transactionId: id, err: error }, 'stk push outcome unknown');
       throw new AppError(
@@ -163,7 +171,7 @@ export async function initiatePayment(
         },
       );
       // No prompt was sent, so the phone is free for the next attempt.
-      await repo.releasePhoneLock(trx, input.phoneNumber, id, at);
+      await repo.holdPhoneUntil(trx, input.phoneNumber, id, at);
     });
     deps.log.warn(
       { transactionId: id, errorCode: error.errorCode, kind: error.kind },
@@ -171,6 +179,27 @@ export async function initiatePayment(
     );
     throw payerErrorFor(error);
   }
+}
+
+/**
+ * Daraja acknowledged this push with one CheckoutRequestID after a success callback with another was
+ * matched to it by phone and amount: that callback was for another push. A person must sort it out.
+ */
+async function flagForeignCallback(
+  db: Kysely<Database>,
+  id: string,
+  acknowledgedId: string,
+  at: string,
+): Promise<void> {
+  const row = await repo.findTransactionById(db, id);
+  if (!row) return;
+  await flag(
+    db,
+    row,
+    `M-PESA acknowledged this request as ${maskCheckoutId(acknowledgedId)}, but a callback for ` +
+      `${maskCheckoutId(row.checkout_request_id ?? '')} had already been matched to it by phone and amount`,
+    { source: 'initiation', payload: null, at },
+  );
 }
 
 export async function getTransaction(

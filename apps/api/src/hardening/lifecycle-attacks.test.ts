@@ -1,0 +1,394 @@
+/**
+ * A stranger's attack on the lifecycle, on SQLite and PostgreSQL: flags and a person's review
+ * against redelivered callbacks, callbacks matched by phone and amount racing each other and late
+ * acknowledgements, the phone lock of a push M-PESA never acknowledged, give-up at extreme
+ * settings, and `npm run review` with odd input. Each test failed before its fix; the comments say
+ * what happened then.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
+import { CALLBACK_PATH, createTestApp } from '../test/test-app.ts';
+import { startFakeDaraja, type FakeDaraja } from '../test/fake-daraja.ts';
+import { failureCallback, successCallback } from '../test/callbacks.ts';
+import { reconcileOnce } from '../test/reconcile.ts';
+import { clearFlag } from '../transactions/review.ts';
+
+const CLI = path.resolve(import.meta.dirname, '../review-cli.ts');
+
+const ack = (checkoutRequestId: string) =>
+  JSON.stringify({
+    MerchantRequestID: '29115-34620561-1',
+    CheckoutRequestID: checkoutRequestId,
+    ResponseCode: '0',
+    ResponseDescription: 'Success. Request accepted for processing',
+    CustomerMessage: 'Success. Request accepted for processing',
+  });
+
+const PHONE = '254712345678';
+
+for (const dialect of DIALECTS) {
+  describe(`the lifecycle under attack (${dialect})`, () => {
+    let database: TestDatabase;
+    let app: FastifyInstance | undefined;
+    let fake: FakeDaraja | undefined;
+    let clock: number;
+
+    beforeEach(async () => {
+      database = await createTestDatabase(dialect);
+      clock = Date.now();
+    });
+    afterEach(async () => {
+      await app?.close();
+      await fake?.close();
+      app = undefined;
+      fake = undefined;
+      await database.destroy();
+    });
+
+    async function build(darajaUrl: string, env: Record<string, string> = {}) {
+      ({ app } = await createTestApp({
+        database,
+        env: { MPESA_BASE_URL: darajaUrl, DARAJA_TIMEOUT_MS: '300', ...env },
+        now: () => new Date(clock),
+      }));
+    }
+    const pay = (phoneNumber = '0712345678', amount = 100) =>
+      app!.inject({ method: 'POST', url: '/api/mpesa/stkpush', payload: { phoneNumber, amount } });
+    const deliver = (payload: unknown) =>
+      app!.inject({
+        method: 'POST',
+        url: CALLBACK_PATH,
+        headers: { 'content-type': 'application/json' },
+        payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+      });
+    const row = (id: string) =>
+      database.db
+        .selectFrom('transactions')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+    const outcomes = async () =>
+      (await database.db.selectFrom('callbacks').select('outcome').orderBy('id').execute()).map(
+        (c) => c.outcome,
+      );
+    const review = (id: string, note: string, status?: 'success' | 'failed' | 'cancelled') =>
+      clearFlag(database.db, id, { note, ...(status ? { status } : {}), now: new Date(clock) });
+
+    // ---------------------------------------------------------------- flags and reviews
+
+    describe('A: a success callback for a payment that is already flagged', () => {
+      it('A1: a payer who paid is not left shown as cancelled (flag kept, status success)', async () => {
+        fake = await startFakeDaraja({ kind: 'answer', status: 200, body: ack('ws_CO_A1') });
+        await build(fake.url);
+        const { transactionId } = (await pay()).json();
+        await deliver(failureCallback('ws_CO_A1', 1032, 'Request Cancelled by user.'));
+        await deliver(failureCallback('ws_CO_A1', 1037, 'DS timeout user cannot be reached.'));
+        expect((await row(transactionId)).flagged_reason).toMatch(/contradicting/);
+        // Then M-PESA reports that the money moved.
+        await deliver(successCallback('ws_CO_A1', { amount: 100, phoneNumber: PHONE }));
+        const after = await row(transactionId);
+        expect(after.flagged_reason).not.toBeNull();
+        // Now (reliability.md: "a success still lifts the status, so a payer who paid is
+        // never shown unpaid"): success. Before the fix: cancelled, no receipt.
+        expect(after.status).toBe('success');
+        expect(after.mpesa_receipt_number).toBe('UF1E26WQJZ');
+      });
+    });
+
+    describe('B: after a person clears a flag, a duplicate callback changes nothing', () => {
+      it('B1: the reviewer settles a contradicted success as failed; the duplicate success callback does not undo it', async () => {
+        fake = await startFakeDaraja({ kind: 'answer', status: 200, body: ack('ws_CO_B1') });
+        await build(fake.url);
+        const { transactionId } = (await pay()).json();
+        await deliver(failureCallback('ws_CO_B1', 1032, 'Request Cancelled by user.'));
+        const success = successCallback('ws_CO_B1', { amount: 100, phoneNumber: PHONE });
+        await deliver(success);
+        expect(await row(transactionId)).toMatchObject({ status: 'success' });
+        await review(transactionId, 'checked the statement: reversed, no money kept', 'failed');
+        expect(await row(transactionId)).toMatchObject({ status: 'failed', flagged_reason: null });
+
+        await deliver(success); // Daraja redelivers the very same callback
+        // Now: duplicate; the person's decision stands. Before the fix: success again, unflagged.
+        expect(await row(transactionId)).toMatchObject({ status: 'failed', flagged_reason: null });
+        expect((await outcomes()).at(-1)).toBe('duplicate');
+      });
+
+      it('B2: a duplicate of the mismatched callback does not re-flag a payment a person cleared', async () => {
+        fake = await startFakeDaraja({ kind: 'answer', status: 200, body: ack('ws_CO_B2') });
+        await build(fake.url);
+        const { transactionId } = (await pay()).json();
+        const short = successCallback('ws_CO_B2', { amount: 1, phoneNumber: PHONE });
+        await deliver(short);
+        await review(transactionId, 'payer paid the rest in cash', 'success');
+        await deliver(short); // redelivery
+        // Now: duplicate, nothing changes. Before the fix: flagged again ('mismatch').
+        expect(await row(transactionId)).toMatchObject({ status: 'success', flagged_reason: null });
+        expect((await outcomes()).at(-1)).toBe('duplicate');
+      });
+
+      it('B3: a duplicate of the contradicting callback does not re-flag a payment a person cleared', async () => {
+        fake = await startFakeDaraja({ kind: 'answer', status: 200, body: ack('ws_CO_B3') });
+        await build(fake.url);
+        const { transactionId } = (await pay()).json();
+        await deliver(failureCallback('ws_CO_B3', 1032, 'Request Cancelled by user.'));
+        const second = failureCallback('ws_CO_B3', 1, 'The balance is insufficient.');
+        await deliver(second);
+        expect((await row(transactionId)).flagged_reason).toMatch(/contradicting/);
+        await review(transactionId, 'payer cancelled; nothing moved');
+        await deliver(second); // redelivery of the second one
+        expect(await row(transactionId)).toMatchObject({
+          status: 'cancelled',
+          flagged_reason: null,
+        });
+        expect((await outcomes()).at(-1)).toBe('duplicate');
+      });
+
+      it('B4: a duplicate of the callback that raised the flag is recorded as duplicate while flagged', async () => {
+        fake = await startFakeDaraja({ kind: 'answer', status: 200, body: ack('ws_CO_B4') });
+        await build(fake.url);
+        await pay();
+        await deliver(failureCallback('ws_CO_B4', 1032, 'Request Cancelled by user.'));
+        const success = successCallback('ws_CO_B4', { amount: 100, phoneNumber: PHONE });
+        await deliver(success);
+        await deliver(success);
+        // Before the fix: ['applied', 'applied', 'ignored']: the lifting success is recorded as 'applied'
+        // (reliability.md says a contradicting callback "is recorded as `contradiction`"), and its
+        // redelivery as 'ignored' (the flagged branch only recognises repeats of a mismatch).
+        expect((await outcomes())[2]).toBe('duplicate');
+      });
+    });
+
+    describe('C: unknown payments and the review tool', () => {
+      it('C1: a payment reconciliation gave up on (unknown) can be found and settled with npm run review', async () => {
+        fake = await startFakeDaraja({ kind: 'hang' });
+        const env = { RECONCILE_AFTER_S: '30', RECONCILE_GIVE_UP_S: '60' };
+        await build(fake.url, env);
+        expect((await pay()).statusCode).toBe(504);
+        const { id } = await database.db
+          .selectFrom('transactions')
+          .select('id')
+          .executeTakeFirstOrThrow();
+        clock += 61_000;
+        await reconcileOnce(database, {
+          darajaUrl: fake.url,
+          now: () => new Date(clock),
+          env: { DARAJA_TIMEOUT_MS: '300', ...env },
+        });
+        expect((await row(id)).status).toBe('unknown');
+        // The merchant checked the statement and wants to record it. Before the fix: "is not flagged".
+        await expect(review(id, 'found it on the statement', 'success')).resolves.toMatchObject({
+          status: 'success',
+        });
+      });
+    });
+
+    // ---------------------------------------------------------------- unacknowledged pushes
+
+    describe('D: two success callbacks for different CheckoutRequestIDs, one unacknowledged payment', () => {
+      it('D1: at once: only one is attached; the other is kept apart (orphan) and the record keeps its own receipt and id', async () => {
+        fake = await startFakeDaraja({ kind: 'hang' });
+        await build(fake.url);
+        let bad = 0;
+        const rounds = 8;
+        for (let round = 0; round < rounds; round++) {
+          const phone = `07123456${String(10 + round)}`;
+          const msisdn = `254${phone.slice(1)}`;
+          expect((await pay(phone, 100)).statusCode).toBe(504);
+          const [a, b] = await Promise.all([
+            deliver(
+              successCallback(`ws_CO_D1a${round}`, {
+                amount: 100,
+                phoneNumber: msisdn,
+                receipt: `RA${round}XXXXXXX`,
+              }),
+            ),
+            deliver(
+              successCallback(`ws_CO_D1b${round}`, {
+                amount: 100,
+                phoneNumber: msisdn,
+                receipt: `RB${round}XXXXXXX`,
+              }),
+            ),
+          ]);
+          expect(a.statusCode).toBe(200);
+          expect(b.statusCode).toBe(200);
+          const tx = await database.db
+            .selectFrom('transactions')
+            .selectAll()
+            .where('phone_number', '=', msisdn)
+            .executeTakeFirstOrThrow();
+          const cbs = await database.db
+            .selectFrom('callbacks')
+            .select(['checkout_request_id', 'transaction_id', 'outcome'])
+            .where('checkout_request_id', 'in', [`ws_CO_D1a${round}`, `ws_CO_D1b${round}`])
+            .execute();
+          const applied = cbs.find((c) => c.outcome === 'applied');
+          const consistent =
+            tx.status === 'success' &&
+            applied !== undefined &&
+            tx.checkout_request_id === applied.checkout_request_id &&
+            cbs.filter((c) => c.transaction_id === tx.id).length === 1;
+          if (!consistent) {
+            bad++;
+          }
+        }
+        expect(bad).toBe(0);
+      });
+    });
+
+    describe('D2: the late acknowledgement of a newer push and an older unacknowledged push', () => {
+      it('a duplicate success callback never makes a second payment success', async () => {
+        fake = await startFakeDaraja({ kind: 'hang' });
+        await build(fake.url, { PHONE_COOLDOWN_S: '0', DARAJA_TIMEOUT_MS: '1000' });
+        // T1: M-PESA never acknowledged it (but the prompt reached the phone as ws_CO_X).
+        expect((await pay()).statusCode).toBe(504);
+        clock += 15_000; // past the push deadline (4 * 1 s + 10 s): the phone is free again
+        // T2: a new push, same phone and amount, whose acknowledgement (ws_CO_Y) is slow.
+        fake.behaviour = { kind: 'answer', status: 200, body: ack('ws_CO_Y'), delayMs: 500 };
+        const second = pay();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        // Meanwhile the payer pays T1's prompt: its callback is matched to the newest
+        // unacknowledged payment, T2.
+        const paidX = successCallback('ws_CO_X', {
+          amount: 100,
+          phoneNumber: PHONE,
+          receipt: 'RXXXXXXXXX',
+        });
+        await deliver(paidX);
+        expect((await second).statusCode).toBe(200); // T2's ack overwrites ws_CO_X with ws_CO_Y
+        await deliver(paidX); // Daraja redelivers ws_CO_X
+        const rows = await database.db
+          .selectFrom('transactions')
+          .select(['id', 'status', 'checkout_request_id', 'mpesa_receipt_number'])
+          .orderBy('created_at')
+          .execute();
+        // One payment (one receipt), so one success: the first delivery could have been T1's or
+        // T2's, so it matched neither and flagged both; once T2 was acknowledged as ws_CO_Y, the
+        // redelivery could only be T1's.
+        expect(rows.filter((r) => r.status === 'success')).toHaveLength(1);
+        expect(rows.map((r) => r.checkout_request_id)).toEqual(['ws_CO_X', 'ws_CO_Y']);
+        expect(await outcomes()).toEqual(['orphan', 'applied']);
+      });
+    });
+
+    describe('E: the phone lock for a push M-PESA never acknowledged', () => {
+      it('E1: a concurrent second request while the first push is still on its way gets the plain busy message', async () => {
+        fake = await startFakeDaraja({ kind: 'hang' });
+        await build(fake.url, { DARAJA_TIMEOUT_MS: '1500' });
+        const first = pay();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const second = await pay();
+        expect(second.statusCode).toBe(429);
+        // Before the fix: "The last payment request to this phone was not confirmed by M-PESA, so it may
+        // ... already have been paid" while it is simply in flight (double submission).
+        expect(second.json().message).not.toMatch(/not confirmed by M-PESA/);
+        await first;
+      });
+
+      it('E2: the wait it announces is the wait it enforces, counted from the push that ended', async () => {
+        fake = await startFakeDaraja({ kind: 'hang' });
+        // Before, the phone was held until the push's worst-case deadline (4 × timeout + 10 s)
+        // while the message announced "1 second".
+        await build(fake.url, { DARAJA_TIMEOUT_MS: '100', PHONE_COOLDOWN_S: '30' });
+        expect((await pay()).statusCode).toBe(504);
+        clock += 2_000;
+        const held = await pay();
+        expect(held.statusCode).toBe(429);
+        const announced = /can be sent in (\d+) seconds/.exec(held.json().message);
+        expect(Number(announced?.[1])).toBe(28);
+        clock += 28_000;
+        expect((await pay()).statusCode).toBe(504);
+      });
+
+      it('E3: RECONCILE_GIVE_UP_S shorter than the push deadline: a push still in flight is not given up as unknown', async () => {
+        fake = await startFakeDaraja({
+          kind: 'answer',
+          status: 200,
+          body: ack('ws_CO_E3'),
+          delayMs: 1500,
+        });
+        const env = { RECONCILE_AFTER_S: '1', RECONCILE_GIVE_UP_S: '1', DARAJA_TIMEOUT_MS: '5000' };
+        await build(fake.url, env);
+        const paying = pay();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        clock += 2_000;
+        await reconcileOnce(database, { darajaUrl: fake.url, now: () => new Date(clock), env });
+        const answer = await paying;
+        expect(answer.statusCode).toBe(200);
+        const tx = await row(answer.json().transactionId);
+        // Before the fix: 'unknown' with "M-PESA never confirmed the payment request within 1 second"
+        // although M-PESA acknowledged it; the ack's ids are stored on an unknown row and no
+        // reconciliation will ever query it.
+        expect(tx.status).toBe('pending');
+      });
+    });
+
+    // ---------------------------------------------------------------- review CLI, odd input
+
+    describe('F: npm run review with odd input', () => {
+      let dir: string;
+      beforeEach(() => {
+        dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpesa-attack-'));
+      });
+      afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+      const cli = async (db: TestDatabase, ...args: string[]) => {
+        try {
+          const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], {
+            env: {
+              PATH: process.env.PATH ?? '',
+              DATA_DIR: dir,
+              DATABASE_URL: db.url,
+              ...(db.schema ? { DATABASE_SCHEMA: db.schema } : {}),
+            },
+          });
+          return { code: 0, output: stdout + stderr };
+        } catch (error) {
+          const failed = error as { code: number; stdout: string; stderr: string };
+          return { code: failed.code, output: failed.stdout + failed.stderr };
+        }
+      };
+
+      it('F1: an unknown option prints the usage (exit 2), not a stack trace', async () => {
+        const file = path.join(dir, 'f1.sqlite');
+        const db = dialect === 'sqlite' ? await createTestDatabase('sqlite', { file }) : database;
+        try {
+          const answer = await cli(db, 'clear', 'x', '--notes', 'typo');
+          expect(answer.code).toBe(2);
+          expect(answer.output).toContain('Usage:');
+          expect(answer.output).not.toMatch(/at .*node:internal/);
+        } finally {
+          if (db !== database) await db.destroy();
+        }
+      });
+
+      it('F2: --status or --note without "clear" is refused, not silently ignored', async () => {
+        const file = path.join(dir, 'f2.sqlite');
+        const db = dialect === 'sqlite' ? await createTestDatabase('sqlite', { file }) : database;
+        try {
+          const answer = await cli(db, '--status', 'success', '--note', 'paid');
+          expect(answer.code).toBe(2);
+        } finally {
+          if (db !== database) await db.destroy();
+        }
+      });
+
+      it('F3: an id with a NUL-like or huge value gives a plain message', async () => {
+        const file = path.join(dir, 'f3.sqlite');
+        const db = dialect === 'sqlite' ? await createTestDatabase('sqlite', { file }) : database;
+        try {
+          const answer = await cli(db, 'clear', 'x'.repeat(5000), '--note', 'n');
+          expect(answer.code).toBe(1);
+          expect(answer.output).toContain('No transaction');
+        } finally {
+          if (db !== database) await db.destroy();
+        }
+      });
+    });
+  });
+}
