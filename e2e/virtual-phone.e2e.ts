@@ -93,12 +93,17 @@ describe('the virtual phone', () => {
     expect(await app.getByText('The initiator information is invalid.').count()).toBe(1);
   });
 
-  it('shows each request and callback in the live log', async () => {
+  it('shows each request and callback in the live log, with the secrets masked', async () => {
     await phone.goto(simulatorUrl);
     await payInApp('0700000001', '5');
     await phone.getByText(/POST \/mpesa\/stkpush\/v1\/processrequest → 200/).waitFor();
     await phone
-      .getByText(/callback #1 → .*\/api\/mpesa\/callback\/.* 200/)
+      .getByText(/callback #1 → .*\/api\/mpesa\/callback\/[A-Za-z0-9_-]{4}…\s+200/)
       .waitFor({ timeout: 15_000 });
+    // The callback secret and the STK password (which gives the passkey away) never reach the page.
+    const log = (await phone.locator('#log').textContent()) ?? '';
+    expect(log).toMatch(/"Password": "[^"]{4}…"/);
+    expect(log).not.toMatch(/\/api\/mpesa\/callback\/[A-Za-z0-9_-]{5}/);
+    expect(log).not.toMatch(/"Password": "[^"…]{5,}"/);
   });
 });

@@ -51,6 +51,8 @@ process.on('SIGTERM', () => stopAll(0));
 try {
   await buildWebIfNeeded();
   if (simulated) {
+    // The simulator ignores HOST: it listens on SIM_HOST (127.0.0.1 by default; 0.0.0.0 and :: include
+    // it), which is where this script and the API look for it.
     const simulator = start('The Daraja simulator', 'apps/simulator/src/server.ts');
     await waitForHttp(`http://127.0.0.1:${simulatorPort}/_sim/info`, 20_000, simulator);
   }

@@ -5,7 +5,9 @@ import fastifyStatic from '@fastify/static';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { SimulatorConfig } from './config.ts';
 import { PromptBook } from './prompts.ts';
-import { RequestLog, redactAuthorization } from './request-log.ts';
+import { RequestLog } from './request-log.ts';
+import { redactUrl } from './redact.ts';
+import { thisMachineOnly } from './remote-access.ts';
 import { TokenStore } from './tokens.ts';
 import { darajaRoutes } from './routes/daraja.routes.ts';
 import { controlRoutes } from './routes/control.routes.ts';
@@ -33,7 +35,21 @@ export async function buildSimulator(
   options: { logger?: boolean | object } = {},
 ): Promise<Simulator> {
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            // pino's request lines, with the URL masked like everything else the simulator shows.
+            serializers: {
+              req: (req: { method: string; url: string; ip?: string }) => ({
+                method: req.method,
+                url: redactUrl(req.url),
+                remoteAddress: req.ip,
+              }),
+            },
+            ...(typeof options.logger === 'object' ? options.logger : {}),
+          },
     forceCloseConnections: true,
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -53,14 +69,14 @@ export async function buildSimulator(
   });
 
   await app.register(async (daraja) => {
-    // Record every Daraja request with its answer for the live log.
+    // Record every Daraja request with its answer for the live log (which masks its secrets).
     daraja.addHook('onSend', async (request, reply, payload) => {
       log.add({
         kind: 'request',
         at: new Date().toISOString(),
         method: request.method,
         path: request.url,
-        authorization: redactAuthorization(request.headers.authorization),
+        authorization: request.headers.authorization ?? null,
         requestBody: loggable(request.body),
         status: reply.statusCode,
         responseBody: loggable(payload),
@@ -75,10 +91,14 @@ export async function buildSimulator(
         .send({ requestId: '', errorCode: '404.001.01', errorMessage: 'Resource not found' }),
     );
   });
-  await app.register(controlRoutes, { prefix: '/_sim', config, prompts, log, tokens });
-  await app.register(fastifyStatic, {
-    root: path.join(import.meta.dirname, 'public'),
-    prefix: '/',
+  // The control API and the virtual phone: this machine only, unless SIM_REMOTE_CONTROL says otherwise.
+  await app.register(async (local) => {
+    local.addHook('onRequest', thisMachineOnly(config));
+    await local.register(controlRoutes, { prefix: '/_sim', config, prompts, log, tokens });
+    await local.register(fastifyStatic, {
+      root: path.join(import.meta.dirname, 'public'),
+      prefix: '/',
+    });
   });
 
   app.addHook('onClose', async () => prompts.reset());

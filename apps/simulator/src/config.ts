@@ -1,7 +1,14 @@
 /** The simulator's settings: one zod schema, parsed once. Nothing else reads process.env. */
+import net from 'node:net';
 import { z } from 'zod';
 
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+const flag = (fallback: 'true' | 'false') =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(fallback)
+    .transform((value) => value === 'true' || value === '1');
+const HOST_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/;
 const optionalText = z
   .string()
   .trim()
@@ -9,7 +16,19 @@ const optionalText = z
   .optional();
 
 const EnvSchema = z.object({
-  HOST: z.string().trim().min(1).default('127.0.0.1'),
+  /**
+   * Where the simulator listens. Its own setting, not the app's HOST: HOST=0.0.0.0 opens the app to
+   * other machines and must not open the simulator's control API and request log with it.
+   */
+  SIM_HOST: z
+    .string()
+    .trim()
+    .refine((value) => net.isIP(value) !== 0 || HOST_NAME.test(value), {
+      message: 'must be an IP address or a host name',
+    })
+    .default('127.0.0.1'),
+  /** Let other machines use the control API (/_sim/) and the virtual phone (remote-access.ts). */
+  SIM_REMOTE_CONTROL: flag('false'),
   SIMULATOR_PORT: int(3001).pipe(z.number().max(65535)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Pin the OAuth consumer key and secret; unset, any non-empty pair is accepted. */
@@ -38,20 +57,14 @@ const EnvSchema = z.object({
   SIM_BUSINESS_NAME: z.string().trim().min(1).max(60).default('Sandbox Test Merchant'),
   SIM_CALLBACK_TIMEOUT_MS: int(10_000, 100),
   /** Reject AccountReference over 12 and TransactionDesc over 13 characters (Daraja's documented limits). */
-  SIM_STRICT_LENGTHS: z
-    .enum(['true', 'false', '1', '0'])
-    .default('false')
-    .transform((value) => value === 'true' || value === '1'),
+  SIM_STRICT_LENGTHS: flag('false'),
   /**
    * Refuse a Timestamp further than this many hours from Nairobi time (0: off). Whether Daraja does
    * is undocumented (PROTOCOL.md §3.3), but it catches the commonest bug: a server sending UTC.
    */
   SIM_MAX_TIMESTAMP_SKEW_H: z.coerce.number().min(0).max(48).default(0),
   /** Same phone, same amount, within 2 minutes → ResultCode 17 (Daraja's repeat rule). */
-  SIM_REPEAT_RULE: z
-    .enum(['true', 'false', '1', '0'])
-    .default('true')
-    .transform((value) => value === 'true' || value === '1'),
+  SIM_REPEAT_RULE: flag('true'),
 });
 
 /** Every environment variable the simulator reads. */
@@ -70,7 +83,8 @@ export function loadSimulatorConfig(source: Record<string, string | undefined>) 
   }
   const env = parsed.data;
   return Object.freeze({
-    host: env.HOST,
+    host: env.SIM_HOST,
+    remoteControl: env.SIM_REMOTE_CONTROL,
     port: env.SIMULATOR_PORT,
     logLevel: env.LOG_LEVEL,
     consumerKey: env.SIM_CONSUMER_KEY,

@@ -1,9 +1,11 @@
 /**
  * The live log: every request the simulator answered and every callback it delivered, newest first.
  * It answers the commonest integration question: did my callback arrive, and what did my server say?
+ * Entries are masked as they are added (redact.ts), so nothing the log holds reveals a secret.
  */
 import { EventEmitter } from 'node:events';
 import type { CallbackAttempt } from './callbacks.ts';
+import { redactAuthorization, redactBody, redactText, redactUrl } from './redact.ts';
 
 export type LogEntry =
   | {
@@ -28,8 +30,9 @@ export class RequestLog extends EventEmitter<{ entry: [LogEntry] }> {
   #entries: LogEntry[] = [];
   #nextId = 1;
 
+  /** Adds an entry as received or sent; what is kept has its secrets masked. */
   add(entry: NewEntry): LogEntry {
-    const full = { ...entry, id: this.#nextId++ } as LogEntry;
+    const full = { ...redacted(entry), id: this.#nextId++ } as LogEntry;
     this.#entries.push(full);
     if (this.#entries.length > MAX_ENTRIES)
       this.#entries.splice(0, this.#entries.length - MAX_ENTRIES);
@@ -49,9 +52,20 @@ export class RequestLog extends EventEmitter<{ entry: [LogEntry] }> {
   }
 }
 
-/** "Bearer c9SQxWWhmd…" — enough to tell tokens apart, not enough to reuse one. */
-export function redactAuthorization(header: string | undefined): string | null {
-  if (!header) return null;
-  const [scheme, value = ''] = header.split(/\s+/, 2);
-  return value.length > 6 ? `${scheme} ${value.slice(0, 6)}…` : `${scheme} …`;
+function redacted(entry: NewEntry): NewEntry {
+  if (entry.kind === 'request') {
+    return {
+      ...entry,
+      path: redactUrl(entry.path),
+      authorization: redactAuthorization(entry.authorization),
+      requestBody: redactBody(entry.requestBody),
+      responseBody: redactBody(entry.responseBody),
+    };
+  }
+  return {
+    ...entry,
+    url: redactUrl(entry.url),
+    requestBody: redactBody(entry.requestBody),
+    responseBody: entry.responseBody === null ? null : redactText(entry.responseBody),
+  };
 }

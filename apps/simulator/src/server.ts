@@ -1,6 +1,7 @@
 /** Runs the Daraja simulator on its own: `npm run simulator`. */
 import { buildSimulator } from './app.ts';
 import { SimulatorConfigError, loadSimulatorConfig } from './config.ts';
+import { exposureWarning } from './remote-access.ts';
 
 let config;
 try {
@@ -32,4 +33,7 @@ try {
 }
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
-app.log.info(`Daraja simulator listening on http://${config.host}:${port}`);
+const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+app.log.info(`Daraja simulator listening on http://${host}:${port}`);
+const warning = exposureWarning(config);
+if (warning) app.log.warn(warning);

@@ -1,12 +1,14 @@
 /**
  * The control API under /_sim/: what tests (ours and anyone's) and the virtual phone use to drive
- * the simulator. Not part of Daraja.
+ * the simulator. Not part of Daraja. It answers this machine only unless SIM_REMOTE_CONTROL says
+ * otherwise (remote-access.ts), and shows prompts and the log with their secrets masked (redact.ts).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { FORCED_NUMBERS, REFUSALS, RESULT_CODES, type RefusalName } from '../catalogue.ts';
-import type { PromptBook, NextOutcome, SimEvent } from '../prompts.ts';
+import type { PromptBook, NextOutcome, Prompt, SimEvent } from '../prompts.ts';
 import type { RequestLog } from '../request-log.ts';
+import { redactUrl } from '../redact.ts';
 import type { TokenStore } from '../tokens.ts';
 import type { SimulatorConfig } from '../config.ts';
 
@@ -56,6 +58,11 @@ const nextSchema = z
   })
   .strict();
 
+/** A prompt as the control API and the events show it: its callback URL's secret masked. */
+function shown(prompt: Prompt): Prompt {
+  return { ...prompt, callbackUrl: redactUrl(prompt.callbackUrl) };
+}
+
 function toNext(body: z.infer<typeof nextSchema>): NextOutcome {
   const outcome = body.outcome;
   const next: NextOutcome = {};
@@ -80,9 +87,12 @@ export const controlRoutes: FastifyPluginAsyncZod<ControlRoutesOptions> = async 
     const prompt = prompts.get(id);
     if (!prompt) return { status: 404, body: { error: 'No such prompt' } } as const;
     if (prompt.state !== 'open')
-      return { status: 409, body: { error: 'The prompt has already ended', prompt } } as const;
+      return {
+        status: 409,
+        body: { error: 'The prompt has already ended', prompt: shown(prompt) },
+      } as const;
     end();
-    return { status: 200, body: prompts.get(id) } as const;
+    return { status: 200, body: shown(prompts.get(id) ?? prompt) } as const;
   }
 
   app.get('/info', async () => ({
@@ -116,13 +126,15 @@ export const controlRoutes: FastifyPluginAsyncZod<ControlRoutesOptions> = async 
     async (request) => {
       const { phone, state } = request.query;
       const list = prompts.list(phone ? { phoneNumber: phone } : {});
-      return { prompts: state ? list.filter((prompt) => prompt.state === state) : list };
+      return {
+        prompts: (state ? list.filter((prompt) => prompt.state === state) : list).map(shown),
+      };
     },
   );
 
   app.get('/prompts/:id', { schema: { params: idParams } }, async (request, reply) => {
     const prompt = prompts.get(request.params.id);
-    return prompt ? prompt : reply.code(404).send({ error: 'No such prompt' });
+    return prompt ? shown(prompt) : reply.code(404).send({ error: 'No such prompt' });
   });
 
   app.post(
@@ -219,9 +231,13 @@ export const controlRoutes: FastifyPluginAsyncZod<ControlRoutesOptions> = async 
       });
       const send = (event: string, data: unknown) =>
         raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-      send('hello', { prompts: prompts.list().slice(0, 50), log: log.list({ limit: 100 }) });
+      send('hello', {
+        prompts: prompts.list().slice(0, 50).map(shown),
+        log: log.list({ limit: 100 }),
+      });
       const onPrompt = (event: SimEvent) => {
-        if (event.type !== 'callback') send(event.type, event);
+        if (event.type === 'prompt') send('prompt', { ...event, prompt: shown(event.prompt) });
+        else if (event.type === 'reset') send('reset', event);
       };
       const onEntry = (entry: unknown) => send('log', entry);
       prompts.on('change', onPrompt);

@@ -80,7 +80,8 @@ export function queryBody(checkoutRequestId: string) {
 
 export interface Receiver {
   url: string;
-  received: Array<{ at: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** Each callback with the path (and query) it was posted to. */
+  received: Array<{ at: number; path: string; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
   /** Status codes to answer, in order; 200 once they run out. */
   answers: number[];
   waitFor(count: number, timeoutMs?: number): Promise<void>;
@@ -107,7 +108,7 @@ export async function startReceiver(): Promise<Receiver> {
     let text = '';
     request.on('data', (chunk: Buffer) => (text += chunk.toString()));
     request.on('end', () => {
-      receiver.received.push({ at: Date.now(), body: JSON.parse(text) });
+      receiver.received.push({ at: Date.now(), path: request.url ?? '', body: JSON.parse(text) });
       const status = receiver.answers.shift() ?? 200;
       response.writeHead(status, { 'Content-Type': 'application/json' });
       response.end(

@@ -1,0 +1,135 @@
+/**
+ * The simulator as `npm start` runs it (server.ts, its own process), over real sockets: where it
+ * listens, what it warns about, and who gets the control API.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const SERVER = path.join(import.meta.dirname, 'server.ts');
+const BASIC = `Basic ${Buffer.from('key:secret').toString('base64')}`;
+
+/** This machine's addresses outside the loopback network, if it has any. */
+const LAN_ADDRESSES = Object.values(os.networkInterfaces())
+  .flat()
+  .filter((info) => info !== undefined && info.family === 'IPv4' && !info.internal)
+  .map((info) => info!.address);
+/**
+ * Addresses a server bound to 0.0.0.0 answers on and one bound to 127.0.0.1 does not. On Linux the
+ * whole of 127.0.0.0/8 is this machine, so 127.0.0.2 is one even without a network.
+ */
+const OTHER_ADDRESSES = [...(process.platform === 'linux' ? ['127.0.0.2'] : []), ...LAN_ADDRESSES];
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function canConnect(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port, timeout: 2000 });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+interface Running {
+  port: number;
+  output: () => string;
+}
+
+let child: ChildProcess | undefined;
+afterEach(async () => {
+  if (child && child.exitCode === null) {
+    const exited = new Promise((resolve) => child!.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  child = undefined;
+});
+
+/** Runs server.ts with this environment (and none of the caller's HOST or SIM_* settings). */
+async function startServer(env: Record<string, string>): Promise<Running> {
+  const port = await freePort();
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => name !== 'HOST' && !name.startsWith('SIM')),
+  );
+  let output = '';
+  child = spawn(process.execPath, [SERVER], {
+    env: { ...inherited, LOG_LEVEL: 'warn', ...env, SIMULATOR_PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server.ts exited: ${output}`);
+    try {
+      const answer = await fetch(`http://127.0.0.1:${port}/_sim/info`);
+      if (answer.ok) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`server.ts did not answer: ${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { port, output: () => output };
+}
+
+describe('where the simulator listens', () => {
+  it("listens on 127.0.0.1 only when started with the app's HOST=0.0.0.0", async () => {
+    expect(OTHER_ADDRESSES.length).toBeGreaterThan(0);
+    const { port, output } = await startServer({ HOST: '0.0.0.0' });
+    expect(await canConnect('127.0.0.1', port)).toBe(true);
+    for (const address of OTHER_ADDRESSES) {
+      expect(await canConnect(address, port), address).toBe(false);
+    }
+    expect(output()).not.toContain('reachable from other machines');
+  });
+
+  it('listens on SIM_HOST, and warns at start-up about what other machines reach', async () => {
+    const { port, output } = await startServer({ SIM_HOST: '0.0.0.0' });
+    for (const address of OTHER_ADDRESSES) {
+      expect(await canConnect(address, port), address).toBe(true);
+    }
+    const warnings = output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .filter((line) => line.level === 40);
+    expect(warnings.map((line) => line.msg)).toEqual([
+      "SIM_HOST=0.0.0.0: Daraja's endpoints (OAuth, STK push, STK query) are reachable from other machines; the control API (/_sim/) and the virtual phone answer only this machine.",
+    ]);
+  });
+
+  // Needs an address outside 127.0.0.0/8 to connect from; remote-access.test.ts covers the same
+  // rule on every machine with Fastify inject.
+  it.runIf(LAN_ADDRESSES.length > 0)(
+    'answers Daraja calls from another address but refuses it the control API and the page',
+    async () => {
+      const { port } = await startServer({ SIM_HOST: '0.0.0.0' });
+      const base = `http://${LAN_ADDRESSES[0]}:${port}`;
+      const oauth = await fetch(`${base}/oauth/v1/generate?grant_type=client_credentials`, {
+        headers: { Authorization: BASIC },
+      });
+      expect(oauth.status).toBe(200);
+      for (const url of ['/_sim/info', '/_sim/events', '/']) {
+        const refused = await fetch(`${base}${url}`);
+        expect(refused.status, url).toBe(403);
+        expect(await refused.json()).toEqual({ error: expect.stringContaining('this machine') });
+      }
+    },
+  );
+});
