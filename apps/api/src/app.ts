@@ -3,7 +3,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -12,12 +17,13 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { Config } from './config.ts';
+import { CALLBACK_SECRET_LENGTH, type Config } from './config.ts';
 import type { DbHandle } from './db/create-db.ts';
 import { dbRateLimitStore } from './limits/db-rate-limit-store.ts';
 import { startReconciler } from './transactions/reconciler.ts';
 import type { DarajaClient } from './daraja/daraja-client.ts';
-import { AppError, registerErrorHandler } from './errors.ts';
+import { AppError, answerClientError, answerError } from './errors.ts';
+import { clientAddress, limitKeyFor } from './lib/client-address.ts';
 import { transactionRoutes } from './transactions/transactions.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
 
@@ -41,30 +47,102 @@ export function redactUrl(url: string): string {
   return url.replace(CALLBACK_PATH, '$1[redacted]');
 }
 
+/**
+ * Fastify (since 5.12.1) reads a number as "trust no proxy": a hop count cannot tell a proxy from a
+ * client that reaches the app directly. TRUST_PROXY=<n> is spelled out instead, for deployments
+ * that can only be reached through their proxies (config.ts warns about it at start-up).
+ */
+function trustProxyOption(setting: Config['trustProxy']): FastifyServerOptions['trustProxy'] {
+  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
+}
+
+/**
+ * Fastify's JSON parser refuses "__proto__" and "constructor.prototype" keys (prototype poisoning)
+ * but calls that invalid JSON too: a refused body that is valid JSON was refused for its keys, and
+ * is told so.
+ */
+function registerJsonParser(app: FastifyInstance): void {
+  const secureParse = app.getDefaultJsonParser('error', 'error') as (
+    request: FastifyRequest,
+    body: string,
+    done: (error: FastifyError | null, value?: unknown) => void,
+  ) => void;
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    secureParse(request, text, (error, value) => {
+      if (error?.code !== 'FST_ERR_CTP_INVALID_JSON_BODY') return done(error, value);
+      try {
+        JSON.parse(text);
+      } catch {
+        return done(error);
+      }
+      done(
+        new AppError(
+          400,
+          'FORBIDDEN_KEY',
+          'The request body must not use the keys "__proto__" or "constructor.prototype"',
+        ),
+      );
+    });
+  });
+}
+
 export async function buildApp(deps: AppDeps) {
   const { config } = deps;
   const logger: FastifyServerOptions['logger'] = deps.logger ?? {
     level: config.logLevel,
     ...(deps.logStream ? { stream: deps.logStream } : {}),
     serializers: {
-      req: (req: { method: string; url: string; ip?: string }) => ({
+      req: (req: FastifyRequest) => ({
         method: req.method,
         url: redactUrl(req.url),
-        remoteAddress: req.ip,
+        remoteAddress: clientAddress(req),
       }),
     },
   };
+  const { http } = config;
   const app = Fastify({
     logger,
     // Every other route takes no body worth more than this.
     bodyLimit: 16 * 1024,
-    trustProxy: config.trustProxy,
-    return503OnClosing: true,
+    trustProxy: trustProxyOption(config.trustProxy),
+    // The longest path parameter is the callback secret; a longer one is answered 414.
+    routerOptions: { maxParamLength: CALLBACK_SECRET_LENGTH.max },
+    // Slow clients are cut (408); a request whose body has arrived is never timed out, however
+    // long Daraja takes to answer it.
+    http: {
+      headersTimeout: http.headersTimeoutMs,
+      requestTimeout: http.requestTimeoutMs,
+      connectionsCheckingInterval: http.checkIntervalMs,
+    },
+    requestTimeout: http.requestTimeoutMs,
+    keepAliveTimeout: http.keepAliveTimeoutMs,
+    // Answered below in our own shape instead.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
+    frameworkErrors: answerError,
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandler(app);
+  app.setErrorHandler(answerError);
+
+  // Once closing, requests still arriving on open connections are turned away (the process is
+  // draining; a load balancer retries elsewhere).
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (closing) {
+      reply.header('Connection', 'close');
+      throw new AppError(503, 'SHUTTING_DOWN', 'The server is restarting. Please try again.');
+    }
+  });
+
+  registerJsonParser(app);
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
@@ -89,6 +167,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(fastifyRateLimit, {
     global: false,
     store: dbRateLimitStore(deps.database.db),
+    keyGenerator: (request) => limitKeyFor(clientAddress(request)),
     errorResponseBuilder: () =>
       new AppError(
         429,

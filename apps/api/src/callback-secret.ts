@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { CALLBACK_SECRET_FORMAT } from './config.ts';
 
 /**
  * The callback path token, when MPESA_CALLBACK_SECRET is unset: generated once and kept in the data
@@ -10,7 +11,7 @@ export function loadOrCreateCallbackSecret(dataDir: string): string {
   const file = path.join(dataDir, 'callback-secret');
   try {
     const existing = fs.readFileSync(file, 'utf8').trim();
-    if (/^[A-Za-z0-9_-]{16,128}$/.test(existing)) return existing;
+    if (CALLBACK_SECRET_FORMAT.test(existing)) return existing;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }

@@ -76,6 +76,93 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 
+  it('accepts a callback secret of up to 128 characters, and no longer', () => {
+    expect(loadConfig({ MPESA_CALLBACK_SECRET: 'a'.repeat(128) }).callbackSecret).toHaveLength(128);
+    expect(() => loadConfig({ MPESA_CALLBACK_SECRET: 'a'.repeat(129) })).toThrow(
+      /^MPESA_CALLBACK_SECRET must be 16 to 128 letters/,
+    );
+  });
+
+  it.each([
+    ['false', false],
+    ['', false],
+    ['0', false],
+    ['2', 2],
+    ['10.0.0.5', ['10.0.0.5']],
+    [' 10.0.0.5 , 10.1.0.0/16,2001:db8::/32 ', ['10.0.0.5', '10.1.0.0/16', '2001:db8::/32']],
+  ])('reads TRUST_PROXY=%j as %j', (value, trustProxy) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(trustProxy);
+  });
+
+  it.each([
+    ['proxy.example.com', /^TRUST_PROXY has "proxy.example.com", which is not an IP address/],
+    ['10.0.0.5, yes', /^TRUST_PROXY has "yes"/],
+    ['10.0.0.0/33', /^TRUST_PROXY has "10.0.0.0\/33"/],
+    ['11', /^TRUST_PROXY must be at most 10 proxies/],
+  ])('refuses TRUST_PROXY=%j', (value, message) => {
+    expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(message);
+  });
+
+  it.each([
+    { MPESA_CALLBACK_ALLOWED_IPS: '196.201.214.200' },
+    {
+      MPESA_ENV: 'production',
+      MPESA_CONSUMER_KEY: 'k',
+      MPESA_CONSUMER_SECRET: 's',
+      MPESA_SHORTCODE: '123456',
+      MPESA_PASSKEY: 'p',
+      MPESA_CALLBACK_URL: 'https://x.example',
+    },
+  ])('refuses TRUST_PROXY=true while the callback allow-list is on, and says why (%j)', (env) => {
+    expect(() => loadConfig({ ...env, TRUST_PROXY: 'true' })).toThrow(
+      /^TRUST_PROXY=true cannot be used while the callback allow-list \(MPESA_CALLBACK_ALLOWED_IPS\) is on: any client could then pick its own address/,
+    );
+  });
+
+  it('takes TRUST_PROXY=true with the allow-list off, with a warning that the per-address limit can then be evaded', () => {
+    const config = loadConfig({ TRUST_PROXY: 'true', MPESA_CALLBACK_ALLOWED_IPS: 'off' });
+    expect(config.trustProxy).toBe(true);
+    expect(config.warnings).toEqual([expect.stringMatching(/evade the per-address payment limit/)]);
+    expect(loadConfig({ TRUST_PROXY: '2' }).warnings).toEqual([
+      expect.stringMatching(/safe only if the app cannot be reached except through those proxies/),
+    ]);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.5' }).warnings).toEqual([]);
+  });
+
+  it('limits slow clients by default, and checks for them as often as the shortest limit needs', () => {
+    expect(loadConfig({}).http).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5_000,
+      checkIntervalMs: 1_000,
+    });
+    expect(
+      loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '300', HTTP_REQUEST_TIMEOUT_MS: '600' }).http
+        .checkIntervalMs,
+    ).toBe(30);
+  });
+
+  it.each([
+    [{ HTTP_HEADERS_TIMEOUT_MS: '0' }, /^HTTP_HEADERS_TIMEOUT_MS /],
+    [{ HTTP_REQUEST_TIMEOUT_MS: '600001' }, /^HTTP_REQUEST_TIMEOUT_MS /],
+    [{ HTTP_KEEP_ALIVE_TIMEOUT_MS: '0' }, /^HTTP_KEEP_ALIVE_TIMEOUT_MS /],
+    [
+      { HTTP_HEADERS_TIMEOUT_MS: '40000' },
+      /^HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS/,
+    ],
+  ])('refuses timeouts that are off or out of order: %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('refuses a give-up time shorter than the first check', () => {
+    expect(() => loadConfig({ RECONCILE_AFTER_S: '90', RECONCILE_GIVE_UP_S: '60' })).toThrow(
+      'RECONCILE_GIVE_UP_S must not be shorter than RECONCILE_AFTER_S',
+    );
+    expect(
+      loadConfig({ RECONCILE_AFTER_S: '60', RECONCILE_GIVE_UP_S: '60' }).reconcile,
+    ).toMatchObject({ afterS: 60, giveUpS: 60 });
+  });
+
   it('documents every setting in the README', () => {
     const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
     for (const name of SETTING_NAMES) expect(readme, name).toContain(`\`${name}\``);

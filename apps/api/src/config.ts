@@ -34,7 +34,21 @@ export const SAFARICOM_CALLBACK_IPS = [
   '196.201.212.69',
 ] as const;
 
+/**
+ * The callback secret travels as a path segment (/api/mpesa/callback/<secret>), and it is the
+ * longest one the API has: the router's parameter limit is its longest allowed length.
+ */
+export const CALLBACK_SECRET_LENGTH = { min: 16, max: 128 } as const;
+export const CALLBACK_SECRET_FORMAT = new RegExp(
+  `^[A-Za-z0-9_-]{${CALLBACK_SECRET_LENGTH.min},${CALLBACK_SECRET_LENGTH.max}}$`,
+);
+
 const seconds = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+/** A connection timeout: never 0, which Node reads as "no limit at all". */
+const milliseconds = (fallback: number) =>
+  z.coerce.number().int().min(100).max(600_000).default(fallback);
+const PROXY_ADDRESS = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()]);
+const MAX_PROXY_HOPS = 10;
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 const optionalText = z
   .string()
@@ -77,7 +91,10 @@ const EnvSchema = z.object({
   MPESA_CALLBACK_URL: z.url({ protocol: /^https?$/ }).optional(),
   MPESA_CALLBACK_SECRET: z
     .string()
-    .regex(/^[A-Za-z0-9_-]{16,128}$/, 'must be 16 to 128 letters, digits, "-" or "_"')
+    .regex(
+      CALLBACK_SECRET_FORMAT,
+      `must be ${CALLBACK_SECRET_LENGTH.min} to ${CALLBACK_SECRET_LENGTH.max} letters, digits, "-" or "_"`,
+    )
     .optional(),
   DARAJA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   SIMULATOR_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -113,9 +130,38 @@ const EnvSchema = z.object({
     .string()
     .trim()
     .default('false')
-    .transform((value): boolean | string =>
-      value === 'true' ? true : value === 'false' || value === '' ? false : value,
-    ),
+    .transform((value, ctx): boolean | number | string[] => {
+      if (value === 'false' || value === '') return false;
+      if (value === 'true') return true;
+      // A whole number: how many proxies stand in front of the app (the client is that many
+      // addresses from the right of X-Forwarded-For). A large count would trust every address,
+      // as `true` does.
+      if (/^[0-9]+$/.test(value)) {
+        const hops = Number(value);
+        if (hops > MAX_PROXY_HOPS) {
+          ctx.addIssue({ code: 'custom', message: `must be at most ${MAX_PROXY_HOPS} proxies` });
+          return z.NEVER;
+        }
+        return hops === 0 ? false : hops;
+      }
+      const list = value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean);
+      for (const entry of list) {
+        if (!PROXY_ADDRESS.safeParse(entry).success) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `has "${entry}", which is not an IP address or a CIDR range (give the proxies' addresses, or their number)`,
+          });
+          return z.NEVER;
+        }
+      }
+      return list;
+    }),
+  HTTP_HEADERS_TIMEOUT_MS: milliseconds(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: milliseconds(30_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000),
 });
 
 type Env = z.infer<typeof EnvSchema>;
@@ -143,6 +189,36 @@ function trimSlash(url: string): string {
 function localUrl(host: string, port: number): string {
   const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
+/**
+ * What a TRUST_PROXY value lets a client do. `true` believes every X-Forwarded-For header, even one
+ * the client wrote itself (a proxy appends to it), so it is refused while the callback allow-list
+ * is on and only warned about otherwise (it weakens the per-address limit, nothing more). A hop
+ * count is right only when nobody can reach the app except through the proxies.
+ */
+function trustProxyWarnings(trustProxy: Env['TRUST_PROXY'], allowListOn: boolean): string[] {
+  if (trustProxy === true && allowListOn) {
+    throw new ConfigError(
+      'TRUST_PROXY=true cannot be used while the callback allow-list (MPESA_CALLBACK_ALLOWED_IPS) is on: ' +
+        'any client could then pick its own address with an X-Forwarded-For header and pass the allow-list. ' +
+        'Set TRUST_PROXY to the addresses of your proxies, or to how many proxies stand in front of the app.',
+    );
+  }
+  if (trustProxy === true) {
+    return [
+      'TRUST_PROXY=true believes any X-Forwarded-For header, so a client can pick its own address and ' +
+        'evade the per-address payment limit; set TRUST_PROXY to the addresses of your proxies, or to their number.',
+    ];
+  }
+  if (typeof trustProxy === 'number') {
+    return [
+      `TRUST_PROXY=${trustProxy} believes the nearest ${trustProxy} address(es), whoever they are: ` +
+        'safe only if the app cannot be reached except through those proxies, since a client connecting ' +
+        'directly could pick its own address; give the addresses of your proxies where you can.',
+    ];
+  }
+  return [];
 }
 
 export function loadConfig(source: Record<string, string | undefined>) {
@@ -174,6 +250,19 @@ export function loadConfig(source: Record<string, string | undefined>) {
     : trimSlash(requireSetting(env, 'MPESA_CALLBACK_URL'));
   if (production && !callbackBaseUrl.startsWith('https://')) {
     throw new ConfigError('MPESA_CALLBACK_URL must be an https:// URL when MPESA_ENV=production');
+  }
+  const callbackAllowedIps =
+    env.MPESA_CALLBACK_ALLOWED_IPS ?? (production ? [...SAFARICOM_CALLBACK_IPS] : []);
+  const warnings = trustProxyWarnings(env.TRUST_PROXY, callbackAllowedIps.length > 0);
+  if (env.RECONCILE_GIVE_UP_S < env.RECONCILE_AFTER_S) {
+    throw new ConfigError(
+      'RECONCILE_GIVE_UP_S must not be shorter than RECONCILE_AFTER_S (a payment would be given up before Daraja is first asked about it)',
+    );
+  }
+  if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
+    throw new ConfigError(
+      'HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS (the whole request includes its headers)',
+    );
   }
 
   return Object.freeze({
@@ -207,11 +296,23 @@ export function loadConfig(source: Record<string, string | undefined>) {
      * Addresses allowed to deliver callbacks; empty means anyone (the path secret still applies).
      * Safaricom's published list by default in production only.
      */
-    callbackAllowedIps: Object.freeze(
-      env.MPESA_CALLBACK_ALLOWED_IPS ?? (production ? [...SAFARICOM_CALLBACK_IPS] : []),
-    ),
-    /** Fastify's trustProxy: false, true, or a comma-separated list of proxy addresses. */
+    callbackAllowedIps: Object.freeze(callbackAllowedIps),
+    /** Fastify's trustProxy: false, true (refused with the allow-list on), a hop count, or proxy addresses. */
     trustProxy: env.TRUST_PROXY,
+    /**
+     * Limits on slow clients. Node checks the header and request timeouts only every
+     * `checkIntervalMs` (30 s by default), so that follows the shortest of them: a slow client is
+     * cut within its limit plus a tenth of it (at most 1 s more). The request timeout covers
+     * receiving the request only, so a payment waiting for Daraja after its body arrived is never cut.
+     */
+    http: Object.freeze({
+      headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      checkIntervalMs: Math.min(1000, Math.ceil(env.HTTP_HEADERS_TIMEOUT_MS / 10)),
+    }),
+    /** Start-up warnings about settings that work but weaken a protection; server.ts logs them. */
+    warnings: Object.freeze(warnings),
     mpesa: Object.freeze({
       env: env.MPESA_ENV,
       baseUrl,

@@ -1,9 +1,12 @@
 /**
- * One error type with an HTTP status and a stable machine code, and one handler that turns every
- * error into `{success: false, code, message}` with a sentence a payer can read. 5xx details stay in
+ * One error type with an HTTP status and a stable machine code, and one mapping that turns every
+ * error into `{success: false, code, message}` with a sentence a payer can read: our own errors,
+ * Fastify's (in a route, in the router, on a broken connection) and Node's. 5xx details stay in
  * the log.
  */
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 export class AppError extends Error {
@@ -20,56 +23,126 @@ export class AppError extends Error {
 
 export const GENERIC_FAILURE = 'Something went wrong on our side. Please try again.';
 
-/** Fastify's own 4xx errors, in words for people. */
-const FASTIFY_MESSAGES: Record<string, { code: string; message: string }> = {
+interface Answer {
+  statusCode: number;
+  code: string;
+  message: string;
+}
+
+/** Fastify's and Node's errors that are the client's doing, in words for people. */
+const CLIENT_MISTAKES: Record<string, Answer> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: {
+    statusCode: 400,
     code: 'INVALID_BODY',
     message: 'The request body must be a JSON object',
   },
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    statusCode: 400,
+    code: 'INVALID_JSON',
+    message: 'The request body is not valid JSON',
+  },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    statusCode: 415,
     code: 'UNSUPPORTED_MEDIA_TYPE',
     message: 'Send the request as JSON (Content-Type: application/json)',
   },
-  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'BODY_TOO_LARGE', message: 'The request body is too large' },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    statusCode: 413,
+    code: 'BODY_TOO_LARGE',
+    message: 'The request body is too large',
+  },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    statusCode: 400,
     code: 'INVALID_BODY',
     message: 'The request body does not match its Content-Length',
   },
+  FST_ERR_BAD_URL: {
+    statusCode: 400,
+    code: 'BAD_URL',
+    message: 'The address is not valid: it has a broken %-escape',
+  },
+  FST_ERR_MAX_PARAM_LENGTH: {
+    statusCode: 414,
+    code: 'URL_TOO_LONG',
+    message: 'The address is too long',
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    statusCode: 408,
+    code: 'REQUEST_TIMEOUT',
+    message: 'The request took too long to arrive',
+  },
+  HPE_HEADER_OVERFLOW: {
+    statusCode: 431,
+    code: 'HEADERS_TOO_LARGE',
+    message: 'The request headers are too large',
+  },
 };
 
-export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) {
-      return reply
-        .code(error.statusCode)
-        .send({ success: false, code: error.code, message: error.message });
-    }
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const first = error.validation[0];
-      return reply.code(400).send({
-        success: false,
-        code: 'VALIDATION_ERROR',
-        message: first?.message ?? 'The request is not valid',
-      });
-    }
-    const known = error.code ? FASTIFY_MESSAGES[error.code] : undefined;
-    if (known) {
-      return reply.code(error.statusCode ?? 400).send({ success: false, ...known });
-    }
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      // JSON syntax errors, prototype-poisoning keys and the like: the client's fault, said plainly.
-      const message =
-        error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY'
-          ? 'The request body is not valid JSON'
-          : error.message;
-      return reply
-        .code(status)
-        .send({ success: false, code: error.code ?? 'BAD_REQUEST', message });
-    }
-    request.log.error({ err: error }, 'request failed');
-    return reply
-      .code(500)
-      .send({ success: false, code: 'INTERNAL_ERROR', message: GENERIC_FAILURE });
-  });
+/** Any other 4xx from below us (a broken chunked body, a client gone mid-request). */
+const UNREADABLE: Answer = {
+  statusCode: 400,
+  code: 'BAD_REQUEST',
+  message: 'The request could not be read: it is not valid HTTP',
+};
+
+/** The answer to an error, or undefined when it is ours to fix (a 5xx that is not an AppError). */
+function answerFor(error: FastifyError): Answer | undefined {
+  if (error instanceof AppError) return error;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    return {
+      statusCode: 400,
+      code: 'VALIDATION_ERROR',
+      message: error.validation[0]?.message ?? 'The request is not valid',
+    };
+  }
+  const known = error.code ? CLIENT_MISTAKES[error.code] : undefined;
+  if (known) return known;
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) return { ...UNREADABLE, statusCode: status };
+  return undefined;
+}
+
+/**
+ * The one error handler: the app's (`setErrorHandler`), and the router's (`frameworkErrors`: what
+ * it refuses before any route is involved, such as an overlong path parameter or a broken %-escape).
+ */
+export function answerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const answer = answerFor(error);
+  if (!answer) request.log.error({ err: error }, 'request failed');
+  const { statusCode, code, message } = answer ?? {
+    statusCode: 500,
+    code: 'INTERNAL_ERROR',
+    message: GENERIC_FAILURE,
+  };
+  return reply.code(statusCode).send({ success: false, code, message });
+}
+
+/**
+ * Fastify's `clientErrorHandler`: errors Node raises on a connection before or while a request is
+ * read (malformed HTTP, a broken chunked body, a header or request timeout). They are the client's
+ * doing, so they are worth a debug line, never an error; the raw packet is not logged, since it
+ * can hold a callback path's secret.
+ */
+export function answerClientError(
+  this: FastifyInstance,
+  error: Error & { code?: string },
+  socket: Socket,
+): void {
+  // A reset connection has no one left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  this.log.debug({ code: error.code, reason: error.message }, 'client error');
+  const { statusCode, code, message } = (error.code && CLIENT_MISTAKES[error.code]) || UNREADABLE;
+  // As Node itself does: answer only if no response on this connection has begun, or the reply
+  // would be written into the middle of another.
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
+    const body = JSON.stringify({ success: false, code, message });
+    socket.write(
+      `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Connection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

@@ -1,9 +1,13 @@
 /**
  * A few thousand malformed and hostile requests against every route: wrong types, huge strings, odd
- * Unicode, prototype-pollution keys, SQL fragments. Nothing may answer 5xx, crash, or corrupt data.
+ * Unicode, prototype-pollution keys, SQL fragments, overlong or broken URLs, and X-Forwarded-For
+ * headers that are long, not addresses, or many hops deep, to an app behind a trusted proxy and to
+ * one that trusts any proxy. Nothing may answer 5xx, crash, or corrupt data, and every refusal is
+ * in our own shape.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { errorResponseSchema } from '@mpesa/shared/contract';
 import { DIALECTS, createTestDatabase, type TestDatabase } from './test/test-db.ts';
 import { CALLBACK_PATH, createTestApp } from './test/test-app.ts';
 import { startSimulator, type RunningSimulator } from './test/simulator.ts';
@@ -92,6 +96,42 @@ const KEYS = [
   '',
 ];
 
+/** What a client, or a chain of proxies, might put in X-Forwarded-For. */
+const FORWARDED_FOR = [
+  '196.201.214.200',
+  '198.51.100.7, 196.201.214.200',
+  '196.201.214.200, 198.51.100.7',
+  '2001:db8:1:2::a',
+  '::ffff:196.201.214.200',
+  `fe80::1%${'z'.repeat(200)}`,
+  'x'.repeat(250),
+  'x'.repeat(5000),
+  Array.from({ length: 200 }, (_, i) => `203.0.113.${i % 256}`).join(', '),
+  'not-an-ip',
+  'unknown',
+  '999.999.999.999',
+  '1.2.3.4:5678',
+  '[2001:db8::1]:443',
+  ' , , ',
+  '',
+];
+
+/** URLs longer than any parameter we take, or with broken %-escapes. */
+function oddUrl(): string {
+  const long = (char: string) => char.repeat(random.pick([64, 65, 100, 128, 129, 1000, 10_000]));
+  return random.pick([
+    `/api/mpesa/transactions/${long('x')}`,
+    `/api/mpesa/callback/${long('a')}`,
+    `/api/${long('y')}`,
+    `/api/mpesa/transactions?limit=${long('9')}`,
+    `/api/mpesa/transactions/${long('%41')}`,
+    '/api/mpesa/transactions/%E0%A4%A',
+    '/api/mpesa/callback/%',
+    '/api/mpesa/transactions/',
+    `/api/mpesa/transactions/${long('/')}`,
+  ]);
+}
+
 function body(depth = 0): Record<string, unknown> {
   const object: Record<string, unknown> = {};
   const count = 1 + Math.floor(random.next() * 5);
@@ -118,24 +158,35 @@ for (const dialect of DIALECTS) {
   describe(`hostile input (${dialect})`, () => {
     let simulator: RunningSimulator;
     let database: TestDatabase;
-    let app: FastifyInstance;
+    /** Behind one trusted proxy (inject's 127.0.0.1), with the callback allow-list on. */
+    let proxied: FastifyInstance;
+    /** Trusting any X-Forwarded-For (allowed with the allow-list off). */
+    let trusting: FastifyInstance;
 
     beforeAll(async () => {
       random = prng(SEED);
       simulator = await startSimulator({ SIM_CALLBACK_DELAY_MS: '600000' });
       database = await createTestDatabase(dialect);
-      ({ app } = await createTestApp({
+      // The rate limit is on (so its keys reach the database) but never reached.
+      const env = { MPESA_BASE_URL: simulator.url, STKPUSH_RATE_LIMIT: '1000000' };
+      ({ app: proxied } = await createTestApp({
         database,
-        env: { MPESA_BASE_URL: simulator.url, STKPUSH_RATE_LIMIT: '0' },
+        env: {
+          ...env,
+          TRUST_PROXY: '127.0.0.1',
+          MPESA_CALLBACK_ALLOWED_IPS: '127.0.0.1,196.201.214.200',
+        },
       }));
+      ({ app: trusting } = await createTestApp({ database, env: { ...env, TRUST_PROXY: 'true' } }));
     });
     afterAll(async () => {
-      await app.close();
+      await proxied.close();
+      await trusting.close();
       await simulator.close();
       await database.destroy();
     });
 
-    it(`gets no 5xx from ${3000} requests on every route (seed ${SEED})`, async () => {
+    it(`gets no 5xx, and every refusal in our shape, from ${3000} requests on every route (seed ${SEED})`, async () => {
       const contentTypes = [
         'application/json',
         'application/json; charset=utf-8',
@@ -174,7 +225,7 @@ for (const dialect of DIALECTS) {
             method: 'GET',
             url: `/api/mpesa/transactions?limit=${urlPart(String(value()))}`,
           };
-        } else {
+        } else if (route < 0.95) {
           request = {
             method: random.pick(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const),
             url: random.pick([
@@ -189,19 +240,33 @@ for (const dialect of DIALECTS) {
             payload: payload(),
             headers: { 'content-type': 'application/json' },
           };
+        } else {
+          request = {
+            method: random.pick(['GET', 'POST'] as const),
+            url: oddUrl(),
+            headers: { 'content-type': 'application/json' },
+            payload: payload(),
+          };
         }
+        if (random.next() < 0.5) {
+          const headers = (request.headers ?? {}) as Record<string, string>;
+          headers['x-forwarded-for'] = random.pick([
+            ...FORWARDED_FOR,
+            random.pick(STRINGS).replace(/[^\x20-\x7e]/g, ''),
+          ]);
+          request.headers = headers;
+        }
+        const app = random.next() < 0.5 ? proxied : trusting;
         const response = await app.inject(request);
-        if (response.statusCode >= 500) {
-          failures.push(
-            `${request.method} ${request.url} → ${response.statusCode} ${response.body.slice(0, 200)}`,
-          );
-        }
+        const seen = `${request.method} ${request.url.slice(0, 80)} → ${response.statusCode} ${response.body.slice(0, 200)}`;
+        if (response.statusCode >= 500) failures.push(seen);
         if (request.url === '/api/mpesa/stkpush' && response.statusCode === 200) accepted++;
-        if (response.headers['content-type']?.toString().includes('json')) {
+        if (response.statusCode >= 400) {
+          // Ours: {success: false, code, message}, or Daraja's envelope on the callback route.
           const parsed = response.json();
-          if (response.statusCode >= 400 && 'success' in parsed) {
-            expect(typeof parsed.message).toBe('string');
-          }
+          const daraja = request.url.startsWith('/api/mpesa/callback/') && 'ResultCode' in parsed;
+          if (!daraja && !errorResponseSchema.safeParse(parsed).success) failures.push(seen);
+          if (String(parsed.code).startsWith('FST_')) failures.push(seen);
         }
       }
       expect(failures).toEqual([]);
@@ -213,9 +278,15 @@ for (const dialect of DIALECTS) {
         .select((eb) => eb.fn.countAll<number>().as('count'))
         .executeTakeFirstOrThrow();
       expect(Number(count)).toBeGreaterThanOrEqual(accepted);
-      expect((await app.inject({ url: '/api/health' })).statusCode).toBe(200);
-      const list = await app.inject({ url: '/api/mpesa/transactions?limit=500' });
-      expect(list.statusCode).toBe(200);
+      for (const app of [proxied, trusting]) {
+        expect((await app.inject({ url: '/api/health' })).statusCode).toBe(200);
+        const list = await app.inject({ url: '/api/mpesa/transactions?limit=500' });
+        expect(list.statusCode).toBe(200);
+      }
+      // Every counter is keyed by the route and a client address short enough to store.
+      const keys = await database.db.selectFrom('rate_limits').select('key').execute();
+      for (const { key } of keys)
+        expect(key).toMatch(/^POST \/api\/mpesa\/stkpush\|[0-9a-f.:/]{3,45}$/);
     }, 120_000);
   });
 }

@@ -34,7 +34,8 @@ describe.skipIf(!TEST_DATABASE_URL)('two API instances on one PostgreSQL', () =>
       RECONCILE_INTERVAL_MS: '100',
       RECONCILE_MAX_BACKOFF_S: '1',
       STKPUSH_RATE_LIMIT: '3',
-      TRUST_PROXY: 'true',
+      // The test plays the proxy in front of both instances: its X-Forwarded-For is the client.
+      TRUST_PROXY: '127.0.0.1',
       DATA_DIR: '/tmp',
     });
     const [portA, portB] = [await freePort(), await freePort()];

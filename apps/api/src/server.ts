@@ -29,14 +29,15 @@ async function main(): Promise<void> {
 
   const daraja = createDarajaClient(config.mpesa);
   const app = await buildApp({ config, callbackSecret, database, daraja, reconcile: true });
+  for (const warning of config.warnings) app.log.warn(warning);
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    // Keep-alive connections would hold the server open for Fastify's 72 s keep-alive timeout:
-    // close each one as soon as its last response has gone. Give up after 30 s.
+    // Keep-alive connections would hold the server open until HTTP_KEEP_ALIVE_TIMEOUT_MS: close
+    // each one as soon as its last response has gone. Give up after 30 s.
     const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
     setTimeout(() => {
       app.log.error('shutdown took longer than 30 s; exiting');

@@ -49,7 +49,8 @@ describe('the initiate-payment body', () => {
     [undefined, 'Please enter an amount'],
     ['', 'Amount must be a number'],
     ['abc', 'Amount must be a number'],
-    ['1e3', 'Amount must be a number'],
+    ['0x10', 'Amount must be a number'],
+    ['12 KES', 'Amount must be a number'],
     [true, 'Amount must be a number'],
     [Number.NaN, 'Amount must be a number'],
     [0, 'Amount must be at least 1 KES'],
@@ -59,6 +60,33 @@ describe('the initiate-payment body', () => {
     [250_001, 'Amount must not be more than 250,000 KES'],
   ])('refuses the amount %j with %j', (amount, message) => {
     expect(firstMessage({ phoneNumber: '0712345678', amount })).toBe(message);
+  });
+
+  it.each([0, -5, -0.5, 0.5, 10.5, 250_001, 1e21])(
+    'judges the amount %j sent as text by the same rules as the number',
+    (amount) => {
+      const asNumber = firstMessage({ phoneNumber: '0712345678', amount });
+      expect(asNumber).not.toBeNull();
+      expect(firstMessage({ phoneNumber: '0712345678', amount: String(amount) })).toBe(asNumber);
+    },
+  );
+
+  it('reads every way a number input writes a number', () => {
+    for (const [text, amount] of [
+      ['150', 150],
+      [' 150 ', 150],
+      ['150.00', 150],
+      ['1e3', 1000],
+      ['2.5E2', 250],
+      ['007', 7],
+    ] as const) {
+      expect(initiatePaymentSchema.parse({ phoneNumber: '0712345678', amount: text }).amount).toBe(
+        amount,
+      );
+    }
+    expect(firstMessage({ phoneNumber: '0712345678', amount: '-5' })).toBe(
+      'Amount must be at least 1 KES',
+    );
   });
 
   it('accepts the limits themselves', () => {

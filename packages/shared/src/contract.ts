@@ -16,8 +16,12 @@ import {
 import { normaliseKenyanPhone } from './phone.ts';
 import { stripControlCharacters } from './text.ts';
 
-/** Whole shillings, as a JSON number or as the text of a number input ("100", "100.00"). */
-const NUMERIC_TEXT = /^\s*[0-9]{1,15}(?:\.[0-9]{1,15})?\s*$/;
+/**
+ * Text that is a number as a number input writes it ("100", "-5", "0.5", "1e3"; HTML's "valid
+ * floating-point number"). It is read as that number and then judged by the number's rules, so
+ * "-5" is "at least 1 KES" as -5 is, not "not a number".
+ */
+const NUMERIC_TEXT = /^\s*-?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?\s*$/;
 
 export const amountSchema = z
   .union([z.number(), z.string()], {

@@ -42,13 +42,7 @@ export interface CallbackTable {
 
 /** `contradiction`: the callback disagrees with an earlier one for the same request (flagged). */
 export type CallbackOutcome =
-  | 'applied'
-  | 'duplicate'
-  | 'ignored'
-  | 'orphan'
-  | 'mismatch'
-  | 'contradiction'
-  | 'invalid';
+  'applied' | 'duplicate' | 'ignored' | 'orphan' | 'mismatch' | 'contradiction' | 'invalid';
 
 /** The transaction's history: one row per change of status, and per notable non-change. */
 export interface TransactionEventTable {

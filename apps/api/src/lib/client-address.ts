@@ -5,16 +5,25 @@
  */
 import { isIP, isIPv6 } from 'node:net';
 import type { FastifyRequest } from 'fastify';
+import { MAX_LENGTH } from '../db/stored-lengths.ts';
 
 /** "::ffff:196.201.214.200" and "196.201.214.200" are the same IPv4 client. */
 export function plainIp(ip: string): string {
   return ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
 }
 
+/** An IP address short enough to store ("fe80::1%<zone>" can be any length). */
+function storableIp(text: string | undefined): string | undefined {
+  const ip = plainIp(text ?? '');
+  return isIP(ip) && ip.length <= MAX_LENGTH.ipAddress ? ip : undefined;
+}
+
+/**
+ * Never undefined: once a socket has closed, Node no longer knows its peer, so a request whose
+ * client hung up mid-body (a malformed chunk, a timeout) is "unknown" rather than an error.
+ */
 export function clientAddress(request: Pick<FastifyRequest, 'ip' | 'socket'>): string {
-  const ip = plainIp(String(request.ip ?? ''));
-  if (isIP(ip)) return ip;
-  return plainIp(request.socket?.remoteAddress ?? '') || 'unknown';
+  return storableIp(request.ip) ?? storableIp(request.socket?.remoteAddress) ?? 'unknown';
 }
 
 /** The eight groups of an IPv6 address, written out in full ("::1" → 0,0,0,0,0,0,0,1). */

@@ -10,6 +10,7 @@ import {
   transactionResponseSchema,
 } from '@mpesa/shared/contract';
 import { AppError } from '../errors.ts';
+import { clientAddress } from '../lib/client-address.ts';
 import { applyCallback } from './callbacks.service.ts';
 import { withIdempotencyKey } from './idempotency.ts';
 import * as service from './transactions.service.ts';
@@ -33,11 +34,6 @@ const errorResponses = Object.fromEntries(
 function sameSecret(given: string, expected: string): boolean {
   const digest = (text: string) => createHash('sha256').update(text).digest();
   return timingSafeEqual(digest(given), digest(expected));
-}
-
-/** "::ffff:196.201.214.200" and "196.201.214.200" are the same IPv4 client. */
-function plainIp(ip: string): string {
-  return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
 }
 
 export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> = async (
@@ -97,7 +93,8 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
     '/mpesa/transactions/:id',
     {
       schema: {
-        params: z.object({ id: z.string().min(1).max(100) }),
+        // Any text: an id that cannot be ours (empty, too long) is simply not found.
+        params: z.object({ id: z.string() }),
         response: {
           200: transactionResponseSchema,
           400: errorResponseSchema,
@@ -127,21 +124,20 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
     );
     callbackScope.post(
       '/mpesa/callback/:secret',
-      { schema: { params: z.object({ secret: z.string().max(200) }) } },
+      // The router refuses a parameter longer than the longest allowed secret (414).
+      { schema: { params: z.object({ secret: z.string() }) } },
       async (request, reply) => {
-        if (callbackAllowedIps.length > 0 && !callbackAllowedIps.includes(plainIp(request.ip))) {
-          request.log.warn(
-            { ip: request.ip },
-            'callback from an address not on the allow-list refused',
-          );
+        const ip = clientAddress(request);
+        if (callbackAllowedIps.length > 0 && !callbackAllowedIps.includes(ip)) {
+          request.log.warn({ ip }, 'callback from an address not on the allow-list refused');
           throw new AppError(403, 'FORBIDDEN', 'Forbidden');
         }
         if (!sameSecret(request.params.secret, callbackSecret)) {
-          request.log.warn({ ip: request.ip }, 'callback with a wrong secret refused');
+          request.log.warn({ ip }, 'callback with a wrong secret refused');
           throw new AppError(404, 'NOT_FOUND', 'Not found');
         }
         const raw = typeof request.body === 'string' ? request.body : '';
-        const result = await applyCallback({ ...deps, log: request.log }, raw, request.ip);
+        const result = await applyCallback({ ...deps, log: request.log }, raw, ip);
         if (result.outcome === 'invalid') {
           return reply
             .code(400)
