@@ -83,6 +83,10 @@ for (const dialect of DIALECTS) {
         output: expect.stringContaining('Usage: npm run review'),
       });
       expect(await review('--status', 'success', '--note', 'paid')).toMatchObject({ code: 2 });
+      expect(await review('clear', 'x'.repeat(5000), '--note', 'x')).toMatchObject({
+        code: 1,
+        output: expect.stringContaining('No transaction'),
+      });
       expect(await review('clear', 'tx-nope', '--note', 'x')).toMatchObject({
         code: 1,
         output: expect.stringContaining('No transaction tx-nope.'),

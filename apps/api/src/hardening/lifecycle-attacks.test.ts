@@ -1,90 +1,36 @@
 /**
  * A stranger's attack on the lifecycle, on SQLite and PostgreSQL: flags and a person's review
  * against redelivered callbacks, callbacks matched by phone and amount racing each other and late
- * acknowledgements, the phone lock of a push M-PESA never acknowledged, give-up at extreme
- * settings, and `npm run review` with odd input. Each test failed before its fix; the comments say
+ * acknowledgements, the phone lock of a push M-PESA never acknowledged, and give-up at extreme
+ * settings (`npm run review` with odd input is in review-cli.test.ts). Each test failed before its fix; the comments say
  * what happened then.
  */
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
-import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
-import { CALLBACK_PATH, createTestApp } from '../test/test-app.ts';
-import { startFakeDaraja, type FakeDaraja } from '../test/fake-daraja.ts';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '../test/test-db.ts';
+import { ackBody as ack, type FakeDaraja } from '../test/fake-daraja.ts';
+import { useApiWithFakeDaraja } from '../test/fake-daraja-world.ts';
 import { failureCallback, successCallback } from '../test/callbacks.ts';
-import { reconcileOnce } from '../test/reconcile.ts';
 import { clearFlag } from '../transactions/review.ts';
-
-const CLI = path.resolve(import.meta.dirname, '../review-cli.ts');
-
-const ack = (checkoutRequestId: string) =>
-  JSON.stringify({
-    MerchantRequestID: '29115-34620561-1',
-    CheckoutRequestID: checkoutRequestId,
-    ResponseCode: '0',
-    ResponseDescription: 'Success. Request accepted for processing',
-    CustomerMessage: 'Success. Request accepted for processing',
-  });
 
 const PHONE = '254712345678';
 
 for (const dialect of DIALECTS) {
   describe(`the lifecycle under attack (${dialect})`, () => {
-    let database: TestDatabase;
-    let app: FastifyInstance | undefined;
-    let fake: FakeDaraja | undefined;
-    let clock: number;
-
-    beforeEach(async () => {
-      database = await createTestDatabase(dialect);
-      clock = Date.now();
-    });
-    afterEach(async () => {
-      await app?.close();
-      await fake?.close();
-      app = undefined;
-      fake = undefined;
-      await database.destroy();
-    });
-
-    async function build(darajaUrl: string, env: Record<string, string> = {}) {
-      ({ app } = await createTestApp({
-        database,
-        env: { MPESA_BASE_URL: darajaUrl, DARAJA_TIMEOUT_MS: '300', ...env },
-        now: () => new Date(clock),
-      }));
-    }
-    const pay = (phoneNumber = '0712345678', amount = 100) =>
-      app!.inject({ method: 'POST', url: '/api/mpesa/stkpush', payload: { phoneNumber, amount } });
-    const deliver = (payload: unknown) =>
-      app!.inject({
-        method: 'POST',
-        url: CALLBACK_PATH,
-        headers: { 'content-type': 'application/json' },
-        payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
-      });
-    const row = (id: string) =>
-      database.db
-        .selectFrom('transactions')
-        .selectAll()
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
-    const outcomes = async () =>
-      (await database.db.selectFrom('callbacks').select('outcome').orderBy('id').execute()).map(
-        (c) => c.outcome,
-      );
+    const world = useApiWithFakeDaraja(dialect);
+    const { build, pay, deliver, row, outcomes } = world;
+    let fake: FakeDaraja;
     const review = (id: string, note: string, status?: 'success' | 'failed' | 'cancelled') =>
-      clearFlag(database.db, id, { note, ...(status ? { status } : {}), now: new Date(clock) });
+      clearFlag(world.database.db, id, {
+        note,
+        ...(status ? { status } : {}),
+        now: new Date(world.clock),
+      });
 
     // ---------------------------------------------------------------- flags and reviews
 
     describe('A: a success callback for a payment that is already flagged', () => {
       it('A1: a payer who paid is not left shown as cancelled (flag kept, status success)', async () => {
-        fake = await startFakeDaraja({ kind: 'answer', status: 200, body: ack('ws_CO_A1') });
+        fake = await world.startFake({ kind: 'answer', status: 200, body: ack('ws_CO_A1') });
         await build(fake.url);
         const { transactionId } = (await pay()).json();
         await deliver(failureCallback('ws_CO_A1', 1032, 'Request Cancelled by user.'));
@@ -103,7 +49,7 @@ for (const dialect of DIALECTS) {
 
     describe('B: after a person clears a flag, a duplicate callback changes nothing', () => {
       it('B1: the reviewer settles a contradicted success as failed; the duplicate success callback does not undo it', async () => {
-        fake = await startFakeDaraja({ kind: 'answer', status: 200, body: ack('ws_CO_B1') });
+        fake = await world.startFake({ kind: 'answer', status: 200, body: ack('ws_CO_B1') });
         await build(fake.url);
         const { transactionId } = (await pay()).json();
         await deliver(failureCallback('ws_CO_B1', 1032, 'Request Cancelled by user.'));
@@ -120,7 +66,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('B2: a duplicate of the mismatched callback does not re-flag a payment a person cleared', async () => {
-        fake = await startFakeDaraja({ kind: 'answer', status: 200, body: ack('ws_CO_B2') });
+        fake = await world.startFake({ kind: 'answer', status: 200, body: ack('ws_CO_B2') });
         await build(fake.url);
         const { transactionId } = (await pay()).json();
         const short = successCallback('ws_CO_B2', { amount: 1, phoneNumber: PHONE });
@@ -133,7 +79,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('B3: a duplicate of the contradicting callback does not re-flag a payment a person cleared', async () => {
-        fake = await startFakeDaraja({ kind: 'answer', status: 200, body: ack('ws_CO_B3') });
+        fake = await world.startFake({ kind: 'answer', status: 200, body: ack('ws_CO_B3') });
         await build(fake.url);
         const { transactionId } = (await pay()).json();
         await deliver(failureCallback('ws_CO_B3', 1032, 'Request Cancelled by user.'));
@@ -150,7 +96,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('B4: a duplicate of the callback that raised the flag is recorded as duplicate while flagged', async () => {
-        fake = await startFakeDaraja({ kind: 'answer', status: 200, body: ack('ws_CO_B4') });
+        fake = await world.startFake({ kind: 'answer', status: 200, body: ack('ws_CO_B4') });
         await build(fake.url);
         await pay();
         await deliver(failureCallback('ws_CO_B4', 1032, 'Request Cancelled by user.'));
@@ -166,20 +112,16 @@ for (const dialect of DIALECTS) {
 
     describe('C: unknown payments and the review tool', () => {
       it('C1: a payment reconciliation gave up on (unknown) can be found and settled with npm run review', async () => {
-        fake = await startFakeDaraja({ kind: 'hang' });
+        fake = await world.startFake({ kind: 'hang' });
         const env = { RECONCILE_AFTER_S: '30', RECONCILE_GIVE_UP_S: '60' };
         await build(fake.url, env);
         expect((await pay()).statusCode).toBe(504);
-        const { id } = await database.db
+        const { id } = await world.database.db
           .selectFrom('transactions')
           .select('id')
           .executeTakeFirstOrThrow();
-        clock += 61_000;
-        await reconcileOnce(database, {
-          darajaUrl: fake.url,
-          now: () => new Date(clock),
-          env: { DARAJA_TIMEOUT_MS: '300', ...env },
-        });
+        world.clock += 61_000;
+        await world.reconcile(env);
         expect((await row(id)).status).toBe('unknown');
         // The merchant checked the statement and wants to record it. Before the fix: "is not flagged".
         await expect(review(id, 'found it on the statement', 'success')).resolves.toMatchObject({
@@ -192,7 +134,7 @@ for (const dialect of DIALECTS) {
 
     describe('D: two success callbacks for different CheckoutRequestIDs, one unacknowledged payment', () => {
       it('D1: at once: only one is attached; the other is kept apart (orphan) and the record keeps its own receipt and id', async () => {
-        fake = await startFakeDaraja({ kind: 'hang' });
+        fake = await world.startFake({ kind: 'hang' });
         await build(fake.url);
         let bad = 0;
         const rounds = 8;
@@ -218,12 +160,12 @@ for (const dialect of DIALECTS) {
           ]);
           expect(a.statusCode).toBe(200);
           expect(b.statusCode).toBe(200);
-          const tx = await database.db
+          const tx = await world.database.db
             .selectFrom('transactions')
             .selectAll()
             .where('phone_number', '=', msisdn)
             .executeTakeFirstOrThrow();
-          const cbs = await database.db
+          const cbs = await world.database.db
             .selectFrom('callbacks')
             .select(['checkout_request_id', 'transaction_id', 'outcome'])
             .where('checkout_request_id', 'in', [`ws_CO_D1a${round}`, `ws_CO_D1b${round}`])
@@ -244,11 +186,11 @@ for (const dialect of DIALECTS) {
 
     describe('D2: the late acknowledgement of a newer push and an older unacknowledged push', () => {
       it('a duplicate success callback never makes a second payment success', async () => {
-        fake = await startFakeDaraja({ kind: 'hang' });
+        fake = await world.startFake({ kind: 'hang' });
         await build(fake.url, { PHONE_COOLDOWN_S: '0', DARAJA_TIMEOUT_MS: '1000' });
         // T1: M-PESA never acknowledged it (but the prompt reached the phone as ws_CO_X).
         expect((await pay()).statusCode).toBe(504);
-        clock += 15_000; // past the push deadline (4 * 1 s + 10 s): the phone is free again
+        world.clock += 15_000; // past the push deadline (4 * 1 s + 10 s): the phone is free again
         // T2: a new push, same phone and amount, whose acknowledgement (ws_CO_Y) is slow.
         fake.behaviour = { kind: 'answer', status: 200, body: ack('ws_CO_Y'), delayMs: 500 };
         const second = pay();
@@ -263,7 +205,7 @@ for (const dialect of DIALECTS) {
         await deliver(paidX);
         expect((await second).statusCode).toBe(200); // T2's ack overwrites ws_CO_X with ws_CO_Y
         await deliver(paidX); // Daraja redelivers ws_CO_X
-        const rows = await database.db
+        const rows = await world.database.db
           .selectFrom('transactions')
           .select(['id', 'status', 'checkout_request_id', 'mpesa_receipt_number'])
           .orderBy('created_at')
@@ -279,7 +221,7 @@ for (const dialect of DIALECTS) {
 
     describe('E: the phone lock for a push M-PESA never acknowledged', () => {
       it('E1: a concurrent second request while the first push is still on its way gets the plain busy message', async () => {
-        fake = await startFakeDaraja({ kind: 'hang' });
+        fake = await world.startFake({ kind: 'hang' });
         await build(fake.url, { DARAJA_TIMEOUT_MS: '1500' });
         const first = pay();
         await new Promise((resolve) => setTimeout(resolve, 200));
@@ -292,22 +234,22 @@ for (const dialect of DIALECTS) {
       });
 
       it('E2: the wait it announces is the wait it enforces, counted from the push that ended', async () => {
-        fake = await startFakeDaraja({ kind: 'hang' });
+        fake = await world.startFake({ kind: 'hang' });
         // Before, the phone was held until the push's worst-case deadline (4 × timeout + 10 s)
         // while the message announced "1 second".
         await build(fake.url, { DARAJA_TIMEOUT_MS: '100', PHONE_COOLDOWN_S: '30' });
         expect((await pay()).statusCode).toBe(504);
-        clock += 2_000;
+        world.clock += 2_000;
         const held = await pay();
         expect(held.statusCode).toBe(429);
         const announced = /can be sent in (\d+) seconds/.exec(held.json().message);
         expect(Number(announced?.[1])).toBe(28);
-        clock += 28_000;
+        world.clock += 28_000;
         expect((await pay()).statusCode).toBe(504);
       });
 
       it('E3: RECONCILE_GIVE_UP_S shorter than the push deadline: a push still in flight is not given up as unknown', async () => {
-        fake = await startFakeDaraja({
+        fake = await world.startFake({
           kind: 'answer',
           status: 200,
           body: ack('ws_CO_E3'),
@@ -317,8 +259,8 @@ for (const dialect of DIALECTS) {
         await build(fake.url, env);
         const paying = pay();
         await new Promise((resolve) => setTimeout(resolve, 300));
-        clock += 2_000;
-        await reconcileOnce(database, { darajaUrl: fake.url, now: () => new Date(clock), env });
+        world.clock += 2_000;
+        await world.reconcile(env);
         const answer = await paying;
         expect(answer.statusCode).toBe(200);
         const tx = await row(answer.json().transactionId);
@@ -326,68 +268,6 @@ for (const dialect of DIALECTS) {
         // although M-PESA acknowledged it; the ack's ids are stored on an unknown row and no
         // reconciliation will ever query it.
         expect(tx.status).toBe('pending');
-      });
-    });
-
-    // ---------------------------------------------------------------- review CLI, odd input
-
-    describe('F: npm run review with odd input', () => {
-      let dir: string;
-      beforeEach(() => {
-        dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpesa-attack-'));
-      });
-      afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-      const cli = async (db: TestDatabase, ...args: string[]) => {
-        try {
-          const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], {
-            env: {
-              PATH: process.env.PATH ?? '',
-              DATA_DIR: dir,
-              DATABASE_URL: db.url,
-              ...(db.schema ? { DATABASE_SCHEMA: db.schema } : {}),
-            },
-          });
-          return { code: 0, output: stdout + stderr };
-        } catch (error) {
-          const failed = error as { code: number; stdout: string; stderr: string };
-          return { code: failed.code, output: failed.stdout + failed.stderr };
-        }
-      };
-
-      it('F1: an unknown option prints the usage (exit 2), not a stack trace', async () => {
-        const file = path.join(dir, 'f1.sqlite');
-        const db = dialect === 'sqlite' ? await createTestDatabase('sqlite', { file }) : database;
-        try {
-          const answer = await cli(db, 'clear', 'x', '--notes', 'typo');
-          expect(answer.code).toBe(2);
-          expect(answer.output).toContain('Usage:');
-          expect(answer.output).not.toMatch(/at .*node:internal/);
-        } finally {
-          if (db !== database) await db.destroy();
-        }
-      });
-
-      it('F2: --status or --note without "clear" is refused, not silently ignored', async () => {
-        const file = path.join(dir, 'f2.sqlite');
-        const db = dialect === 'sqlite' ? await createTestDatabase('sqlite', { file }) : database;
-        try {
-          const answer = await cli(db, '--status', 'success', '--note', 'paid');
-          expect(answer.code).toBe(2);
-        } finally {
-          if (db !== database) await db.destroy();
-        }
-      });
-
-      it('F3: an id with a NUL-like or huge value gives a plain message', async () => {
-        const file = path.join(dir, 'f3.sqlite');
-        const db = dialect === 'sqlite' ? await createTestDatabase('sqlite', { file }) : database;
-        try {
-          const answer = await cli(db, 'clear', 'x'.repeat(5000), '--note', 'n');
-          expect(answer.code).toBe(1);
-          expect(answer.output).toContain('No transaction');
-        } finally {
-          if (db !== database) await db.destroy();
-        }
       });
     });
   });

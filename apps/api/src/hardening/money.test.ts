@@ -3,84 +3,36 @@
  * store (2), a payment whose acknowledgement was lost (3), flags that only a person clears (4),
  * schedules that follow the settings in force (10), and the give-up text (9).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
-import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
-import { CALLBACK_PATH, createTestApp, testConfig } from '../test/test-app.ts';
-import { startFakeDaraja, type FakeDaraja } from '../test/fake-daraja.ts';
+import { DIALECTS } from '../test/test-db.ts';
+import { testConfig } from '../test/test-app.ts';
+import { ackBody as ack, type FakeDaraja } from '../test/fake-daraja.ts';
+import { useApiWithFakeDaraja } from '../test/fake-daraja-world.ts';
 import { startSimulator, type RunningSimulator } from '../test/simulator.ts';
 import { failureCallback, successCallback } from '../test/callbacks.ts';
-import { reconcileOnce } from '../test/reconcile.ts';
 import { createDarajaClient } from '../daraja/daraja-client.ts';
 import { startReconciler } from '../transactions/reconciler.ts';
 import { clearFlag } from '../transactions/review.ts';
 
 const silent = { info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger;
 
-const ack = (checkoutRequestId: string) =>
-  JSON.stringify({
-    MerchantRequestID: '29115-34620561-1',
-    CheckoutRequestID: checkoutRequestId,
-    ResponseCode: '0',
-    ResponseDescription: 'Success. Request accepted for processing',
-    CustomerMessage: 'Success. Request accepted for processing',
-  });
-
 for (const dialect of DIALECTS) {
   describe(`money under attack (${dialect})`, () => {
-    let database: TestDatabase;
-    let app: FastifyInstance;
-    let fake: FakeDaraja | undefined;
+    const world = useApiWithFakeDaraja(dialect);
+    const { build, pay, deliver, row, reconcile } = world;
+    let fake: FakeDaraja;
     let simulator: RunningSimulator | undefined;
-    let clock: number;
-
-    beforeEach(async () => {
-      database = await createTestDatabase(dialect);
-      clock = Date.now();
-    });
     afterEach(async () => {
-      await app?.close();
-      await fake?.close();
       await simulator?.close();
-      fake = undefined;
       simulator = undefined;
-      await database.destroy();
     });
-
-    async function build(darajaUrl: string, env: Record<string, string> = {}) {
-      ({ app } = await createTestApp({
-        database,
-        env: { MPESA_BASE_URL: darajaUrl, DARAJA_TIMEOUT_MS: '300', ...env },
-        now: () => new Date(clock),
-      }));
-    }
-    const pay = (phoneNumber = '0712345678', amount = 100) =>
-      app.inject({ method: 'POST', url: '/api/mpesa/stkpush', payload: { phoneNumber, amount } });
-    const deliver = (payload: unknown) =>
-      app.inject({
-        method: 'POST',
-        url: CALLBACK_PATH,
-        headers: { 'content-type': 'application/json' },
-        payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
-      });
-    const row = (id: string) =>
-      database.db
-        .selectFrom('transactions')
-        .selectAll()
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
-    const callbacks = () => database.db.selectFrom('callbacks').selectAll().orderBy('id').execute();
-    const reconcile = (env: Record<string, string> = {}) =>
-      reconcileOnce(database, {
-        darajaUrl: fake!.url,
-        now: () => new Date(clock),
-        env: { DARAJA_TIMEOUT_MS: '300', ...env },
-      });
+    const callbacks = () =>
+      world.database.db.selectFrom('callbacks').selectAll().orderBy('id').execute();
 
     describe('2: identifiers longer than we store', () => {
       it('records a callback with a 150-character CheckoutRequestID instead of failing', async () => {
-        fake = await startFakeDaraja({ kind: 'answer', status: 200, body: ack('ws_CO_long') });
+        fake = await world.startFake({ kind: 'answer', status: 200, body: ack('ws_CO_long') });
         await build(fake.url);
         const body = JSON.stringify(failureCallback(`ws_CO_${'9'.repeat(144)}`, 1032, 'x'));
         const answer = await deliver(body);
@@ -89,7 +41,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('records a success callback with a 40-character receipt, and the payment is still recovered', async () => {
-        fake = await startFakeDaraja({ kind: 'answer', status: 200, body: ack('ws_CO_receipt') });
+        fake = await world.startFake({ kind: 'answer', status: 200, body: ack('ws_CO_receipt') });
         await build(fake.url);
         const { transactionId } = (await pay()).json();
         const body = JSON.stringify(
@@ -106,7 +58,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('keeps a push whose acknowledgement carries a 150-character CheckoutRequestID pending, not 500', async () => {
-        fake = await startFakeDaraja({
+        fake = await world.startFake({
           kind: 'answer',
           status: 200,
           body: ack(`ws_CO_${'1'.repeat(144)}`),
@@ -114,25 +66,25 @@ for (const dialect of DIALECTS) {
         await build(fake.url);
         const answer = await pay();
         expect(answer.json()).toMatchObject({ code: 'MPESA_NO_ANSWER' });
-        const [only] = await database.db.selectFrom('transactions').selectAll().execute();
+        const [only] = await world.database.db.selectFrom('transactions').selectAll().execute();
         expect(only).toMatchObject({ status: 'pending', checkout_request_id: null });
       });
     });
 
     describe('3: a payment whose acknowledgement was never stored', () => {
       it('is never labelled unpaid: it becomes unknown with what to check, and a late callback settles it', async () => {
-        fake = await startFakeDaraja({ kind: 'hang' });
+        fake = await world.startFake({ kind: 'hang' });
         await build(fake.url, { RECONCILE_GIVE_UP_S: '600' });
         expect((await pay('0712345678', 250)).statusCode).toBe(504);
-        const { id } = await database.db
+        const { id } = await world.database.db
           .selectFrom('transactions')
           .select('id')
           .executeTakeFirstOrThrow();
 
-        clock += 100_000;
+        world.clock += 100_000;
         await reconcile();
         expect((await row(id)).status).toBe('pending');
-        clock += 600_000;
+        world.clock += 600_000;
         await reconcile();
         expect(await row(id)).toMatchObject({
           status: 'unknown',
@@ -143,7 +95,7 @@ for (const dialect of DIALECTS) {
         });
 
         // The payer had paid after all: a success for that phone and amount is this payment.
-        clock += 60_000;
+        world.clock += 60_000;
         await deliver(successCallback('ws_CO_late', { amount: 250, phoneNumber: '254712345678' }));
         expect(await row(id)).toMatchObject({
           status: 'success',
@@ -153,11 +105,11 @@ for (const dialect of DIALECTS) {
       });
 
       it('holds the phone only for PHONE_COOLDOWN_S, and says why while it does', async () => {
-        fake = await startFakeDaraja({ kind: 'hang' });
+        fake = await world.startFake({ kind: 'hang' });
         await build(fake.url, { PHONE_COOLDOWN_S: '60' });
         expect((await pay()).statusCode).toBe(504);
 
-        clock += 20_000;
+        world.clock += 20_000;
         const held = await pay();
         expect(held.statusCode).toBe(429);
         expect(held.json()).toEqual({
@@ -169,13 +121,13 @@ for (const dialect of DIALECTS) {
             'message before paying again. A new request can be sent in 40 seconds.',
         });
 
-        clock += 41_000;
+        world.clock += 41_000;
         expect((await pay()).statusCode).toBe(504); // a new push was sent
         expect(fake.pushes).toBe(2);
       });
 
       it('still holds the phone while a push is on its way, even with PHONE_COOLDOWN_S=0', async () => {
-        fake = await startFakeDaraja({ kind: 'hang' });
+        fake = await world.startFake({ kind: 'hang' });
         await build(fake.url, { PHONE_COOLDOWN_S: '0', DARAJA_TIMEOUT_MS: '1500' });
         const first = pay();
         await new Promise((resolve) => setTimeout(resolve, 200));
@@ -186,7 +138,7 @@ for (const dialect of DIALECTS) {
 
     describe('4: flagged for review until a person clears it', () => {
       it('keeps a flagged amount mismatch flagged when a matching success follows', async () => {
-        fake = await startFakeDaraja({ kind: 'answer', status: 200, body: ack('ws_CO_flag') });
+        fake = await world.startFake({ kind: 'answer', status: 200, body: ack('ws_CO_flag') });
         await build(fake.url);
         const { transactionId } = (await pay()).json();
         await deliver(successCallback('ws_CO_flag', { amount: 1, phoneNumber: '254712345678' }));
@@ -208,13 +160,13 @@ for (const dialect of DIALECTS) {
         ]);
 
         // A person looks, and settles it.
-        await clearFlag(database.db, transactionId, {
+        await clearFlag(world.database.db, transactionId, {
           note: 'payer paid the rest in cash',
           status: 'success',
-          now: new Date(clock),
+          now: new Date(world.clock),
         });
         expect(await row(transactionId)).toMatchObject({ status: 'success', flagged_reason: null });
-        const last = await database.db
+        const last = await world.database.db
           .selectFrom('transaction_events')
           .select(['source', 'from_status', 'to_status', 'note'])
           .where('transaction_id', '=', transactionId)
@@ -229,7 +181,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('lifts a cancellation to success when M-PESA then reports the money moved, and flags it', async () => {
-        fake = await startFakeDaraja({ kind: 'answer', status: 200, body: ack('ws_CO_lift') });
+        fake = await world.startFake({ kind: 'answer', status: 200, body: ack('ws_CO_lift') });
         await build(fake.url);
         const { transactionId } = (await pay()).json();
         await deliver(failureCallback('ws_CO_lift', 1032, 'Request Cancelled by user.'));
@@ -243,7 +195,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('flags a second receipt for a paid request, and keeps the first', async () => {
-        fake = await startFakeDaraja({ kind: 'answer', status: 200, body: ack('ws_CO_two') });
+        fake = await world.startFake({ kind: 'answer', status: 200, body: ack('ws_CO_two') });
         await build(fake.url);
         const { transactionId } = (await pay()).json();
         await deliver(successCallback('ws_CO_two', { amount: 100, phoneNumber: '254712345678' }));
@@ -268,13 +220,13 @@ for (const dialect of DIALECTS) {
 
     describe('9: the give-up text', () => {
       it('says "within 1 minute", not "within 1 minutes"', async () => {
-        fake = await startFakeDaraja({ kind: 'hang' });
+        fake = await world.startFake({ kind: 'hang' });
         const env = { RECONCILE_AFTER_S: '30', RECONCILE_GIVE_UP_S: '60' };
         await build(fake.url, env);
         await pay();
-        clock += 61_000;
+        world.clock += 61_000;
         await reconcile(env);
-        const [only] = await database.db.selectFrom('transactions').selectAll().execute();
+        const [only] = await world.database.db.selectFrom('transactions').selectAll().execute();
         expect(only?.response_description).toMatch(
           /^M-PESA never confirmed the payment request within 1 minute\. /,
         );
@@ -285,10 +237,10 @@ for (const dialect of DIALECTS) {
       it('brings forward a waiting payment when RECONCILE_AFTER_S is lowered and the app restarts', async () => {
         simulator = await startSimulator();
         simulator.prompts.setNext('254712345678', { outcome: { kind: 'manual' } });
-        clock = Date.now();
+        world.clock = Date.now();
         await build(simulator.url, { RECONCILE_AFTER_S: '90' });
         const { transactionId } = (await pay()).json();
-        await app.close();
+        await world.app.close();
 
         // Restarted with a shorter wait: the payment is checked within a second or two, not in 90 s.
         const config = testConfig({
@@ -297,8 +249,8 @@ for (const dialect of DIALECTS) {
           RECONCILE_INTERVAL_MS: '50',
         });
         const reconciler = startReconciler({
-          db: database.db,
-          dialect: database.dialect,
+          db: world.database.db,
+          dialect: world.database.dialect,
           daraja: createDarajaClient(config.mpesa),
           callbackUrl: 'unused',
           log: silent,

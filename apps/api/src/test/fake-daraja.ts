@@ -6,6 +6,17 @@ export type PushBehaviour =
   | { kind: 'hang' }
   | { kind: 'answer'; status: number; body: string; contentType?: string; delayMs?: number };
 
+/** Daraja's acknowledgement of a push, with this CheckoutRequestID. */
+export function ackBody(checkoutRequestId: string): string {
+  return JSON.stringify({
+    MerchantRequestID: '29115-34620561-1',
+    CheckoutRequestID: checkoutRequestId,
+    ResponseCode: '0',
+    ResponseDescription: 'Success. Request accepted for processing',
+    CustomerMessage: 'Success. Request accepted for processing',
+  });
+}
+
 export interface FakeDaraja {
   url: string;
   pushes: number;
