@@ -48,6 +48,27 @@ for (const dialect of DIALECTS) {
     });
 
     describe('B: after a person clears a flag, a duplicate callback changes nothing', () => {
+      it('B0: a person settles a flagged mismatch, and the history keeps their note', async () => {
+        fake = await world.startFake({ kind: 'answer', status: 200, body: ack('ws_CO_B0') });
+        await build(fake.url);
+        const { transactionId } = (await pay()).json();
+        await deliver(successCallback('ws_CO_B0', { amount: 1, phoneNumber: PHONE }));
+        await review(transactionId, 'payer paid the rest in cash', 'success');
+        expect(await row(transactionId)).toMatchObject({ status: 'success', flagged_reason: null });
+        const last = await world.database.db
+          .selectFrom('transaction_events')
+          .select(['source', 'from_status', 'to_status', 'note'])
+          .where('transaction_id', '=', transactionId)
+          .orderBy('id', 'desc')
+          .executeTakeFirstOrThrow();
+        expect(last).toEqual({
+          source: 'review',
+          from_status: 'failed',
+          to_status: 'success',
+          note: 'flag cleared (M-PESA reported 1 KES, not 100 KES): payer paid the rest in cash',
+        });
+      });
+
       it('B1: the reviewer settles a contradicted success as failed; the duplicate success callback does not undo it', async () => {
         fake = await world.startFake({ kind: 'answer', status: 200, body: ack('ws_CO_B1') });
         await build(fake.url);

@@ -13,7 +13,6 @@ import { startSimulator, type RunningSimulator } from '../test/simulator.ts';
 import { failureCallback, successCallback } from '../test/callbacks.ts';
 import { createDarajaClient } from '../daraja/daraja-client.ts';
 import { startReconciler } from '../transactions/reconciler.ts';
-import { clearFlag } from '../transactions/review.ts';
 
 const silent = { info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger;
 
@@ -136,6 +135,7 @@ for (const dialect of DIALECTS) {
       });
     });
 
+    // A person clearing a flag (npm run review) is in lifecycle-attacks.test.ts and review-cli.test.ts.
     describe('4: flagged for review until a person clears it', () => {
       it('keeps a flagged amount mismatch flagged when a matching success follows', async () => {
         fake = await world.startFake({ kind: 'answer', status: 200, body: ack('ws_CO_flag') });
@@ -158,26 +158,6 @@ for (const dialect of DIALECTS) {
           'mismatch',
           'ignored',
         ]);
-
-        // A person looks, and settles it.
-        await clearFlag(world.database.db, transactionId, {
-          note: 'payer paid the rest in cash',
-          status: 'success',
-          now: new Date(world.clock),
-        });
-        expect(await row(transactionId)).toMatchObject({ status: 'success', flagged_reason: null });
-        const last = await world.database.db
-          .selectFrom('transaction_events')
-          .select(['source', 'from_status', 'to_status', 'note'])
-          .where('transaction_id', '=', transactionId)
-          .orderBy('id', 'desc')
-          .executeTakeFirstOrThrow();
-        expect(last).toEqual({
-          source: 'review',
-          from_status: 'failed',
-          to_status: 'success',
-          note: 'flag cleared (M-PESA reported 1 KES, not 100 KES): payer paid the rest in cash',
-        });
       });
 
       it('lifts a cancellation to success when M-PESA then reports the money moved, and flags it', async () => {
