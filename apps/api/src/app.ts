@@ -22,7 +22,7 @@ import type { DbHandle } from './db/create-db.ts';
 import { dbRateLimitStore } from './limits/db-rate-limit-store.ts';
 import { startReconciler } from './transactions/reconciler.ts';
 import type { DarajaClient } from './daraja/daraja-client.ts';
-import { AppError, answerClientError, answerError } from './errors.ts';
+import { AppError, answerClientError, answerError, answerNodeRefusals } from './errors.ts';
 import { clientAddress, limitKeyFor } from './lib/client-address.ts';
 import { transactionRoutes } from './transactions/transactions.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
@@ -112,6 +112,8 @@ export async function buildApp(deps: AppDeps) {
     // Slow clients are cut (408); a request whose body has arrived is never timed out, however
     // long Daraja takes to answer it.
     http: {
+      // Refused in our shape below instead of with Node's empty 400.
+      requireHostHeader: false,
       headersTimeout: http.headersTimeoutMs,
       requestTimeout: http.requestTimeoutMs,
       connectionsCheckingInterval: http.checkIntervalMs,
@@ -135,12 +137,20 @@ export async function buildApp(deps: AppDeps) {
     closing = true;
     done();
   });
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (closing) {
       reply.header('Connection', 'close');
       throw new AppError(503, 'SHUTTING_DOWN', 'The server is restarting. Please try again.');
     }
+    if (request.raw.httpVersion === '1.1' && !request.headers.host) {
+      throw new AppError(
+        400,
+        'BAD_REQUEST',
+        'The request has no Host header (HTTP/1.1 requires one)',
+      );
+    }
   });
+  answerNodeRefusals(app.server);
 
   registerJsonParser(app);
 

@@ -99,6 +99,12 @@ describe('loadConfig', () => {
     ['10.0.0.5, yes', /^TRUST_PROXY has "yes"/],
     ['10.0.0.0/33', /^TRUST_PROXY has "10.0.0.0\/33"/],
     ['11', /^TRUST_PROXY must be at most 10 proxies/],
+    [
+      '0.0.0.0/0',
+      /^TRUST_PROXY has "0.0.0.0\/0", a range so wide it would take clients for proxies/,
+    ],
+    ['::/0', /^TRUST_PROXY has "::\/0", a range so wide/],
+    ['0.0.0.0/1,128.0.0.0/1', /^TRUST_PROXY has "0.0.0.0\/1", a range so wide/],
   ])('refuses TRUST_PROXY=%j', (value, message) => {
     expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(message);
   });
@@ -152,6 +158,18 @@ describe('loadConfig', () => {
     ],
   ])('refuses timeouts that are off or out of order: %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it.each([
+    ['RECONCILE_INTERVAL_MS', '3000000000'],
+    ['PHONE_COOLDOWN_S', '100000000000000'],
+    ['RECONCILE_AFTER_S', '100000000000000'],
+    ['RECONCILE_GIVE_UP_S', '100000000000000'],
+    ['RECONCILE_MAX_BACKOFF_S', '2592001'],
+    ['STKPUSH_RATE_WINDOW_S', '2592001'],
+    ['STKPUSH_RATE_LIMIT', '1000001'],
+  ])('refuses %s=%s, which would overflow a timer or a date', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name} `));
   });
 
   it('refuses a give-up time shorter than the first check', () => {

@@ -43,11 +43,29 @@ export const CALLBACK_SECRET_FORMAT = new RegExp(
   `^[A-Za-z0-9_-]{${CALLBACK_SECRET_LENGTH.min},${CALLBACK_SECRET_LENGTH.max}}$`,
 );
 
-const seconds = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+/** Up to 30 days: longer is a mistake, and far longer overflows dates and timers. */
+const seconds = (fallback: number, min = 0) =>
+  z.coerce
+    .number()
+    .int()
+    .min(min)
+    .max(30 * 86_400)
+    .default(fallback);
+const count = (fallback: number) => z.coerce.number().int().min(0).max(1_000_000).default(fallback);
 /** A connection timeout: never 0, which Node reads as "no limit at all". */
 const milliseconds = (fallback: number) =>
   z.coerce.number().int().min(100).max(600_000).default(fallback);
 const PROXY_ADDRESS = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()]);
+/**
+ * The widest proxy range taken: a wider one (a /0 above all, which the proxy-address parser cannot
+ * even read) trusts clients as proxies, as `true` does.
+ */
+const MIN_PROXY_PREFIX = { ipv4: 8, ipv6: 16 } as const;
+function tooWide(entry: string): boolean {
+  const [address = '', prefix] = entry.split('/');
+  if (prefix === undefined) return false;
+  return Number(prefix) < MIN_PROXY_PREFIX[address.includes(':') ? 'ipv6' : 'ipv4'];
+}
 const MAX_PROXY_HOPS = 10;
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 const optionalText = z
@@ -99,13 +117,13 @@ const EnvSchema = z.object({
   DARAJA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   SIMULATOR_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   RECONCILE_AFTER_S: seconds(90, 1),
-  RECONCILE_INTERVAL_MS: z.coerce.number().int().min(50).default(5000),
+  RECONCILE_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(5000),
   RECONCILE_MAX_BACKOFF_S: seconds(120, 1),
   RECONCILE_GIVE_UP_S: seconds(600, 1),
   PHONE_COOLDOWN_S: seconds(60),
   PAYMENT_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(16_384),
   CALLBACK_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(65_536),
-  STKPUSH_RATE_LIMIT: seconds(10),
+  STKPUSH_RATE_LIMIT: count(10),
   STKPUSH_RATE_WINDOW_S: seconds(60, 1),
   MPESA_CALLBACK_ALLOWED_IPS: z
     .string()
@@ -153,6 +171,13 @@ const EnvSchema = z.object({
           ctx.addIssue({
             code: 'custom',
             message: `has "${entry}", which is not an IP address or a CIDR range (give the proxies' addresses, or their number)`,
+          });
+          return z.NEVER;
+        }
+        if (tooWide(entry)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `has "${entry}", a range so wide it would take clients for proxies (at most /${MIN_PROXY_PREFIX.ipv4} for IPv4, /${MIN_PROXY_PREFIX.ipv6} for IPv6)`,
           });
           return z.NEVER;
         }

@@ -4,7 +4,8 @@
  * Fastify's (in a route, in the router, on a broken connection) and Node's. 5xx details stay in
  * the log.
  */
-import { STATUS_CODES, type ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -132,17 +133,62 @@ export function answerClientError(
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   this.log.debug({ code: error.code, reason: error.message }, 'client error');
   const { statusCode, code, message } = (error.code && CLIENT_MISTAKES[error.code]) || UNREADABLE;
-  // As Node itself does: answer only if no response on this connection has begun, or the reply
-  // would be written into the middle of another.
+  // A response still being prepared for an earlier request on this connection (one that arrived
+  // whole, pipelined, and waits for Daraja) goes out first: a client reading answers in order must
+  // not take ours for its. The request that broke gets our answer at once, if nothing of its own
+  // answer has gone yet.
   const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
-  if (socket.writable && !inFlight?.headersSent) {
-    const body = JSON.stringify({ success: false, code, message });
-    socket.write(
-      `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\n` +
-        'Content-Type: application/json; charset=utf-8\r\n' +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        `Connection: close\r\n\r\n${body}`,
-    );
+  const refuse = () => {
+    if (socket.writable && !(inFlight?.headersSent && !inFlight.writableFinished)) {
+      socket.write(rawAnswer({ statusCode, code, message }));
+    }
+    socket.destroy(error);
+  };
+  if (inFlight?.req.complete && !inFlight.writableFinished && !inFlight.destroyed) {
+    inFlight.once('finish', refuse);
+    inFlight.once('close', () => socket.destroy(error));
+    return;
   }
-  socket.destroy(error);
+  refuse();
+}
+
+/** A whole HTTP/1.1 answer in our shape, for a socket no Fastify reply is attached to. */
+export function rawAnswer({ statusCode, code, message }: Answer): string {
+  const body = JSON.stringify({ success: false, code, message });
+  return (
+    `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\n` +
+    'Content-Type: application/json; charset=utf-8\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    `Connection: close\r\n\r\n${body}`
+  );
+}
+
+/**
+ * What Node answers on its own, before Fastify sees a request, answered in our shape instead: an
+ * `Expect` it cannot meet (417), and CONNECT (405; this is no proxy). A missing Host header is
+ * refused in `onRequest` (Node's own check is turned off for it).
+ */
+export function answerNodeRefusals(server: Server): void {
+  server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => {
+    const body = JSON.stringify({
+      success: false,
+      code: 'EXPECTATION_FAILED',
+      message: 'The request asks for an Expect the server does not support',
+    });
+    response.writeHead(417, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+      Connection: 'close',
+    });
+    response.end(body);
+  });
+  server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
+    socket.end(
+      rawAnswer({
+        statusCode: 405,
+        code: 'METHOD_NOT_ALLOWED',
+        message: 'CONNECT is not supported: this is not a proxy',
+      }),
+    );
+  });
 }

@@ -330,6 +330,55 @@ for (const dialect of DIALECTS) {
       );
     });
 
+    describe('malformed HTTP from a second attack', () => {
+      it('answers a pipelined payment before refusing the garbage behind it', async () => {
+        const port = await listenLocally(await start({}, { daraja: acceptingDaraja(500) }));
+        const client = connect(port);
+        const body = JSON.stringify({ phoneNumber: phone(90), amount: 10 });
+        client.socket.write(
+          'POST /api/mpesa/stkpush HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n' +
+            `Content-Length: ${body.length}\r\n\r\n${body}GARBAGE\r\n\r\n`,
+        );
+        expect(await closedWithin(client, 3000)).toBeLessThan(3000);
+        const raw = client.received();
+        expect(firstResponse(raw)).toMatchObject({ status: 200, body: { success: true } });
+        expect(raw.slice(raw.indexOf('HTTP/1.1', 1))).toMatch(/^HTTP\/1\.1 400 /);
+      });
+
+      it.each([
+        [
+          'no Host header',
+          'GET /api/health HTTP/1.1\r\n\r\n',
+          400,
+          'BAD_REQUEST',
+          'The request has no Host header (HTTP/1.1 requires one)',
+        ],
+        [
+          'an Expect it cannot meet',
+          'GET /api/health HTTP/1.1\r\nHost: localhost\r\nExpect: foo\r\n\r\n',
+          417,
+          'EXPECTATION_FAILED',
+          'The request asks for an Expect the server does not support',
+        ],
+        [
+          'CONNECT',
+          'CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: 127.0.0.1:80\r\n\r\n',
+          405,
+          'METHOD_NOT_ALLOWED',
+          'CONNECT is not supported: this is not a proxy',
+        ],
+      ])('answers %s in our shape', async (_name, request, status, code, message) => {
+        const port = await listenLocally(await start());
+        const client = connect(port);
+        client.socket.write(request);
+        await closedWithin(client, 1000);
+        expect(firstResponse(client.received())).toEqual({
+          status,
+          body: { success: false, code, message },
+        });
+      });
+    });
+
     describe('item 9: every answer is ours', () => {
       const ours = (code: string, message: string) => ({ success: false, code, message });
 

@@ -3,7 +3,7 @@
  * the socket and, behind trusted proxies (TRUST_PROXY), from X-Forwarded-For; a header can still
  * carry anything, so a value that is not an IP address falls back to the socket's own address.
  */
-import { isIP, isIPv6 } from 'node:net';
+import { BlockList, isIP, isIPv6 } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import { MAX_LENGTH } from '../db/stored-lengths.ts';
 
@@ -24,6 +24,16 @@ function storableIp(text: string | undefined): string | undefined {
  */
 export function clientAddress(request: Pick<FastifyRequest, 'ip' | 'socket'>): string {
   return storableIp(request.ip) ?? storableIp(request.socket?.remoteAddress) ?? 'unknown';
+}
+
+/**
+ * Whether an address is on a list, however either is spelt ("::1" and "0:0:0:0:0:0:0:1",
+ * "::ffff:196.201.214.200" and "196.201.214.200", upper or lower case).
+ */
+export function addressList(addresses: readonly string[]): (ip: string) => boolean {
+  const list = new BlockList();
+  for (const address of addresses) list.addAddress(address, isIPv6(address) ? 'ipv6' : 'ipv4');
+  return (ip) => isIP(ip) !== 0 && list.check(ip, isIPv6(ip) ? 'ipv6' : 'ipv4');
 }
 
 /** The eight groups of an IPv6 address, written out in full ("::1" → 0,0,0,0,0,0,0,1). */

@@ -372,6 +372,24 @@ for (const dialect of DIALECTS) {
         expect((await transaction(transactionId)).status).toBe('success');
       });
 
+      it('matches the allow-list however an address is spelt', async () => {
+        await world.rebuild({
+          MPESA_CALLBACK_ALLOWED_IPS: '0:0:0:0:0:0:0:1,::FFFF:196.201.214.206,2001:DB8::A',
+        });
+        const send = (remoteAddress: string) =>
+          world.app.inject({
+            method: 'POST',
+            url: CALLBACK_PATH,
+            headers: { 'content-type': 'application/json' },
+            payload: JSON.stringify(failureCallback('ws_CO_nobody', 1032, 'x')),
+            remoteAddress,
+          });
+        for (const address of ['::1', '196.201.214.206', '::ffff:196.201.214.206', '2001:db8::a']) {
+          expect((await send(address)).statusCode, address).toBe(200);
+        }
+        expect((await send('196.201.214.207')).statusCode).toBe(403);
+      });
+
       it('refuses oversized bodies plainly', async () => {
         const answer = await pay({
           phoneNumber: '0712345678',

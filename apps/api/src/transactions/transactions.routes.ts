@@ -10,7 +10,7 @@ import {
   transactionResponseSchema,
 } from '@mpesa/shared/contract';
 import { AppError } from '../errors.ts';
-import { clientAddress } from '../lib/client-address.ts';
+import { addressList, clientAddress } from '../lib/client-address.ts';
 import { applyCallback } from './callbacks.service.ts';
 import { withIdempotencyKey } from './idempotency.ts';
 import * as service from './transactions.service.ts';
@@ -122,13 +122,14 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
         done(null, body);
       },
     );
+    const allowed = addressList(callbackAllowedIps);
     callbackScope.post(
       '/mpesa/callback/:secret',
       // The router refuses a parameter longer than the longest allowed secret (414).
       { schema: { params: z.object({ secret: z.string() }) } },
       async (request, reply) => {
         const ip = clientAddress(request);
-        if (callbackAllowedIps.length > 0 && !callbackAllowedIps.includes(ip)) {
+        if (callbackAllowedIps.length > 0 && !allowed(ip)) {
           request.log.warn({ ip }, 'callback from an address not on the allow-list refused');
           throw new AppError(403, 'FORBIDDEN', 'Forbidden');
         }
