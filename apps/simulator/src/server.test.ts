@@ -133,3 +133,18 @@ describe('where the simulator listens', () => {
     },
   );
 });
+
+describe('npm start', () => {
+  it('refuses a SIM_HOST that leaves the simulator off 127.0.0.1, where the app looks for it', async () => {
+    const start = path.resolve(import.meta.dirname, '../../../scripts/start.ts');
+    const child = spawn(process.execPath, [start], {
+      env: { PATH: process.env.PATH ?? '', SIM_HOST: '10.1.2.3', PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(output).toContain('SIM_HOST=10.1.2.3 leaves the simulator off 127.0.0.1');
+  });
+});
