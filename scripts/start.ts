@@ -13,7 +13,7 @@ const reachableHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
 const port = env.PORT ?? '3000';
 const simulatorPort = env.SIMULATOR_PORT ?? '3001';
 /** The simulator's addresses that include 127.0.0.1, where the API and this script reach it. */
-const SIM_HOSTS_WITH_LOOPBACK = ['127.0.0.1', 'localhost', '0.0.0.0', '::'];
+const SIM_HOSTS_WITH_LOOPBACK = ['127.0.0.1', '0.0.0.0', '::'];
 const simHost = env.SIM_HOST?.trim() || '127.0.0.1';
 if (simulated && !SIM_HOSTS_WITH_LOOPBACK.includes(simHost)) {
   console.error(

@@ -79,7 +79,7 @@ const CLIENT_MISTAKES: Record<string, Answer> = {
   },
 };
 
-/** Any other 4xx from below us (a broken chunked body, a client gone mid-request). */
+/** Anything else Node cannot read on a connection (a broken chunked body, a client gone mid-request). */
 const UNREADABLE: Answer = {
   statusCode: 400,
   code: 'BAD_REQUEST',
@@ -99,7 +99,15 @@ function answerFor(error: FastifyError): Answer | undefined {
   const known = error.code ? CLIENT_MISTAKES[error.code] : undefined;
   if (known) return known;
   const status = error.statusCode ?? 500;
-  if (status >= 400 && status < 500) return { ...UNREADABLE, statusCode: status };
+  if (status >= 400 && status < 500) {
+    // Any other refusal from Fastify or a plugin: said by its HTTP name, nothing more.
+    const name = STATUS_CODES[status] ?? 'Bad Request';
+    return {
+      statusCode: status,
+      code: name.toUpperCase().replace(/[^A-Z]+/g, '_'),
+      message: `The request was refused: ${name}`,
+    };
+  }
   return undefined;
 }
 

@@ -46,6 +46,11 @@ export interface StkCallbackMetadata {
   transactionDate: string | null;
   /** 12 digits, 2547XXXXXXXX. */
   phoneNumber: string | null;
+  /**
+   * Set when M-PESA sent a receipt longer than we store: the outcome still counts (the money
+   * moved), the receipt stays in the raw body, and the payment is flagged for a person.
+   */
+  receiptTooLong?: true;
 }
 
 export interface StkCallback {
@@ -97,21 +102,17 @@ export function parseStkCallback(body: unknown): ParseResult {
     if (!items.has(item.Name)) items.set(item.Name, item.Value);
   }
   const date = items.get('TransactionDate');
-  const receipt = textOrNull(items.get('MpesaReceiptNumber'));
-  if (receipt !== null && receipt.length > MAX_LENGTH.receiptNumber) {
-    return {
-      ok: false,
-      reason: `MpesaReceiptNumber is longer than ${MAX_LENGTH.receiptNumber} characters`,
-    };
-  }
+  const sentReceipt = textOrNull(items.get('MpesaReceiptNumber'));
+  const receiptTooLong = sentReceipt !== null && sentReceipt.length > MAX_LENGTH.receiptNumber;
   const metadata: StkCallbackMetadata | null = raw.CallbackMetadata
     ? {
         amount: numberOrNull(items.get('Amount')),
-        mpesaReceiptNumber: receipt,
+        mpesaReceiptNumber: receiptTooLong ? null : sentReceipt,
         balance: numberOrNull(items.get('Balance')),
         transactionDate:
           typeof date === 'number' || typeof date === 'string' ? eatTimestampToIso(date) : null,
         phoneNumber: msisdnOrNull(items.get('PhoneNumber')),
+        ...(receiptTooLong ? { receiptTooLong: true as const } : {}),
       }
     : null;
   return {

@@ -40,9 +40,19 @@ export interface CallbackTable {
   outcome: CallbackOutcome;
 }
 
-/** `contradiction`: the callback disagrees with an earlier one for the same request (flagged). */
+/**
+ * `contradiction`: the callback disagrees with an earlier one for the same request (flagged).
+ * `received`: kept before it was applied, and applying it failed (it stays so only then).
+ */
 export type CallbackOutcome =
-  'applied' | 'duplicate' | 'ignored' | 'orphan' | 'mismatch' | 'contradiction' | 'invalid';
+  | 'received'
+  | 'applied'
+  | 'duplicate'
+  | 'ignored'
+  | 'orphan'
+  | 'mismatch'
+  | 'contradiction'
+  | 'invalid';
 
 /** The transaction's history: one row per change of status, and per notable non-change. */
 export interface TransactionEventTable {

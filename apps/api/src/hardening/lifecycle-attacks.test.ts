@@ -240,6 +240,76 @@ for (const dialect of DIALECTS) {
       });
     });
 
+    describe('G: a fresh-eyes review of the fixes', () => {
+      /** A payment, acknowledged as `checkoutRequestId`, then set as given (what a history left). */
+      async function paymentLeftAs(checkoutRequestId: string, patch: Record<string, unknown>) {
+        fake = await world.startFake({ kind: 'answer', status: 200, body: ack(checkoutRequestId) });
+        await build(fake.url);
+        const { transactionId } = (await pay()).json();
+        await world.database.db
+          .updateTable('transactions')
+          .set(patch)
+          .where('id', '=', transactionId)
+          .execute();
+        return transactionId as string;
+      }
+
+      it('G1: a flagged payment still waiting for M-PESA cannot be reviewed, so it is still checked', async () => {
+        const id = await paymentLeftAs('ws_CO_G1', { flagged_reason: 'could be another request' });
+        // Before the fix: the flag was cleared and the check schedule with it, so the payment was
+        // never asked about again and held the phone until a restart.
+        await expect(review(id, 'looks fine')).rejects.toThrow(
+          `Transaction ${id} is still waiting for M-PESA; review it once it has an outcome.`,
+        );
+        expect(await row(id)).toMatchObject({
+          status: 'pending',
+          flagged_reason: 'could be another request',
+        });
+        expect((await row(id)).next_check_at).not.toBeNull();
+      });
+
+      it('G2: a flagged success learnt from a query still gets its receipt from a late callback', async () => {
+        const id = await paymentLeftAs('ws_CO_G2', {
+          status: 'success',
+          result_code: '0',
+          flagged_reason: 'could be another request',
+        });
+        await deliver(successCallback('ws_CO_G2', { amount: 100, phoneNumber: PHONE }));
+        expect(await row(id)).toMatchObject({
+          status: 'success',
+          mpesa_receipt_number: 'UF1E26WQJZ',
+          flagged_reason: 'could be another request',
+        });
+      });
+
+      it('G3: a contradicting callback on a flagged payment is recorded as a contradiction', async () => {
+        fake = await world.startFake({ kind: 'answer', status: 200, body: ack('ws_CO_G3') });
+        await build(fake.url);
+        await pay();
+        await deliver(failureCallback('ws_CO_G3', 1032, 'Request Cancelled by user.'));
+        await deliver(failureCallback('ws_CO_G3', 1037, 'DS timeout user cannot be reached.'));
+        await deliver(failureCallback('ws_CO_G3', 2001, 'The initiator information is invalid.'));
+        expect(await outcomes()).toEqual(['applied', 'contradiction', 'contradiction']);
+      });
+
+      it('G4: a callback whose application fails is still on record, as received', async () => {
+        fake = await world.startFake({ kind: 'answer', status: 200, body: ack('ws_CO_G4') });
+        await build(fake.url);
+        await pay();
+        // The events table gone: applying any callback fails.
+        await world.database.db.schema.dropTable('transaction_events').execute();
+        const body = JSON.stringify(
+          failureCallback('ws_CO_G4', 1032, 'Request Cancelled by user.'),
+        );
+        expect((await deliver(body)).statusCode).toBe(500);
+        const kept = await world.database.db
+          .selectFrom('callbacks')
+          .select(['raw_body', 'outcome'])
+          .execute();
+        expect(kept).toEqual([{ raw_body: body, outcome: 'received' }]);
+      });
+    });
+
     describe('E: the phone lock for a push M-PESA never acknowledged', () => {
       it('E1: a concurrent second request while the first push is still on its way gets the plain busy message', async () => {
         fake = await world.startFake({ kind: 'hang' });

@@ -45,6 +45,7 @@ async function matchUnacknowledged(
     found.phoneNumber,
     found.amount,
     since,
+    deps.dialect,
   );
   if (candidates.length > 1) {
     for (const candidate of candidates) {
@@ -61,10 +62,9 @@ async function matchUnacknowledged(
   }
   const [candidate] = candidates;
   if (!candidate) return undefined;
-  if (await repo.attachDarajaIds(trx, candidate.id, callback)) {
-    return { ...candidate, checkout_request_id: callback.checkoutRequestId };
-  }
-  // Another delivery of this callback, on another instance, attached it first.
+  // Attached only if no one attached other ids first; either way the row is read again, as it is
+  // now (another delivery of this callback, on another instance, may have attached and applied it).
+  await repo.attachDarajaIds(trx, candidate.id, callback);
   return repo.findTransactionByCheckoutId(trx, callback.checkoutRequestId, deps.dialect);
 }
 
@@ -97,7 +97,19 @@ export async function applyCallback(
     return { outcome: 'invalid', transactionId: null };
   }
 
+  // Kept before anything is decided, in its own statement: if applying it fails (a deadlock
+  // between instances, a database gone away), the body is still on record, as `received`.
   const callback = parsed.callback;
+  const callbackId = sortableId();
+  await repo.insertCallback(deps.db, {
+    id: callbackId,
+    received_at: receivedAt,
+    checkout_request_id: callback.checkoutRequestId,
+    transaction_id: null,
+    source_ip: sourceIp,
+    raw_body: rawBody,
+    outcome: 'received',
+  });
   return deps.db.transaction().execute(async (trx) => {
     let row: TransactionRow | undefined = await repo.findTransactionByCheckoutId(
       trx,
@@ -141,15 +153,7 @@ export async function applyCallback(
         receivedAt,
       );
     }
-    await repo.insertCallback(trx, {
-      id: sortableId(),
-      received_at: receivedAt,
-      checkout_request_id: callback.checkoutRequestId,
-      transaction_id: row?.id ?? null,
-      source_ip: sourceIp,
-      raw_body: rawBody,
-      outcome,
-    });
+    await repo.settleCallback(trx, callbackId, { transactionId: row?.id ?? null, outcome });
     deps.log.info(
       {
         checkoutRequestId: maskCheckoutId(callback.checkoutRequestId),

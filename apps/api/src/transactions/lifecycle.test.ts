@@ -232,7 +232,7 @@ for (const dialect of DIALECTS) {
         clock += 91_000;
         const now = new Date(clock).toISOString();
         const lease = new Date(clock + 60_000).toISOString();
-        const { claimDueTransactions } = await import('./transactions.repository.ts');
+        const { claimDueTransactions } = await import('./reconciliation.repository.ts');
         const [a, b] = await Promise.all([
           claimDueTransactions(world.database.db, 'a', now, lease, 10),
           claimDueTransactions(world.database.db, 'b', now, lease, 10),

@@ -18,6 +18,7 @@ import type { TransactionRow } from '../db/schema.ts';
 import { applyOutcome, transition } from './transaction-outcome.ts';
 import type { PaymentDeps } from './transactions.service.ts';
 import * as repo from './transactions.repository.ts';
+import * as schedules from './reconciliation.repository.ts';
 import { purgeExpiredKeys } from './idempotency.ts';
 import { formatDuration } from '../lib/duration.ts';
 
@@ -95,7 +96,7 @@ async function checkOne(deps: ReconcilerDeps, row: TransactionRow): Promise<void
   const overdue = age >= deps.settings.giveUpS * 1000;
   const attempts = Number(row.check_attempts) + 1;
   const reschedule = () =>
-    repo.rescheduleCheck(
+    schedules.rescheduleCheck(
       deps.db,
       row.id,
       deps.instanceId,
@@ -157,7 +158,7 @@ async function checkOne(deps: ReconcilerDeps, row: TransactionRow): Promise<void
 /** Claims and checks every transaction due now; returns how many were checked. */
 export async function reconcileDue(deps: ReconcilerDeps): Promise<number> {
   const now = deps.now().getTime();
-  const claimed = await repo.claimDueTransactions(
+  const claimed = await schedules.claimDueTransactions(
     deps.db,
     deps.instanceId,
     iso(now),
@@ -185,14 +186,14 @@ export async function rescheduleToSettings(
   const now = deps.now().getTime();
   const { afterS, maxBackoffS, giveUpS } = deps.settings;
   let moved = 0;
-  for (const row of await repo.listPendingSchedules(deps.db)) {
+  for (const row of await schedules.listPendingSchedules(deps.db)) {
     const created = Date.parse(row.created_at);
     const latest = Math.min(
       Number(row.check_attempts) === 0 ? created + afterS * 1000 : now + maxBackoffS * 1000,
       created + giveUpS * 1000,
     );
     if (row.next_check_at === null || Date.parse(row.next_check_at) > latest) {
-      await repo.bringCheckForward(deps.db, row.id, iso(latest));
+      await schedules.bringCheckForward(deps.db, row.id, iso(latest));
       moved++;
     }
   }

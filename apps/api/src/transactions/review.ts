@@ -18,16 +18,8 @@ export class ReviewError extends Error {
   override name = 'ReviewError';
 }
 
-/** Payments waiting for a person: flagged, or with an unknown outcome. */
-export async function listForReview(db: Kysely<Database>): Promise<TransactionRow[]> {
-  return db
-    .selectFrom('transactions')
-    .selectAll()
-    .where((eb) => eb.or([eb('flagged_reason', 'is not', null), eb('status', '=', 'unknown')]))
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-}
+/** Payments waiting for a person: flagged, or with an unknown outcome; oldest first. */
+export const listForReview = repo.listForReview;
 
 /**
  * Clears a payment's flag, keeping its status or settling it as `status` (required for an unknown
@@ -46,20 +38,19 @@ export async function clearFlag(
     if (!row.flagged_reason && row.status !== 'unknown') {
       throw new ReviewError(`Transaction ${id} is neither flagged nor of unknown outcome.`);
     }
+    if (row.status === 'pending') {
+      throw new ReviewError(
+        `Transaction ${id} is still waiting for M-PESA; review it once it has an outcome.`,
+      );
+    }
     if (row.status === 'unknown' && !review.status) {
       throw new ReviewError('Say what the M-PESA statement shows (--status).');
     }
     const to: TransactionStatus = review.status ?? row.status;
     const at = review.now.toISOString();
-    const moved = await repo.updateTransactionFrom(trx, id, row.status, {
-      status: to,
-      flagged_reason: null,
-      updated_at: at,
-      next_check_at: null,
-      lease_owner: null,
-      lease_until: null,
-    });
-    if (!moved) throw new ReviewError(`Transaction ${id} changed meanwhile; try again.`);
+    // Only as the reviewer saw it: a flag raised meanwhile is not cleared unseen.
+    const settled = await repo.settleReview(trx, row, { status: to, updated_at: at });
+    if (!settled) throw new ReviewError(`Transaction ${id} changed meanwhile; look again.`);
     await recordEvent(trx, id, {
       source: 'review',
       from: row.status,

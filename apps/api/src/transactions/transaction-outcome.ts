@@ -8,6 +8,7 @@ import type { StkCallbackMetadata } from '../daraja/callback-parser.ts';
 import { statusForResultCode } from '../daraja/result-codes.ts';
 import type { Database, EventSource, TransactionPatch, TransactionRow } from '../db/schema.ts';
 import { sortableId } from '../lib/sortable-id.ts';
+import { MAX_LENGTH } from '../db/stored-lengths.ts';
 import { decideTransition, isOpen } from './transaction-lifecycle.ts';
 import * as repo from './transactions.repository.ts';
 
@@ -79,6 +80,8 @@ function mismatchOf(row: TransactionRow, metadata: StkCallbackMetadata | null): 
   return null;
 }
 
+const RECEIPT_TOO_LONG = `M-PESA sent a receipt longer than ${MAX_LENGTH.receiptNumber} characters; it is in the callback as received`;
+
 const describeCode = (code: string | null) =>
   code === null ? 'no result' : `${code} (${statusForResultCode(code)})`;
 
@@ -118,6 +121,35 @@ export async function applyOutcome(
   const mismatch = to === 'success' ? mismatchOf(row, metadata) : null;
   const sameResult = row.result_code === outcome.resultCode;
 
+  const receipt = metadata?.mpesaReceiptNumber ?? null;
+  // A success learnt from an STK query has no receipt; a late callback that matches our record
+  // brings it, flagged or not.
+  if (row.status === 'success' && to === 'success' && !mismatch && receipt) {
+    if (!row.mpesa_receipt_number) {
+      await repo.updateTransactionFrom(db, row.id, 'success', {
+        mpesa_receipt_number: receipt,
+        transaction_date: metadata?.transactionDate ?? null,
+        updated_at: at,
+      });
+      await recordEvent(db, row.id, {
+        ...event,
+        from: 'success',
+        to: 'success',
+        note: 'receipt added by a late callback',
+      });
+      return 'applied';
+    }
+    if (row.mpesa_receipt_number !== receipt) {
+      await flag(
+        db,
+        row,
+        `M-PESA sent two receipts for this request: ${row.mpesa_receipt_number}, then ${receipt}`,
+        event,
+      );
+      return 'contradiction';
+    }
+  }
+
   // Flagged for review, with an outcome: only a person clears the flag, and what M-PESA says
   // meanwhile is recorded and changes nothing, but for one thing: a success callback that matches
   // our record lifts a payment M-PESA never before reported paid (the money moved), still flagged.
@@ -149,7 +181,8 @@ export async function applyOutcome(
       to: row.status,
       note: `not applied: flagged for review (${row.flagged_reason})`,
     });
-    return mismatch ? 'mismatch' : 'ignored';
+    if (mismatch) return 'mismatch';
+    return outcome.source === 'callback' && !sameResult ? 'contradiction' : 'ignored';
   }
 
   if (mismatch) {
@@ -170,34 +203,6 @@ export async function applyOutcome(
       await flag(db, row, mismatch, event);
     }
     return 'mismatch';
-  }
-
-  const receipt = metadata?.mpesaReceiptNumber ?? null;
-  if (row.status === 'success' && to === 'success' && receipt) {
-    if (!row.mpesa_receipt_number) {
-      // A success learnt from an STK query has no receipt; a late callback brings it.
-      await repo.updateTransactionFrom(db, row.id, 'success', {
-        mpesa_receipt_number: receipt,
-        transaction_date: metadata?.transactionDate ?? null,
-        updated_at: at,
-      });
-      await recordEvent(db, row.id, {
-        ...event,
-        from: 'success',
-        to: 'success',
-        note: 'receipt added by a late callback',
-      });
-      return 'applied';
-    }
-    if (row.mpesa_receipt_number !== receipt) {
-      await flag(
-        db,
-        row,
-        `M-PESA sent two receipts for this request: ${row.mpesa_receipt_number}, then ${receipt}`,
-        event,
-      );
-      return 'contradiction';
-    }
   }
 
   const earlierSource = isOpen(row.status)
@@ -224,7 +229,8 @@ export async function applyOutcome(
     result_code: outcome.resultCode,
     response_description: outcome.resultDesc,
   };
-  if (decision.contradicts) patch.flagged_reason = row.flagged_reason ?? contradiction;
+  if (decision.contradicts) patch.flagged_reason = contradiction;
+  else if (metadata?.receiptTooLong) patch.flagged_reason = row.flagged_reason ?? RECEIPT_TOO_LONG;
   if (metadata) {
     patch.mpesa_receipt_number = metadata.mpesaReceiptNumber;
     patch.transaction_date = metadata.transactionDate;

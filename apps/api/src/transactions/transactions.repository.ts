@@ -2,6 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../db/create-db.ts';
 import type {
+  CallbackOutcome,
   Database,
   NewCallbackRow,
   NewTransactionEventRow,
@@ -85,13 +86,16 @@ export async function attachDarajaIds(
 /**
  * Transactions whose push got no acknowledgement (so no CheckoutRequestID) that a success callback
  * with this phone and amount may belong to, created since `since`: at most two, newest first, since
- * more than one means the callback cannot be matched safely.
+ * more than one means the callback cannot be matched safely. On PostgreSQL the rows are locked (in
+ * one order, so two callbacks cannot deadlock on them) and read as they are once the lock is had:
+ * reconciliation giving up on one meanwhile is seen.
  */
 export async function findUnacknowledgedPayments(
   db: Db,
   phoneNumber: string,
   amount: number,
   since: string,
+  lock: DialectName | false = false,
 ): Promise<TransactionRow[]> {
   return (
     db
@@ -104,7 +108,9 @@ export async function findUnacknowledgedPayments(
       .where('status', 'in', ['pending', 'unknown', 'timeout'])
       .where('created_at', '>=', since)
       .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
       .limit(2)
+      .$if(lock === 'postgres', (query) => query.forUpdate())
       .execute()
   );
 }
@@ -126,141 +132,6 @@ export async function hasCallback(
   return found !== undefined;
 }
 
-/**
- * Takes the phone's lock for a new prompt, atomically on both dialects. The lock is free once its
- * time is up, unless its transaction is pending with a prompt Daraja acknowledged: that holds the
- * phone until the payer answers. The lock is taken until the push's deadline, and cut back to the
- * cooldown once the push has ended (`holdPhoneUntil`), so that a push that dies with its server
- * holds the phone no longer than it could have been on its way.
- */
-export async function acquirePhoneLock(
-  db: Db,
-  phoneNumber: string,
-  transactionId: string,
-  now: string,
-  lockedUntil: string,
-): Promise<boolean> {
-  const taken = await db
-    .insertInto('phone_locks')
-    .values({ phone_number: phoneNumber, transaction_id: transactionId, locked_until: lockedUntil })
-    .onConflict((conflict) =>
-      conflict
-        .column('phone_number')
-        .doUpdateSet({
-          transaction_id: (eb) => eb.ref('excluded.transaction_id'),
-          locked_until: (eb) => eb.ref('excluded.locked_until'),
-        })
-        .where('phone_locks.locked_until', '<=', now)
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('transactions')
-                .select('transactions.id')
-                .whereRef('transactions.id', '=', 'phone_locks.transaction_id')
-                .where('transactions.status', '=', 'pending')
-                .where('transactions.checkout_request_id', 'is not', null),
-            ),
-          ),
-        ),
-    )
-    .returning('phone_number')
-    .executeTakeFirst();
-  return taken !== undefined;
-}
-
-/** Sets how long a phone stays held by this transaction's push (the lock may be someone else's by now). */
-export async function holdPhoneUntil(
-  db: Db,
-  phoneNumber: string,
-  transactionId: string,
-  until: string,
-): Promise<void> {
-  await db
-    .updateTable('phone_locks')
-    .set({ locked_until: until })
-    .where('phone_number', '=', phoneNumber)
-    .where('transaction_id', '=', transactionId)
-    .execute();
-}
-
-/** The transaction holding a phone's lock, and until when, to tell the payer why it is held. */
-export async function findPhoneLockHolder(db: Db, phoneNumber: string) {
-  return db
-    .selectFrom('phone_locks')
-    .innerJoin('transactions', 'transactions.id', 'phone_locks.transaction_id')
-    .select((eb) => [
-      'phone_locks.locked_until',
-      'transactions.status',
-      'transactions.checkout_request_id',
-      // The push ended without Daraja's answer (rather than still being on its way).
-      eb
-        .exists(
-          eb
-            .selectFrom('transaction_events')
-            .select('transaction_events.id')
-            .whereRef('transaction_events.transaction_id', '=', 'transactions.id')
-            .where('transaction_events.note', 'like', `${OUTCOME_UNKNOWN_NOTE}%`),
-        )
-        .as('push_outcome_unknown'),
-    ])
-    .where('phone_locks.phone_number', '=', phoneNumber)
-    .executeTakeFirst();
-}
-
-/**
- * Claims up to `limit` pending transactions that are due a check, for `owner` until `leaseUntil`.
- * The lease conditions are repeated in the UPDATE itself: on PostgreSQL a concurrent claimer
- * re-checks them on the row it waited for, so no two instances claim the same transaction.
- */
-export async function claimDueTransactions(
-  db: Db,
-  owner: string,
-  now: string,
-  leaseUntil: string,
-  limit: number,
-): Promise<TransactionRow[]> {
-  return db
-    .updateTable('transactions')
-    .set({ lease_owner: owner, lease_until: leaseUntil })
-    .where('status', '=', 'pending')
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-    .where('id', 'in', (eb) =>
-      eb
-        .selectFrom('transactions')
-        .select('id')
-        .where('status', '=', 'pending')
-        .where('next_check_at', '<=', now)
-        .where((inner) =>
-          inner.or([inner('lease_until', 'is', null), inner('lease_until', '<', now)]),
-        )
-        .orderBy('next_check_at')
-        .limit(limit),
-    )
-    .returningAll()
-    .execute();
-}
-
-/** Puts a claimed transaction back with its next check, if it is still pending and still ours. */
-export async function rescheduleCheck(
-  db: Db,
-  id: string,
-  owner: string,
-  attempts: number,
-  nextCheckAt: string,
-): Promise<void> {
-  await db
-    .updateTable('transactions')
-    .set({
-      check_attempts: attempts,
-      next_check_at: nextCheckAt,
-      lease_owner: null,
-      lease_until: null,
-    })
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .where('lease_owner', '=', owner)
-    .execute();
-}
 /**
  * Where a transaction's current status came from: the source of the last event that moved it
  * there, or of a person's review that kept it (null if none did).
@@ -287,24 +158,38 @@ export async function sourceOfStatus(
   return event?.source ?? null;
 }
 
-/** Every pending transaction's reconciliation schedule. */
-export async function listPendingSchedules(db: Db) {
+/** Payments waiting for a person: flagged, or with an unknown outcome; oldest first. */
+export async function listForReview(db: Db): Promise<TransactionRow[]> {
   return db
     .selectFrom('transactions')
-    .select(['id', 'created_at', 'next_check_at', 'check_attempts'])
-    .where('status', '=', 'pending')
+    .selectAll()
+    .where((eb) => eb.or([eb('flagged_reason', 'is not', null), eb('status', '=', 'unknown')]))
+    .orderBy('created_at')
+    .orderBy('id')
     .execute();
 }
 
-/** Brings a pending transaction's next check forward to `nextCheckAt`, if it was later. */
-export async function bringCheckForward(db: Db, id: string, nextCheckAt: string): Promise<void> {
-  await db
+/**
+ * Clears a payment's flag and sets the status a reviewer chose, only while the payment is as the
+ * reviewer saw it (same status, same flag). Returns whether it was.
+ */
+export async function settleReview(
+  db: Db,
+  seen: Pick<TransactionRow, 'id' | 'status' | 'flagged_reason'>,
+  patch: Pick<TransactionPatch, 'status' | 'updated_at'>,
+): Promise<boolean> {
+  const result = await db
     .updateTable('transactions')
-    .set({ next_check_at: nextCheckAt })
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .where((eb) => eb.or([eb('next_check_at', 'is', null), eb('next_check_at', '>', nextCheckAt)]))
-    .execute();
+    .set({ ...patch, flagged_reason: null })
+    .where('id', '=', seen.id)
+    .where('status', '=', seen.status)
+    .where((eb) =>
+      seen.flagged_reason === null
+        ? eb('flagged_reason', 'is', null)
+        : eb('flagged_reason', '=', seen.flagged_reason),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** Newest first; ties on the creation instant are broken by id so paging is stable. */
@@ -343,4 +228,17 @@ export async function insertEvent(db: Db, event: NewTransactionEventRow): Promis
 
 export async function insertCallback(db: Db, row: NewCallbackRow): Promise<void> {
   await db.insertInto('callbacks').values(row).execute();
+}
+
+/** Records what became of a callback kept as `received`. */
+export async function settleCallback(
+  db: Db,
+  id: string,
+  settled: { transactionId: string | null; outcome: CallbackOutcome },
+): Promise<void> {
+  await db
+    .updateTable('callbacks')
+    .set({ transaction_id: settled.transactionId, outcome: settled.outcome })
+    .where('id', '=', id)
+    .execute();
 }

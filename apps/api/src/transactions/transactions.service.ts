@@ -9,7 +9,7 @@ import { maskCheckoutId, maskPhone, messages } from '@mpesa/shared';
 import type { InitiatePayment, InitiatePaymentResponse, Transaction } from '@mpesa/shared/contract';
 import { AppError } from '../errors.ts';
 import { DarajaError } from '../daraja/daraja-error.ts';
-import type { DarajaClient } from '../daraja/daraja-client.ts';
+import type { DarajaClient, StkPushAck } from '../daraja/daraja-client.ts';
 import type { DialectName } from '../db/create-db.ts';
 import type { Database } from '../db/schema.ts';
 import { accountReferenceFor, transactionDescFor } from './daraja-text.ts';
@@ -17,6 +17,7 @@ import { busyPhoneMessage, payerErrorFor } from './initiation-errors.ts';
 import { toTransactionDto } from './transaction-dto.ts';
 import { flag, recordEvent, transition } from './transaction-outcome.ts';
 import * as repo from './transactions.repository.ts';
+import * as locks from './phone-locks.repository.ts';
 
 export interface PaymentDeps {
   db: Kysely<Database>;
@@ -73,7 +74,7 @@ export async function initiatePayment(
       flagged_reason: null,
     });
     // Held while the push may be on its way; cut back to the cooldown once it has ended.
-    const locked = await repo.acquirePhoneLock(
+    const locked = await locks.acquirePhoneLock(
       trx,
       input.phoneNumber,
       id,
@@ -81,7 +82,7 @@ export async function initiatePayment(
       later(now, Math.max(deps.phoneCooldownS * 1000, deps.pushDeadlineMs)),
     );
     if (!locked) {
-      const holder = await repo.findPhoneLockHolder(trx, input.phoneNumber);
+      const holder = await locks.findPhoneLockHolder(trx, input.phoneNumber);
       throw new AppError(429, 'PHONE_BUSY', busyPhoneMessage(holder, now));
     }
     await recordEvent(trx, id, {
@@ -109,8 +110,8 @@ export async function initiatePayment(
         customerMessage: ack.customerMessage,
         at,
       });
-      if (!attached) await flagForeignCallback(trx, id, ack.checkoutRequestId, at);
-      await repo.holdPhoneUntil(trx, input.phoneNumber, id, cooldownEnds);
+      if (!attached) await flagForeignCallback(trx, id, ack, at);
+      await locks.holdPhoneUntil(trx, input.phoneNumber, id, cooldownEnds);
     });
     deps.log.info(
       {
@@ -141,7 +142,7 @@ export async function initiatePayment(
           note: `${repo.OUTCOME_UNKNOWN_NOTE}${error.message}`,
           at,
         });
-        await repo.holdPhoneUntil(trx, input.phoneNumber, id, cooldownEnds);
+        await locks.holdPhoneUntil(trx, input.phoneNumber, id, cooldownEnds);
       });
       deps.log.warn({ transactionId: id, err: error }, 'stk push outcome unknown');
       throw new AppError(
@@ -171,7 +172,7 @@ export async function initiatePayment(
         },
       );
       // No prompt was sent, so the phone is free for the next attempt.
-      await repo.holdPhoneUntil(trx, input.phoneNumber, id, at);
+      await locks.holdPhoneUntil(trx, input.phoneNumber, id, at);
     });
     deps.log.warn(
       { transactionId: id, errorCode: error.errorCode, kind: error.kind },
@@ -188,7 +189,7 @@ export async function initiatePayment(
 async function flagForeignCallback(
   db: Kysely<Database>,
   id: string,
-  acknowledgedId: string,
+  ack: StkPushAck,
   at: string,
 ): Promise<void> {
   const row = await repo.findTransactionById(db, id);
@@ -196,9 +197,10 @@ async function flagForeignCallback(
   await flag(
     db,
     row,
-    `M-PESA acknowledged this request as ${maskCheckoutId(acknowledgedId)}, but a callback for ` +
+    `M-PESA acknowledged this request as ${maskCheckoutId(ack.checkoutRequestId)}, but a callback for ` +
       `${maskCheckoutId(row.checkout_request_id ?? '')} had already been matched to it by phone and amount`,
-    { source: 'initiation', payload: null, at },
+    // The acknowledgement in full: its CheckoutRequestID is the one to ask M-PESA about.
+    { source: 'initiation', payload: JSON.stringify(ack), at },
   );
 }
 
