@@ -215,6 +215,7 @@ export async function buildApp(deps: AppDeps) {
           paymentBytes: config.limits.paymentBodyBytes,
           callbackBytes: config.limits.callbackBodyBytes,
         },
+        businessTimeZone: config.businessTimeZone,
       });
       await api.register(systemRoutes, { config, database: deps.database });
     },

@@ -3,6 +3,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { isTimeZone } from './lib/business-day.ts';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -184,6 +185,11 @@ const EnvSchema = z.object({
       }
       return list;
     }),
+  BUSINESS_TIME_ZONE: z
+    .string()
+    .trim()
+    .default('Africa/Nairobi')
+    .refine(isTimeZone, 'must be an IANA time zone, such as Africa/Nairobi'),
   HTTP_HEADERS_TIMEOUT_MS: milliseconds(10_000),
   HTTP_REQUEST_TIMEOUT_MS: milliseconds(30_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000),
@@ -300,6 +306,8 @@ export function loadConfig(source: Record<string, string | undefined>) {
     databasePoolSize: env.DATABASE_POOL_SIZE,
     databaseSchema: env.DATABASE_SCHEMA,
     webDistDir: path.resolve(env.WEB_DIST_DIR),
+    /** Where the merchant's days begin and end (history filters, the summary). */
+    businessTimeZone: env.BUSINESS_TIME_ZONE,
     /** Set once the secret is known (from the setting or the data folder); see server.ts. */
     callbackSecret: env.MPESA_CALLBACK_SECRET,
     reconcile: Object.freeze({

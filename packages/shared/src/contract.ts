@@ -12,6 +12,7 @@ import {
   REFERENCE_MAX_LENGTH,
   TRANSACTION_STATUSES,
   messages,
+  type TransactionStatus,
 } from './constants.ts';
 import { normaliseKenyanPhone } from './phone.ts';
 import { stripControlCharacters } from './text.ts';
@@ -112,9 +113,86 @@ export const initiatePaymentResponseSchema = z.object({
 });
 export type InitiatePaymentResponse = z.infer<typeof initiatePaymentResponseSchema>;
 
+/** The history's pages: newest first, this many by default and at most. */
+export const LIST_PAGE = { defaultSize: 50, maxSize: 200 } as const;
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const day = (name: string) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => {
+      const time = DAY.test(value) ? Date.parse(`${value}T00:00:00Z`) : Number.NaN;
+      // 2026-02-30 parses as 2 March: only a day that exists reads back as itself.
+      return Number.isFinite(time) && new Date(time).toISOString().startsWith(value);
+    }, `${name} must be a date written YYYY-MM-DD, such as 2026-11-01`)
+    .optional();
+
+/**
+ * Which payments the history shows: the same parameters in the web app's address and the API's
+ * query string. `status` is one or several statuses (repeated, or comma-separated); `from` and
+ * `to` are business days, both included; `q` is a phone number in any accepted form, an M-PESA
+ * receipt (any letter case) or the start of a reference.
+ */
+const filterFields = {
+  status: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const statuses = [value]
+        .flat()
+        .flatMap((part) => part.split(','))
+        .map((part) => part.trim())
+        .filter(Boolean);
+      for (const status of statuses) {
+        if (!(TRANSACTION_STATUSES as readonly string[]).includes(status)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `status must be one or more of ${TRANSACTION_STATUSES.join(', ')} (got "${status.slice(0, 40)}")`,
+          });
+          return z.NEVER;
+        }
+      }
+      const unique = [...new Set(statuses)] as TransactionStatus[];
+      return unique.length > 0 ? unique : undefined;
+    }),
+  from: day('from'),
+  to: day('to'),
+  q: z
+    .string()
+    .trim()
+    .max(100, 'q must be at most 100 characters')
+    .transform((value) => (value === '' ? undefined : stripControlCharacters(value)))
+    .optional(),
+};
+const inOrder = (filters: { from?: string | undefined; to?: string | undefined }) =>
+  !filters.from || !filters.to || filters.from <= filters.to;
+const OUT_OF_ORDER = { message: 'from must not be after to' };
+
+export const transactionFiltersSchema = z.object(filterFields).refine(inOrder, OUT_OF_ORDER);
+export type TransactionFiltersInput = z.input<typeof transactionFiltersSchema>;
+export type TransactionFilters = z.output<typeof transactionFiltersSchema>;
+
+/** `GET /api/mpesa/transactions`: the filters, a page size, and where the last page ended. */
+export const transactionListQuerySchema = z
+  .object({
+    ...filterFields,
+    limit: z.coerce
+      .number({ error: 'limit must be a number' })
+      .int('limit must be a whole number')
+      .min(1, 'limit must be at least 1')
+      .max(LIST_PAGE.maxSize, `limit must be at most ${LIST_PAGE.maxSize}`)
+      .default(LIST_PAGE.defaultSize),
+    cursor: z.string().optional(),
+  })
+  .refine(inOrder, OUT_OF_ORDER);
+
 export const transactionListResponseSchema = z.object({
   success: z.literal(true),
   data: z.array(transactionSchema),
+  /** Pass back as `cursor` for the next page; null on the last one. */
+  nextCursor: z.string().nullable(),
 });
 export type TransactionListResponse = z.infer<typeof transactionListResponseSchema>;
 

@@ -6,6 +6,7 @@ import {
   errorResponseSchema,
   initiatePaymentResponseSchema,
   initiatePaymentSchema,
+  transactionListQuerySchema,
   transactionListResponseSchema,
   transactionResponseSchema,
 } from '@mpesa/shared/contract';
@@ -24,6 +25,8 @@ export interface TransactionRoutesOptions {
   /** Payment requests per client address per window (0: no limit). */
   rateLimit: { max: number; windowS: number };
   bodyLimits: { paymentBytes: number; callbackBytes: number };
+  /** Where the history's business days begin (BUSINESS_TIME_ZONE). */
+  businessTimeZone: string;
 }
 
 const errorResponses = Object.fromEntries(
@@ -38,7 +41,7 @@ function sameSecret(given: string, expected: string): boolean {
 
 export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> = async (
   app,
-  { deps, callbackSecret, callbackAllowedIps, rateLimit, bodyLimits },
+  { deps, callbackSecret, callbackAllowedIps, rateLimit, bodyLimits, businessTimeZone },
 ) => {
   app.post(
     '/mpesa/stkpush',
@@ -72,21 +75,18 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
     '/mpesa/transactions',
     {
       schema: {
-        querystring: z.object({
-          limit: z.coerce
-            .number({ error: 'limit must be a number' })
-            .int('limit must be a whole number')
-            .min(1, 'limit must be at least 1')
-            .max(500, 'limit must be at most 500')
-            .default(100),
-        }),
+        querystring: transactionListQuerySchema,
         response: { 200: transactionListResponseSchema, 400: errorResponseSchema },
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: await service.listTransactions(deps, request.query.limit),
-    }),
+    async (request) => {
+      const { limit, cursor, ...filters } = request.query;
+      const page = await service.listTransactions(
+        { ...deps, businessTimeZone },
+        { limit, cursor, filters },
+      );
+      return { success: true as const, ...page };
+    },
   );
 
   app.get(

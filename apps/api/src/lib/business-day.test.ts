@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { isTimeZone, nextDay, startOfBusinessDay } from './business-day.ts';
+
+describe('business days', () => {
+  it('begins a Nairobi day at 21:00 UTC the evening before', () => {
+    expect(startOfBusinessDay('2026-11-01', 'Africa/Nairobi')).toBe('2026-10-31T21:00:00.000Z');
+  });
+
+  it('follows daylight saving where a zone has it', () => {
+    expect(startOfBusinessDay('2026-07-01', 'Europe/London')).toBe('2026-06-30T23:00:00.000Z');
+    expect(startOfBusinessDay('2026-12-01', 'Europe/London')).toBe('2026-12-01T00:00:00.000Z');
+  });
+
+  it('knows real zones only, and the day after across a month end', () => {
+    expect(isTimeZone('Africa/Nairobi')).toBe(true);
+    expect(isTimeZone('Mars/Olympus')).toBe(false);
+    expect(nextDay('2026-02-28')).toBe('2026-03-01');
+  });
+});

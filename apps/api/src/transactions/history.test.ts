@@ -1,0 +1,187 @@
+/**
+ * The history's pages and filters (issue 9): keyset pages that neither repeat nor skip rows, also
+ * while payments arrive; status, date and search filters; every bad parameter named in a 400.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import type { NewTransactionRow } from '../db/schema.ts';
+import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
+import { createTestApp } from '../test/test-app.ts';
+import { encodeCursor } from './list-cursor.ts';
+
+const NOT_CALLED = {
+  stkPush: () => Promise.reject(new Error('not called')),
+  stkQuery: () => Promise.reject(new Error('not called')),
+};
+
+for (const dialect of DIALECTS) {
+  describe(`the history (${dialect})`, () => {
+    let database: TestDatabase;
+    let app: FastifyInstance;
+    let serial = 0;
+
+    beforeEach(async () => {
+      database = await createTestDatabase(dialect);
+      ({ app } = await createTestApp({ database, daraja: NOT_CALLED }));
+    });
+    afterEach(async () => {
+      await app.close();
+      await database.destroy();
+    });
+
+    /** A payment as the history would hold it. */
+    async function add(fields: Partial<NewTransactionRow> & { created_at: string }) {
+      serial++;
+      const id = fields.id ?? `tx-${String(serial).padStart(4, '0')}`;
+      await database.db
+        .insertInto('transactions')
+        .values({
+          id,
+          reference: `INV-${serial}`,
+          description: 'Payment for services',
+          phone_number: '254712345678',
+          amount: 100,
+          status: 'success',
+          merchant_request_id: null,
+          checkout_request_id: null,
+          result_code: null,
+          response_description: null,
+          customer_message: null,
+          mpesa_receipt_number: null,
+          transaction_date: null,
+          updated_at: fields.created_at,
+          next_check_at: null,
+          lease_owner: null,
+          lease_until: null,
+          flagged_reason: null,
+          ...fields,
+        })
+        .execute();
+      return id;
+    }
+    const list = async (query: string) => {
+      const response = await app.inject({ url: `/api/mpesa/transactions${query}` });
+      return { status: response.statusCode, body: response.json() };
+    };
+    const ids = async (query: string) =>
+      (await list(query)).body.data.map((row: { _id: string }) => row._id);
+
+    it('pages newest first by cursor, with ties on the instant neither repeated nor skipped', async () => {
+      const same = '2026-11-20T10:00:00.000Z';
+      const expected = [
+        await add({ created_at: '2026-11-20T09:00:00.000Z' }),
+        await add({ created_at: same, id: 'tx-b' }),
+        await add({ created_at: same, id: 'tx-a' }),
+        await add({ created_at: same, id: 'tx-c' }),
+        await add({ created_at: '2026-11-20T11:00:00.000Z' }),
+      ];
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const page = await list(`?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+        expect(page.status).toBe(200);
+        seen.push(...page.body.data.map((row: { _id: string }) => row._id));
+        cursor = page.body.nextCursor;
+        pages++;
+        // A payment arriving between pages sorts before every cursor: it changes no later page.
+        if (pages === 1) await add({ created_at: '2026-11-21T00:00:00.000Z', id: 'tx-new' });
+      } while (cursor);
+      expect(pages).toBe(3);
+      // Newest first; on the same instant, by id.
+      expect(seen).toEqual([expected[4], 'tx-c', 'tx-b', 'tx-a', expected[0]]);
+    });
+
+    it('gives 50 rows by default and at most 200, and no next page after the last', async () => {
+      for (let i = 0; i < 51; i++) {
+        await add({ created_at: new Date(Date.UTC(2026, 10, 1, 0, i)).toISOString() });
+      }
+      const first = await list('');
+      expect(first.body.data).toHaveLength(50);
+      expect(first.body.nextCursor).toEqual(expect.any(String));
+      const last = await list(`?cursor=${first.body.nextCursor}`);
+      expect(last.body.data).toHaveLength(1);
+      expect(last.body.nextCursor).toBeNull();
+      expect((await list('?limit=200')).body.nextCursor).toBeNull();
+      expect(await list('?limit=201')).toMatchObject({
+        status: 400,
+        body: { success: false, message: 'limit must be at most 200' },
+      });
+    });
+
+    it('filters by one or several statuses', async () => {
+      const paid = await add({ created_at: '2026-11-20T09:00:00.000Z', status: 'success' });
+      const cancelled = await add({ created_at: '2026-11-20T09:01:00.000Z', status: 'cancelled' });
+      await add({ created_at: '2026-11-20T09:02:00.000Z', status: 'failed' });
+      expect(await ids('?status=success')).toEqual([paid]);
+      expect(await ids('?status=success,cancelled')).toEqual([cancelled, paid]);
+      expect(await ids('?status=success&status=cancelled')).toEqual([cancelled, paid]);
+    });
+
+    it('filters by business days in Nairobi, both ends included', async () => {
+      const octoberEvening = await add({ created_at: '2026-10-31T20:59:59.999Z' });
+      const novemberFirst = await add({ created_at: '2026-10-31T21:00:00.000Z' });
+      const novemberSecond = await add({ created_at: '2026-11-02T20:59:59.999Z' });
+      await add({ created_at: '2026-11-02T21:00:00.000Z' });
+      expect(await ids('?from=2026-11-01&to=2026-11-02')).toEqual([novemberSecond, novemberFirst]);
+      expect(await ids('?to=2026-10-31')).toEqual([octoberEvening]);
+    });
+
+    it('finds a phone number written any accepted way, a receipt in any case, a reference by its start', async () => {
+      const mine = await add({
+        created_at: '2026-11-20T09:00:00.000Z',
+        phone_number: '254712345678',
+      });
+      await add({ created_at: '2026-11-20T09:01:00.000Z', phone_number: '254722000000' });
+      for (const q of ['0712 345-678', '+254712345678', '712345678', '254712345678']) {
+        expect(await ids(`?q=${encodeURIComponent(q)}`)).toEqual([mine]);
+      }
+      const receipt = await add({
+        created_at: '2026-11-20T09:02:00.000Z',
+        mpesa_receipt_number: 'UF1E26WQJZ',
+        phone_number: '254799000000',
+      });
+      expect(await ids('?q=uf1e26wqjz')).toEqual([receipt]);
+      const invoice = await add({
+        created_at: '2026-11-20T09:03:00.000Z',
+        reference: 'SHOP-2026-0042',
+        phone_number: '254799000001',
+      });
+      expect(await ids('?q=SHOP-2026')).toEqual([invoice]);
+      expect(await ids('?q=shop-2026')).toEqual([]);
+    });
+
+    it.each([
+      [
+        '?status=paid',
+        /^status must be one or more of pending, success, failed, cancelled, timeout, unknown \(got "paid"\)$/,
+      ],
+      ['?from=2026-13-01', /^from must be a date written YYYY-MM-DD/],
+      ['?from=2026-02-30', /^from must be a date written YYYY-MM-DD/],
+      ['?to=yesterday', /^to must be a date written YYYY-MM-DD/],
+      ['?from=2026-11-02&to=2026-11-01', /^from must not be after to$/],
+      ['?cursor=forged', /^cursor is not one this server gave/],
+      [
+        `?cursor=${encodeCursor({ createdAt: "2026-11-01'; drop table x", id: 'x' })}`,
+        /^cursor is not one/,
+      ],
+      [`?cursor=${'A'.repeat(5000)}`, /^cursor is not one/],
+      [`?q=${'9'.repeat(101)}`, /^q must be at most 100 characters$/],
+    ])('refuses %s with a 400 that names the parameter', async (query, message) => {
+      const answer = await list(query);
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({
+        success: false,
+        message: expect.stringMatching(message),
+      });
+    });
+
+    it('answers an empty result as an empty last page', async () => {
+      expect((await list('?status=unknown')).body).toEqual({
+        success: true,
+        data: [],
+        nextCursor: null,
+      });
+    });
+  });
+}
