@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { POLL_INTERVAL_MS } from '@mpesa/shared';
 import type {
   Transaction,
@@ -7,16 +7,66 @@ import type {
 } from '@mpesa/shared/contract';
 import { apiRequest } from '../../../lib/api-client';
 
+/** What the history shows, as the address says it (the API judges the values). */
+export interface ListFilters {
+  status: string[];
+  from?: string;
+  to?: string;
+  q?: string;
+}
+
 export const transactionKeys = {
   all: ['transactions'] as const,
-  list: () => [...transactionKeys.all, 'list'] as const,
+  list: (filters: ListFilters) => [...transactionKeys.all, 'list', filters] as const,
   detail: (id: string) => [...transactionKeys.all, 'detail', id] as const,
 };
 
-export function transactionsQueryOptions() {
-  return queryOptions({
-    queryKey: transactionKeys.list(),
-    queryFn: async () => (await apiRequest<TransactionListResponse>('/mpesa/transactions')).data,
+/** The filters in an address's query string: `?status=success&from=2026-11-01&q=0712…`. */
+export function filtersFromSearch(search: URLSearchParams): ListFilters {
+  const text = (name: string) => search.get(name)?.trim() || undefined;
+  const from = text('from');
+  const to = text('to');
+  const q = text('q');
+  return {
+    status: search
+      .getAll('status')
+      .flatMap((value) => value.split(','))
+      .map((value) => value.trim())
+      .filter(Boolean),
+    ...(from ? { from } : {}),
+    ...(to ? { to } : {}),
+    ...(q ? { q } : {}),
+  };
+}
+
+/** The filters (and a page's cursor) as a query string; empty when there are none. */
+export function searchFor(filters: ListFilters, cursor?: string): string {
+  const search = new URLSearchParams();
+  for (const status of filters.status) search.append('status', status);
+  for (const name of ['from', 'to', 'q'] as const) {
+    const value = filters[name];
+    if (value) search.set(name, value);
+  }
+  if (cursor) search.set('cursor', cursor);
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+/**
+ * The history, a page at a time ("Load more"), asked for again every 5 s while any row shown is
+ * pending, so that a person watching sees statuses change.
+ */
+export function transactionsQueryOptions(filters: ListFilters) {
+  return infiniteQueryOptions({
+    queryKey: transactionKeys.list(filters),
+    queryFn: ({ pageParam }) =>
+      apiRequest<TransactionListResponse>(`/mpesa/transactions${searchFor(filters, pageParam)}`),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    refetchInterval: (query) =>
+      query.state.data?.pages.some((page) => page.data.some((row) => row.status === 'pending'))
+        ? POLL_INTERVAL_MS
+        : false,
   });
 }
 

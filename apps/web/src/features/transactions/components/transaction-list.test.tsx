@@ -1,4 +1,5 @@
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { mockApi, renderApp, transaction } from '../../../test/render-app';
 
@@ -82,6 +83,103 @@ describe('the Transaction History screen', () => {
     renderApp('/transactions');
     await vi.advanceTimersByTimeAsync(10_000);
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch transactions');
+    vi.useRealTimers();
+  });
+
+  it('loads more rows by cursor, keeping the first page', async () => {
+    const api = mockApi((call) =>
+      call.path === '/api/mpesa/transactions'
+        ? {
+            status: 200,
+            body: {
+              success: true,
+              data: [transaction({ _id: 'a', reference: 'INV-2', status: 'success' })],
+              nextCursor: 'c1',
+            },
+          }
+        : call.path === '/api/mpesa/transactions?cursor=c1'
+          ? {
+              status: 200,
+              body: {
+                success: true,
+                data: [transaction({ _id: 'b', reference: 'INV-1', status: 'success' })],
+                nextCursor: null,
+              },
+            }
+          : undefined,
+    );
+    const user = userEvent.setup();
+    renderApp('/transactions');
+    await screen.findByText('INV-2');
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByText('INV-1')).toBeInTheDocument();
+    expect(screen.getByText('INV-2')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    expect(api.count('/api/mpesa/transactions?cursor=c1')).toBe(1);
+  });
+
+  it('puts the filters in the address and asks the API for them', async () => {
+    const api = mockApi((call) =>
+      call.path.startsWith('/api/mpesa/transactions')
+        ? { status: 200, body: { success: true, data: [], nextCursor: null } }
+        : undefined,
+    );
+    const user = userEvent.setup();
+    const { router } = renderApp('/transactions');
+    await screen.findByText('No transactions found.');
+    await user.type(screen.getByRole('searchbox', { name: 'Search' }), '0712 345 678');
+    await user.click(screen.getByRole('checkbox', { name: 'Success' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Pending' }));
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+    const expected = '?status=pending&status=success&q=0712+345+678';
+    expect(router.state.location.search).toBe(expected);
+    await screen.findByText('No transactions found.');
+    expect(api.count(`/api/mpesa/transactions${expected}`)).toBe(1);
+    // The form shows what the address says.
+    expect(screen.getByRole('checkbox', { name: 'Success' })).toBeChecked();
+    expect(screen.getByRole('searchbox', { name: 'Search' })).toHaveValue('0712 345 678');
+  });
+
+  it('names a filter the API refused, under the specification’s text', async () => {
+    mockApi((call) =>
+      call.path === '/api/mpesa/transactions?from=2026-13-01'
+        ? {
+            status: 400,
+            body: {
+              success: false,
+              code: 'VALIDATION_ERROR',
+              message: 'from must be a date written YYYY-MM-DD, such as 2026-11-01',
+            },
+          }
+        : undefined,
+    );
+    renderApp('/transactions?from=2026-13-01');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Failed to fetch transactions');
+    expect(alert).toHaveTextContent('from must be a date written YYYY-MM-DD');
+  });
+
+  it('asks again every 5 s while a row is pending, and stops once none is', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let status = 'pending';
+    const api = mockApi((call) =>
+      call.path === '/api/mpesa/transactions'
+        ? {
+            status: 200,
+            body: { success: true, data: [transaction({ status })], nextCursor: null },
+          }
+        : undefined,
+    );
+    renderApp('/transactions');
+    await screen.findByText('Pending');
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(api.count('/api/mpesa/transactions')).toBe(2);
+    status = 'success';
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(await screen.findByText('Success', { selector: '.status-badge' })).toBeInTheDocument();
+    const asked = api.count('/api/mpesa/transactions');
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(api.count('/api/mpesa/transactions')).toBe(asked);
     vi.useRealTimers();
   });
 });

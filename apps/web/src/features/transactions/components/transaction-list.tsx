@@ -1,8 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { useMemo } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths';
+import { ApiError } from '../../../lib/api-client';
 import { formatAmount, formatDate } from '../../../lib/format';
-import { transactionsQueryOptions } from '../api/transactions-api';
+import { filtersFromSearch, transactionsQueryOptions } from '../api/transactions-api';
+import { HistoryFilters } from './history-filters';
 import { StatusBadge } from './status-badge';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 
@@ -10,20 +13,34 @@ const COLUMNS = ['Reference', 'Phone Number', 'Amount', 'Status', 'Date', 'Actio
 
 export function TransactionList() {
   useDocumentTitle('Transactions');
-  const { data, isPending, isError } = useQuery(transactionsQueryOptions());
+  const [search] = useSearchParams();
+  const navigate = useNavigate();
+  const searchText = search.toString();
+  const filters = useMemo(() => filtersFromSearch(new URLSearchParams(searchText)), [searchText]);
+  const { data, error, isPending, isError, hasNextPage, fetchNextPage, isFetchingNextPage } =
+    useInfiniteQuery(transactionsQueryOptions(filters));
+  const rows = data?.pages.flatMap((page) => page.data) ?? [];
+  // A filter the server refused (a bad date in a shared address) is named under the spec's text.
+  const refusal = error instanceof ApiError && error.status === 400 ? error.message : '';
 
   return (
     <section className="card transaction-list" aria-labelledby="transactions-title">
       <h2 id="transactions-title">Transaction History</h2>
+      <HistoryFilters
+        key={searchText}
+        filters={filters}
+        onChange={(next) => void navigate(`${paths.transactions}${next}`)}
+      />
       {isPending ? (
         <p className="loading" role="status">
           Loading transactions...
         </p>
       ) : isError ? (
-        <p className="error-message" role="alert">
-          Failed to fetch transactions
-        </p>
-      ) : data.length === 0 ? (
+        <div role="alert">
+          <p className="error-message">Failed to fetch transactions</p>
+          {refusal && <p className="error-detail">{refusal}</p>}
+        </div>
+      ) : rows.length === 0 ? (
         <p className="empty">No transactions found.</p>
       ) : (
         // Explicit roles keep the table's meaning for screen readers when narrow screens restyle
@@ -39,7 +56,7 @@ export function TransactionList() {
             </tr>
           </thead>
           <tbody role="rowgroup">
-            {data.map((transaction) => (
+            {rows.map((transaction) => (
               <tr key={transaction._id} role="row" className={`row-status-${transaction.status}`}>
                 <td role="cell" data-label="Reference">
                   {transaction.reference}
@@ -65,6 +82,16 @@ export function TransactionList() {
             ))}
           </tbody>
         </table>
+      )}
+      {hasNextPage && (
+        <button
+          type="button"
+          className="button button-secondary load-more"
+          onClick={() => void fetchNextPage()}
+          disabled={isFetchingNextPage}
+        >
+          {isFetchingNextPage ? 'Loading more...' : 'Load more'}
+        </button>
       )}
     </section>
   );
