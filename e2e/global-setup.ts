@@ -14,6 +14,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     appUrl: string;
     simulatorUrl: string;
+    /** The API's SQLite file, for tests that need many payments at once. */
+    databaseFile: string;
   }
 }
 
@@ -57,6 +59,7 @@ export default async function setup(project: TestProject) {
 
   project.provide('appUrl', `http://127.0.0.1:${port}`);
   project.provide('simulatorUrl', `http://127.0.0.1:${simulatorPort}`);
+  project.provide('databaseFile', path.join(dataDir, 'mpesa.sqlite'));
 
   return async () => {
     for (const child of children) child.kill('SIGTERM');

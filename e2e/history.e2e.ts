@@ -1,0 +1,101 @@
+/**
+ * The history as a merchant uses it (issue 9): more than a page of payments, Load more, a status
+ * filter and a search that live in the address (surviving a reload, undone by Back). The payments
+ * are written straight into the API's database: sixty through the simulator would take minutes.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { createDb } from '../apps/api/src/db/create-db.ts';
+import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
+
+const appUrl = inject('appUrl');
+const PREFIX = 'HIST-';
+const SHOP_PHONE = '254711999001';
+
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  const { db } = createDb(inject('databaseFile'));
+  try {
+    const base = Date.parse('2026-11-01T08:00:00.000Z');
+    for (let i = 0; i < 60; i++) {
+      const at = new Date(base + i * 60_000).toISOString();
+      await db
+        .insertInto('transactions')
+        .values({
+          id: `hist-${String(i).padStart(3, '0')}`,
+          reference: `${PREFIX}${String(i).padStart(3, '0')}`,
+          description: 'Payment for services',
+          phone_number: i % 10 === 0 ? SHOP_PHONE : `2547120${String(i).padStart(5, '0')}`,
+          amount: 100 + i,
+          status: i % 4 === 0 ? 'failed' : 'success',
+          merchant_request_id: null,
+          checkout_request_id: null,
+          result_code: i % 4 === 0 ? '1' : '0',
+          response_description: null,
+          customer_message: null,
+          mpesa_receipt_number: null,
+          transaction_date: null,
+          created_at: at,
+          updated_at: at,
+          next_check_at: null,
+          lease_owner: null,
+          lease_until: null,
+          flagged_reason: null,
+        })
+        .execute();
+    }
+  } finally {
+    await db.destroy();
+  }
+});
+afterAll(async () => {
+  await browser?.close();
+});
+beforeEach(async () => {
+  ({ page } = await phonePage(browser));
+  return () => page.context().close();
+});
+
+const references = () => page.locator('td[data-label="Reference"]').allTextContents();
+
+describe('the history', () => {
+  it('shows 50 payments, then the rest with Load more', async () => {
+    await page.goto(`${appUrl}/transactions?q=${PREFIX}`);
+    await expect.poll(async () => (await references()).length).toBe(50);
+    expect((await references())[0]).toBe(`${PREFIX}059`);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(async () => (await references()).length).toBe(60);
+    expect((await references()).at(-1)).toBe(`${PREFIX}000`);
+    expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+    expect(await fitsWidth(page)).toBe(true);
+  });
+
+  it('filters by status in the address, keeps it over a reload, and Back undoes it', async () => {
+    await page.goto(`${appUrl}/transactions?q=${PREFIX}`);
+    await expect.poll(async () => (await references()).length).toBe(50);
+    await page.getByRole('checkbox', { name: 'Failed' }).check();
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.getAll('status')).toEqual(['failed']);
+    await expect.poll(async () => (await references()).length).toBe(15);
+    await page.reload();
+    await expect.poll(async () => (await references()).length).toBe(15);
+    expect(await page.getByRole('checkbox', { name: 'Failed' }).isChecked()).toBe(true);
+    await page.goBack();
+    await expect.poll(async () => (await references()).length).toBe(50);
+  });
+
+  it('finds a customer by a phone number written another way', async () => {
+    await page.goto(`${appUrl}/transactions`);
+    await page.getByRole('searchbox', { name: 'Search' }).fill('0711 999-001');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect
+      .poll(async () => (await references()).sort())
+      .toEqual([0, 10, 20, 30, 40, 50].map((i) => `${PREFIX}${String(i).padStart(3, '0')}`));
+    expect(await page.locator('td[data-label="Phone Number"]').allTextContents()).toEqual(
+      Array(6).fill(SHOP_PHONE),
+    );
+  });
+});
