@@ -3,6 +3,7 @@
  * filter and a search that live in the address (surviving a reload, undone by Back). The payments
  * are written straight into the API's database: sixty through the simulator would take minutes.
  */
+import fs from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createDb } from '../apps/api/src/db/create-db.ts';
@@ -97,5 +98,23 @@ describe('the history', () => {
     expect(await page.locator('td[data-label="Phone Number"]').allTextContents()).toEqual(
       Array(6).fill(SHOP_PHONE),
     );
+  });
+
+  it('exports what the filters select as a CSV file', async () => {
+    await page.goto(`${appUrl}/transactions?q=${PREFIX}&status=failed`);
+    await expect.poll(async () => (await references()).length).toBe(15);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Export CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^transactions-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = fs
+      .readFileSync((await download.path())!, 'utf8')
+      .split('\r\n')
+      .filter(Boolean);
+    expect(lines[0]).toMatch(/^id,created_at,reference,/);
+    expect(lines).toHaveLength(16);
+    expect(lines.slice(1).every((line) => line.includes(',failed,'))).toBe(true);
+    expect(lines[1]).toMatch(/^hist-056,2026-11-01T11:56:00\+03:00,HIST-056,/);
   });
 });

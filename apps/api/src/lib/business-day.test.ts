@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isTimeZone, nextDay, startOfBusinessDay } from './business-day.ts';
+import {
+  businessDayOf,
+  isTimeZone,
+  isoInZone,
+  nextDay,
+  startOfBusinessDay,
+} from './business-day.ts';
 
 describe('business days', () => {
   it('begins a Nairobi day at 21:00 UTC the evening before', () => {
@@ -15,5 +21,17 @@ describe('business days', () => {
     expect(isTimeZone('Africa/Nairobi')).toBe(true);
     expect(isTimeZone('Mars/Olympus')).toBe(false);
     expect(nextDay('2026-02-28')).toBe('2026-03-01');
+  });
+
+  it('writes an instant in the zone with its offset, and knows its business day', () => {
+    expect(isoInZone('2026-11-23T14:52:09.123Z', 'Africa/Nairobi')).toBe(
+      '2026-11-23T17:52:09+03:00',
+    );
+    expect(isoInZone('2026-11-23T14:52:09.123Z', 'America/New_York')).toBe(
+      '2026-11-23T09:52:09-05:00',
+    );
+    expect(businessDayOf(new Date('2026-10-31T21:00:00.000Z'), 'Africa/Nairobi')).toBe(
+      '2026-11-01',
+    );
   });
 });

@@ -50,3 +50,21 @@ export function startOfBusinessDay(day: string, timeZone: string): string {
 export function nextDay(day: string): string {
   return new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);
 }
+
+/** An instant as ISO 8601 in the zone's wall time, with its offset: 2026-11-23T17:52:00+03:00. */
+export function isoInZone(instant: string, timeZone: string): string {
+  const time = Date.parse(instant);
+  if (!Number.isFinite(time)) return instant;
+  const offset = offsetMs(time, timeZone);
+  const wall = new Date(Math.floor(time / 1000) * 1000 + offset).toISOString().slice(0, 19);
+  const minutes = Math.abs(offset) / 60_000;
+  const sign = offset < 0 ? '-' : '+';
+  const hh = String(Math.floor(minutes / 60)).padStart(2, '0');
+  const mm = String(minutes % 60).padStart(2, '0');
+  return `${wall}${sign}${hh}:${mm}`;
+}
+
+/** The business day an instant falls on (YYYY-MM-DD). */
+export function businessDayOf(instant: Date, timeZone: string): string {
+  return isoInZone(instant.toISOString(), timeZone).slice(0, 10);
+}

@@ -183,5 +183,58 @@ for (const dialect of DIALECTS) {
         nextCursor: null,
       });
     });
+
+    describe('the CSV export', () => {
+      const exported = async (query = '') => {
+        const response = await app.inject({ url: `/api/mpesa/transactions/export${query}` });
+        return { response, lines: response.body.split('\r\n').filter(Boolean) };
+      };
+
+      it('streams every selected row, newest first, with a header, numbers and times with the offset', async () => {
+        for (let i = 0; i < 2500; i++) {
+          await add({
+            created_at: new Date(Date.UTC(2026, 10, 1) + i * 1000).toISOString(),
+            amount: i + 1,
+            status: i % 2 === 0 ? 'success' : 'failed',
+          });
+        }
+        const { response, lines } = await exported('?status=success');
+        expect(response.statusCode).toBe(200);
+        expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+        expect(response.headers['content-disposition']).toMatch(
+          /^attachment; filename="transactions-\d{4}-\d{2}-\d{2}\.csv"$/,
+        );
+        expect(lines[0]).toBe(
+          'id,created_at,reference,description,phone_number,amount,status,mpesa_receipt_number,transaction_date,result_code,response_description',
+        );
+        expect(lines).toHaveLength(1 + 1250);
+        // The newest success (i = 2498) at 00:41:38 UTC, 03:41:38 in Nairobi; the oldest, i = 0.
+        expect(lines[1]).toMatch(
+          /^tx-\d+,2026-11-01T03:41:38\+03:00,INV-\d+,Payment for services,254712345678,2499,success,,,,$/,
+        );
+        expect(lines.at(-1)).toMatch(/^tx-\d+,2026-11-01T03:00:00\+03:00,INV-\d+,.*,1,success,/);
+      }, 60_000);
+
+      it('neutralises cells a spreadsheet would run as formulas, and quotes what needs quoting', async () => {
+        await add({
+          created_at: '2026-11-20T09:00:00.000Z',
+          reference: '=HYPERLINK("http://evil","x")',
+          description: '+254, "quoted"\nnext line',
+        });
+        await add({ created_at: '2026-11-20T09:01:00.000Z', reference: '-5', description: '@sum' });
+        const { lines } = await exported();
+        expect(lines[2]).toContain(`"'=HYPERLINK(""http://evil"",""x"")","'+254, ""quoted""`);
+        expect(lines[1]).toContain(`,'-5,'@sum,`);
+      });
+
+      it('refuses a bad filter with a 400 in our shape, not a broken file', async () => {
+        const { response } = await exported('?status=paid');
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toMatchObject({
+          success: false,
+          message: expect.stringMatching(/^status/),
+        });
+      });
+    });
   });
 }

@@ -6,6 +6,7 @@ import {
   errorResponseSchema,
   initiatePaymentResponseSchema,
   initiatePaymentSchema,
+  transactionFiltersSchema,
   transactionListQuerySchema,
   transactionListResponseSchema,
   transactionResponseSchema,
@@ -15,6 +16,8 @@ import { addressList, clientAddress } from '../lib/client-address.ts';
 import { applyCallback } from './callbacks.service.ts';
 import { withIdempotencyKey } from './idempotency.ts';
 import * as service from './transactions.service.ts';
+import * as history from './history.service.ts';
+import { businessDayOf } from '../lib/business-day.ts';
 import type { PaymentDeps } from './transactions.service.ts';
 
 export interface TransactionRoutesOptions {
@@ -81,11 +84,25 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
     },
     async (request) => {
       const { limit, cursor, ...filters } = request.query;
-      const page = await service.listTransactions(
+      const page = await history.listTransactions(
         { ...deps, businessTimeZone },
         { limit, cursor, filters },
       );
       return { success: true as const, ...page };
+    },
+  );
+
+  // The same selection as CSV, streamed. Registered before ":id", which it would otherwise match.
+  app.get(
+    '/mpesa/transactions/export',
+    { schema: { querystring: transactionFiltersSchema } },
+    async (request, reply) => {
+      const today = businessDayOf(deps.now(), businessTimeZone);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="transactions-${today}.csv"`)
+        .header('Cache-Control', 'no-store')
+        .send(history.exportTransactions({ ...deps, businessTimeZone }, request.query));
     },
   );
 

@@ -5,15 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { maskCheckoutId, maskPhone, messages, normaliseKenyanPhone } from '@mpesa/shared';
-import type {
-  InitiatePayment,
-  InitiatePaymentResponse,
-  Transaction,
-  TransactionFilters,
-} from '@mpesa/shared/contract';
-import { nextDay, startOfBusinessDay } from '../lib/business-day.ts';
-import { decodeCursor, encodeCursor } from './list-cursor.ts';
+import { maskCheckoutId, maskPhone, messages } from '@mpesa/shared';
+import type { InitiatePayment, InitiatePaymentResponse, Transaction } from '@mpesa/shared/contract';
 import { AppError } from '../errors.ts';
 import { DarajaError } from '../daraja/daraja-error.ts';
 import type { DarajaClient, StkPushAck } from '../daraja/daraja-client.ts';
@@ -219,39 +212,4 @@ export async function getTransaction(
   const row = /^[\x21-\x7e]+$/.test(id) ? await repo.findTransactionById(deps.db, id) : undefined;
   if (!row) throw new AppError(404, 'TRANSACTION_NOT_FOUND', messages.transactionNotFound);
   return toTransactionDto(row);
-}
-
-/**
- * One page of the history, newest first, with the filters applied, and the cursor of the next
- * page (null on the last).
- */
-export async function listTransactions(
-  deps: Pick<PaymentDeps, 'db'> & { businessTimeZone: string },
-  page: { limit: number; cursor?: string | undefined; filters: TransactionFilters },
-): Promise<{ data: Transaction[]; nextCursor: string | null }> {
-  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
-  if (after === null) {
-    throw new AppError(
-      400,
-      'INVALID_CURSOR',
-      'cursor is not one this server gave; start again from the first page',
-    );
-  }
-  const { status, from, to, q } = page.filters;
-  const phone = q === undefined ? null : normaliseKenyanPhone(q);
-  const rows = await repo.listTransactions(deps.db, {
-    limit: page.limit + 1,
-    ...(after ? { after } : {}),
-    ...(status ? { statuses: status } : {}),
-    ...(from ? { since: startOfBusinessDay(from, deps.businessTimeZone) } : {}),
-    ...(to ? { until: startOfBusinessDay(nextDay(to), deps.businessTimeZone) } : {}),
-    ...(phone ? { phone } : q !== undefined ? { text: q } : {}),
-  });
-  const more = rows.length > page.limit;
-  const shown = more ? rows.slice(0, page.limit) : rows;
-  const last = shown.at(-1);
-  return {
-    data: shown.map(toTransactionDto),
-    nextCursor: more && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
-  };
 }

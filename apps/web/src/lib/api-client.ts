@@ -4,6 +4,11 @@
  */
 const API_BASE = (import.meta.env.VITE_API_BASE_URL ?? '/api').replace(/\/+$/, '');
 
+/** Where an API path is, for links the browser follows itself (a download). */
+export function apiUrl(path: string): string {
+  return `${API_BASE}${path}`;
+}
+
 /**
  * A failed call. When the server answered with a body, the error carries it and its `message`;
  * when the request never got an answer, `message` is empty and `status` is 0.

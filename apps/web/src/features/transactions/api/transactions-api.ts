@@ -5,7 +5,7 @@ import type {
   TransactionListResponse,
   TransactionResponse,
 } from '@mpesa/shared/contract';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest, apiUrl } from '../../../lib/api-client';
 
 /** What the history shows, as the address says it (the API judges the values). */
 export interface ListFilters {
@@ -50,6 +50,11 @@ export function searchFor(filters: ListFilters, cursor?: string): string {
   if (cursor) search.set('cursor', cursor);
   const text = search.toString();
   return text ? `?${text}` : '';
+}
+
+/** The CSV of everything the filters select (the browser downloads it). */
+export function exportUrl(filters: ListFilters): string {
+  return apiUrl(`/mpesa/transactions/export${searchFor(filters)}`);
 }
 
 /**

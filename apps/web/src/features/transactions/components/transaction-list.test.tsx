@@ -135,6 +135,10 @@ describe('the Transaction History screen', () => {
     expect(router.state.location.search).toBe(expected);
     await screen.findByText('No transactions found.');
     expect(api.count(`/api/mpesa/transactions${expected}`)).toBe(1);
+    expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
+      'href',
+      `/api/mpesa/transactions/export${expected}`,
+    );
     // The form shows what the address says.
     expect(screen.getByRole('checkbox', { name: 'Success' })).toBeChecked();
     expect(screen.getByRole('searchbox', { name: 'Search' })).toHaveValue('0712 345 678');

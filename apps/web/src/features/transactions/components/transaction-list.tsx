@@ -4,7 +4,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths';
 import { ApiError } from '../../../lib/api-client';
 import { formatAmount, formatDate } from '../../../lib/format';
-import { filtersFromSearch, transactionsQueryOptions } from '../api/transactions-api';
+import { exportUrl, filtersFromSearch, transactionsQueryOptions } from '../api/transactions-api';
 import { HistoryFilters } from './history-filters';
 import { StatusBadge } from './status-badge';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -31,6 +31,11 @@ export function TransactionList() {
         filters={filters}
         onChange={(next) => void navigate(`${paths.transactions}${next}`)}
       />
+      <p className="history-export">
+        <a className="button button-secondary" href={exportUrl(filters)} download>
+          Export CSV
+        </a>
+      </p>
       {isPending ? (
         <p className="loading" role="status">
           Loading transactions...

@@ -1,0 +1,87 @@
+/**
+ * The history, as a merchant reads it: pages newest first with the filters applied, and the same
+ * selection exported as CSV, streamed a batch at a time so that no export holds all its rows.
+ */
+import { Readable } from 'node:stream';
+import { normaliseKenyanPhone } from '@mpesa/shared';
+import type { Transaction, TransactionFilters } from '@mpesa/shared/contract';
+import { AppError } from '../errors.ts';
+import { nextDay, startOfBusinessDay } from '../lib/business-day.ts';
+import { csvLine, CSV_COLUMNS, csvRow } from './history-csv.ts';
+import { decodeCursor, encodeCursor } from './list-cursor.ts';
+import { toTransactionDto } from './transaction-dto.ts';
+import type { PaymentDeps } from './transactions.service.ts';
+import * as repo from './transactions.repository.ts';
+
+export type HistoryDeps = Pick<PaymentDeps, 'db'> & { businessTimeZone: string };
+
+/** Rows read per query while exporting. */
+const EXPORT_BATCH = 1000;
+
+/** The filters as a query on the transactions, without the page. */
+function selectionFor(
+  filters: TransactionFilters,
+  timeZone: string,
+): Omit<repo.ListQuery, 'limit' | 'after'> {
+  const { status, from, to, q } = filters;
+  const phone = q === undefined ? null : normaliseKenyanPhone(q);
+  return {
+    ...(status ? { statuses: status } : {}),
+    ...(from ? { since: startOfBusinessDay(from, timeZone) } : {}),
+    ...(to ? { until: startOfBusinessDay(nextDay(to), timeZone) } : {}),
+    ...(phone ? { phone } : q !== undefined ? { text: q } : {}),
+  };
+}
+
+/**
+ * One page of the history, newest first, with the filters applied, and the cursor of the next
+ * page (null on the last).
+ */
+export async function listTransactions(
+  deps: HistoryDeps,
+  page: { limit: number; cursor?: string | undefined; filters: TransactionFilters },
+): Promise<{ data: Transaction[]; nextCursor: string | null }> {
+  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+  if (after === null) {
+    throw new AppError(
+      400,
+      'INVALID_CURSOR',
+      'cursor is not one this server gave; start again from the first page',
+    );
+  }
+  const rows = await repo.listTransactions(deps.db, {
+    ...selectionFor(page.filters, deps.businessTimeZone),
+    limit: page.limit + 1,
+    ...(after ? { after } : {}),
+  });
+  const more = rows.length > page.limit;
+  const shown = more ? rows.slice(0, page.limit) : rows;
+  const last = shown.at(-1);
+  return {
+    data: shown.map(toTransactionDto),
+    nextCursor: more && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
+  };
+}
+
+/** Every payment the filters select, newest first, as CSV text, read and sent a batch at a time. */
+export function exportTransactions(deps: HistoryDeps, filters: TransactionFilters): Readable {
+  const selection = selectionFor(filters, deps.businessTimeZone);
+  async function* lines() {
+    yield csvLine(CSV_COLUMNS);
+    let after: repo.ListQuery['after'];
+    for (;;) {
+      const rows = await repo.listTransactions(deps.db, {
+        ...selection,
+        limit: EXPORT_BATCH,
+        ...(after ? { after } : {}),
+      });
+      if (rows.length > 0) {
+        yield rows.map((row) => csvLine(csvRow(row, deps.businessTimeZone))).join('');
+      }
+      const last = rows.at(-1);
+      if (!last || rows.length < EXPORT_BATCH) return;
+      after = { createdAt: last.created_at, id: last.id };
+    }
+  }
+  return Readable.from(lines());
+}
