@@ -196,6 +196,36 @@ export const transactionListResponseSchema = z.object({
 });
 export type TransactionListResponse = z.infer<typeof transactionListResponseSchema>;
 
+/** What came in over a period: successes' total, payments started, and the share that succeeded. */
+export const periodSummarySchema = z.object({
+  collected: z.number(),
+  count: z.number(),
+  successCount: z.number(),
+  /** Successes among the payments with an outcome (pending ones not counted); null if none. */
+  successRate: z.number().nullable(),
+});
+export type PeriodSummary = z.infer<typeof periodSummarySchema>;
+
+/** `GET /api/mpesa/summary`: the merchant's figures at a glance, in business days. */
+export const summaryResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({
+    timeZone: z.string(),
+    today: periodSummarySchema,
+    last7Days: periodSummarySchema,
+    /** The last 14 business days, oldest first, each with its count and amount by status. */
+    daily: z.array(
+      z.object({
+        day: z.string(),
+        byStatus: z.array(
+          z.object({ status: transactionStatusSchema, count: z.number(), amount: z.number() }),
+        ),
+      }),
+    ),
+  }),
+});
+export type Summary = z.infer<typeof summaryResponseSchema>['data'];
+
 export const transactionResponseSchema = z.object({
   success: z.literal(true),
   data: transactionSchema,

@@ -46,6 +46,11 @@ export function startOfBusinessDay(day: string, timeZone: string): string {
   return new Date(instant).toISOString();
 }
 
+/** The business day before `day`. */
+export function previousDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00.000Z`) - 86_400_000).toISOString().slice(0, 10);
+}
+
 /** The business day after `day`. */
 export function nextDay(day: string): string {
   return new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);

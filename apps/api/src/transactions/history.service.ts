@@ -4,16 +4,24 @@
  */
 import { Readable } from 'node:stream';
 import { normaliseKenyanPhone } from '@mpesa/shared';
-import type { Transaction, TransactionFilters } from '@mpesa/shared/contract';
+import type {
+  PeriodSummary,
+  Summary,
+  Transaction,
+  TransactionFilters,
+} from '@mpesa/shared/contract';
 import { AppError } from '../errors.ts';
-import { nextDay, startOfBusinessDay } from '../lib/business-day.ts';
+import { businessDayOf, nextDay, previousDay, startOfBusinessDay } from '../lib/business-day.ts';
 import { csvLine, CSV_COLUMNS, csvRow } from './history-csv.ts';
 import { decodeCursor, encodeCursor } from './list-cursor.ts';
 import { toTransactionDto } from './transaction-dto.ts';
 import type { PaymentDeps } from './transactions.service.ts';
-import * as repo from './transactions.repository.ts';
+import * as repo from './history.repository.ts';
 
 export type HistoryDeps = Pick<PaymentDeps, 'db'> & { businessTimeZone: string };
+
+/** The chart's business days. */
+const SUMMARY_DAYS = 14;
 
 /** Rows read per query while exporting. */
 const EXPORT_BATCH = 1000;
@@ -84,4 +92,54 @@ export function exportTransactions(deps: HistoryDeps, filters: TransactionFilter
     }
   }
   return Readable.from(lines());
+}
+
+function periodSummary(totals: readonly repo.PeriodTotals[]): PeriodSummary {
+  let collected = 0;
+  let count = 0;
+  let successCount = 0;
+  let pending = 0;
+  for (const total of totals) {
+    count += total.count;
+    if (total.status === 'success') {
+      collected += total.amount;
+      successCount += total.count;
+    }
+    if (total.status === 'pending') pending += total.count;
+  }
+  const decided = count - pending;
+  return {
+    collected,
+    count,
+    successCount,
+    successRate: decided > 0 ? successCount / decided : null,
+  };
+}
+
+/**
+ * Today and the last 7 business days (today included): collected (successes only), payments
+ * started and the success rate; and the last 14 business days by status, for the chart.
+ */
+export async function summary(deps: HistoryDeps & { now: () => Date }): Promise<Summary> {
+  const zone = deps.businessTimeZone;
+  const today = businessDayOf(deps.now(), zone);
+  const days = [today];
+  while (days.length < SUMMARY_DAYS) days.unshift(previousDay(days[0]!));
+  const totals = await repo.totalsByPeriod(
+    deps.db,
+    days.map((day) => startOfBusinessDay(day, zone)),
+    startOfBusinessDay(nextDay(today), zone),
+  );
+  const inPeriods = (first: number) => totals.filter((total) => total.period >= first);
+  return {
+    timeZone: zone,
+    today: periodSummary(inPeriods(SUMMARY_DAYS - 1)),
+    last7Days: periodSummary(inPeriods(SUMMARY_DAYS - 7)),
+    daily: days.map((day, index) => ({
+      day,
+      byStatus: totals
+        .filter((total) => total.period === index)
+        .map(({ status, count, amount }) => ({ status, count, amount })),
+    })),
+  };
 }

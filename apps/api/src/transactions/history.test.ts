@@ -236,5 +236,57 @@ for (const dialect of DIALECTS) {
         });
       });
     });
+
+    describe('the figures at a glance', () => {
+      it('counts today and the last 7 business days in Nairobi, and 14 days by status', async () => {
+        // "Now" is 2026-11-20 10:00 in Nairobi (07:00 UTC); today began at 2026-11-19T21:00Z.
+        await app.close();
+        ({ app } = await createTestApp({
+          database,
+          daraja: NOT_CALLED,
+          now: () => new Date('2026-11-20T07:00:00.000Z'),
+        }));
+        await add({ created_at: '2026-11-19T21:00:00.000Z', status: 'success', amount: 500 });
+        await add({ created_at: '2026-11-20T06:00:00.000Z', status: 'success', amount: 250 });
+        await add({ created_at: '2026-11-20T06:30:00.000Z', status: 'cancelled', amount: 90 });
+        await add({ created_at: '2026-11-20T06:59:00.000Z', status: 'pending', amount: 40 });
+        // Yesterday evening in Nairobi, though the same UTC date as today's first payment.
+        await add({ created_at: '2026-11-19T20:59:59.999Z', status: 'success', amount: 1000 });
+        // Six days ago (in the 7) and seven days ago (not in the 7, in the 14); 14 days ago: out.
+        await add({ created_at: '2026-11-14T09:00:00.000Z', status: 'failed', amount: 70 });
+        await add({ created_at: '2026-11-13T09:00:00.000Z', status: 'success', amount: 3000 });
+        await add({ created_at: '2026-11-06T09:00:00.000Z', status: 'success', amount: 9999 });
+
+        const answer = await app.inject({ url: '/api/mpesa/summary' });
+        expect(answer.statusCode).toBe(200);
+        const { data } = answer.json();
+        expect(data.timeZone).toBe('Africa/Nairobi');
+        expect(data.today).toEqual({
+          collected: 750,
+          count: 4,
+          successCount: 2,
+          successRate: 2 / 3,
+        });
+        expect(data.last7Days).toEqual({
+          collected: 1750,
+          count: 6,
+          successCount: 3,
+          successRate: 3 / 5,
+        });
+        expect(data.daily).toHaveLength(14);
+        expect(data.daily[0].day).toBe('2026-11-07');
+        expect(data.daily[13]).toEqual({
+          day: '2026-11-20',
+          byStatus: expect.arrayContaining([
+            { status: 'success', count: 2, amount: 750 },
+            { status: 'cancelled', count: 1, amount: 90 },
+            { status: 'pending', count: 1, amount: 40 },
+          ]),
+        });
+        expect(data.daily.find((d: { day: string }) => d.day === '2026-11-13').byStatus).toEqual([
+          { status: 'success', count: 1, amount: 3000 },
+        ]);
+      });
+    });
   });
 }

@@ -192,56 +192,6 @@ export async function settleReview(
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Which payments a history page holds. */
-export interface ListQuery {
-  /** Rows to read (one more than a page, to know whether another follows). */
-  limit: number;
-  /** Only rows after this position in the list's order. */
-  after?: { createdAt: string; id: string };
-  statuses?: readonly TransactionRow['status'][];
-  /** Created at or after this instant, and before `until` (ISO 8601 UTC). */
-  since?: string;
-  until?: string;
-  /** A normalised phone number, or else a receipt (upper case) or the start of a reference. */
-  phone?: string;
-  text?: string;
-}
-
-/**
- * Newest first, ordered by (created_at, id) so that rows with the same instant neither repeat nor
- * vanish between pages, also while new payments arrive (they sort before every cursor).
- */
-export async function listTransactions(db: Db, query: ListQuery): Promise<TransactionRow[]> {
-  const { after, statuses, since, until, phone, text } = query;
-  return db
-    .selectFrom('transactions')
-    .selectAll()
-    .$if(after !== undefined, (q) =>
-      q.where((eb) =>
-        eb.or([
-          eb('created_at', '<', after!.createdAt),
-          eb.and([eb('created_at', '=', after!.createdAt), eb('id', '<', after!.id)]),
-        ]),
-      ),
-    )
-    .$if(statuses !== undefined, (q) => q.where('status', 'in', statuses!))
-    .$if(since !== undefined, (q) => q.where('created_at', '>=', since!))
-    .$if(until !== undefined, (q) => q.where('created_at', '<', until!))
-    .$if(phone !== undefined, (q) => q.where('phone_number', '=', phone!))
-    .$if(text !== undefined, (q) =>
-      q.where((eb) =>
-        eb.or([
-          eb('mpesa_receipt_number', '=', text!.toUpperCase()),
-          eb(eb.fn('substr', ['reference', eb.val(1), eb.val(text!.length)]), '=', text!),
-        ]),
-      ),
-    )
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(query.limit)
-    .execute();
-}
-
 /**
  * Updates a transaction only while it still has the status the caller decided from, so two writers
  * racing on one transaction cannot both apply a change. Returns whether the row changed.

@@ -6,6 +6,7 @@ import {
   errorResponseSchema,
   initiatePaymentResponseSchema,
   initiatePaymentSchema,
+  summaryResponseSchema,
   transactionFiltersSchema,
   transactionListQuerySchema,
   transactionListResponseSchema,
@@ -91,6 +92,11 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
       return { success: true as const, ...page };
     },
   );
+
+  app.get('/mpesa/summary', { schema: { response: { 200: summaryResponseSchema } } }, async () => ({
+    success: true as const,
+    data: await history.summary({ ...deps, businessTimeZone }),
+  }));
 
   // The same selection as CSV, streamed. Registered before ":id", which it would otherwise match.
   app.get(
