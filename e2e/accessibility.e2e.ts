@@ -74,7 +74,7 @@ describe('accessibility', () => {
     });
     const { transactionId } = await answer.json();
     await page.goto(`${appUrl}/transactions`);
-    await page.getByRole('table').waitFor();
+    await page.getByRole('table', { name: 'Transaction History' }).waitFor();
     expect(await violations()).toEqual([]);
     expect(await fitsWidth(page)).toBe(true);
 

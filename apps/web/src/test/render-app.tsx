@@ -18,7 +18,8 @@ type Handler = (call: ApiCall) => Answer | undefined;
 
 /**
  * Replaces fetch with a scripted API. Unscripted requests fail the test loudly; /api/config answers
- * "sandbox" unless scripted, so the simulator notice stays out of the way.
+ * "sandbox" and /api/mpesa/summary an empty fortnight unless scripted, so that the simulator
+ * notice and the figures stay out of the way.
  */
 export function mockApi(handler: Handler) {
   const calls: ApiCall[] = [];
@@ -34,6 +35,9 @@ export function mockApi(handler: Handler) {
     let answer = handler(call);
     if (answer === undefined && call.path === '/api/config') {
       answer = { status: 200, body: { mpesaEnv: 'sandbox', simulatorUrl: null } };
+    }
+    if (answer === undefined && call.path === '/api/mpesa/summary') {
+      answer = { status: 200, body: { success: true, data: summary() } };
     }
     if (answer === undefined) throw new Error(`Unscripted request: ${call.method} ${call.path}`);
     if (answer === 'network-error') throw new TypeError('Failed to fetch');
@@ -74,6 +78,21 @@ export function transaction(overrides: Record<string, unknown> = {}) {
     mpesaReceiptNumber: null,
     transactionDate: null,
     responseDescription: null,
+    ...overrides,
+  };
+}
+
+/** The figures at a glance: a quiet fortnight unless overridden. */
+export function summary(overrides: Record<string, unknown> = {}) {
+  const none = { collected: 0, count: 0, successCount: 0, successRate: null };
+  return {
+    timeZone: 'Africa/Nairobi',
+    today: none,
+    last7Days: none,
+    daily: Array.from({ length: 14 }, (_, i) => ({
+      day: `2026-11-${String(9 + i).padStart(2, '0')}`,
+      byStatus: [],
+    })),
     ...overrides,
   };
 }

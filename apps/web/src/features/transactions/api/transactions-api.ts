@@ -1,6 +1,7 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { POLL_INTERVAL_MS } from '@mpesa/shared';
 import type {
+  Summary,
   Transaction,
   TransactionListResponse,
   TransactionResponse,
@@ -19,7 +20,17 @@ export const transactionKeys = {
   all: ['transactions'] as const,
   list: (filters: ListFilters) => [...transactionKeys.all, 'list', filters] as const,
   detail: (id: string) => [...transactionKeys.all, 'detail', id] as const,
+  summary: () => [...transactionKeys.all, 'summary'] as const,
 };
+
+/** The figures at a glance, fresh every time the history is looked at. */
+export function summaryQueryOptions() {
+  return queryOptions({
+    queryKey: transactionKeys.summary(),
+    queryFn: async () => (await apiRequest<{ data: Summary }>('/mpesa/summary')).data,
+    refetchInterval: POLL_INTERVAL_MS * 6,
+  });
+}
 
 /** The filters in an address's query string: `?status=success&from=2026-11-01&q=0712…`. */
 export function filtersFromSearch(search: URLSearchParams): ListFilters {

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { mockApi, renderApp, transaction } from '../../../test/render-app';
+import { mockApi, renderApp, summary, transaction } from '../../../test/render-app';
 
 describe('the Transaction History screen', () => {
   it('says it is loading, then shows the table with the specification’s columns', async () => {
@@ -30,7 +30,7 @@ describe('the Transaction History screen', () => {
     expect(screen.getByRole('heading', { name: 'Transaction History' })).toBeInTheDocument();
     expect(screen.getByText('Loading transactions...')).toBeInTheDocument();
 
-    const table = await screen.findByRole('table');
+    const table = await screen.findByRole('table', { name: 'Transaction History' });
     expect(
       within(table)
         .getAllByRole('columnheader')
@@ -70,7 +70,7 @@ describe('the Transaction History screen', () => {
     );
     renderApp('/transactions');
     expect(await screen.findByText('No transactions found.')).toBeInTheDocument();
-    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    expect(screen.queryByRole('table', { name: 'Transaction History' })).not.toBeInTheDocument();
   });
 
   it('says the list could not be fetched only when loading really failed', async () => {
@@ -185,5 +185,51 @@ describe('the Transaction History screen', () => {
     await vi.advanceTimersByTimeAsync(15_000);
     expect(api.count('/api/mpesa/transactions')).toBe(asked);
     vi.useRealTimers();
+  });
+
+  it('shows today and the last 7 days, and the fortnight in a table for screen readers', async () => {
+    const daily = summary().daily.map((day, index) =>
+      index === 13
+        ? {
+            ...day,
+            byStatus: [
+              { status: 'success', count: 2, amount: 750 },
+              { status: 'cancelled', count: 1, amount: 90 },
+            ],
+          }
+        : day,
+    );
+    mockApi((call) =>
+      call.path === '/api/mpesa/summary'
+        ? {
+            status: 200,
+            body: {
+              success: true,
+              data: summary({
+                today: { collected: 750, count: 3, successCount: 2, successRate: 2 / 3 },
+                last7Days: { collected: 1750, count: 1, successCount: 1, successRate: 1 },
+                daily,
+              }),
+            },
+          }
+        : call.path === '/api/mpesa/transactions'
+          ? { status: 200, body: { success: true, data: [], nextCursor: null } }
+          : undefined,
+    );
+    renderApp('/transactions');
+    const glance = await screen.findByRole('region', { name: 'At a glance' });
+    expect(within(glance).getByText('750 KES')).toBeInTheDocument();
+    expect(within(glance).getByText('3 payments, 67% successful')).toBeInTheDocument();
+    expect(within(glance).getByText('1 payment, 100% successful')).toBeInTheDocument();
+    const table = within(glance).getByRole('table', {
+      name: 'Amounts in KES by day and status, last 14 days',
+    });
+    const lastDay = within(table).getByRole('row', { name: /2026-11-22/ });
+    expect(
+      within(lastDay)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual(['750', '0', '90', '0', '0']);
+    expect(screen.getByText('No transactions found.')).toBeInTheDocument();
   });
 });

@@ -6,6 +6,7 @@ import { ApiError } from '../../../lib/api-client';
 import { formatAmount, formatDate } from '../../../lib/format';
 import { exportUrl, filtersFromSearch, transactionsQueryOptions } from '../api/transactions-api';
 import { HistoryFilters } from './history-filters';
+import { HistorySummary } from './history-summary';
 import { StatusBadge } from './status-badge';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 
@@ -26,6 +27,7 @@ export function TransactionList() {
   return (
     <section className="card transaction-list" aria-labelledby="transactions-title">
       <h2 id="transactions-title">Transaction History</h2>
+      <HistorySummary />
       <HistoryFilters
         key={searchText}
         filters={filters}
@@ -50,7 +52,7 @@ export function TransactionList() {
       ) : (
         // Explicit roles keep the table's meaning for screen readers when narrow screens restyle
         // each row as a card.
-        <table className="transaction-table" role="table">
+        <table className="transaction-table" role="table" aria-labelledby="transactions-title">
           <thead role="rowgroup">
             <tr role="row">
               {COLUMNS.map((column) => (
