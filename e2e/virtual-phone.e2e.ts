@@ -71,7 +71,8 @@ describe('the virtual phone', () => {
 
     await app.waitForURL(/\/transactions\/[0-9a-f-]{36}$/);
     await app.locator('.status-badge', { hasText: 'Success' }).waitFor({ timeout: 15_000 });
-    expect(await app.getByText(receipt).count()).toBe(1);
+    // Once in the details (the timeline's callback names it too).
+    expect(await app.locator('dd', { hasText: receipt }).count()).toBe(1);
   });
 
   it('cancelling on the phone shows Cancelled in the web app', async () => {
@@ -90,7 +91,9 @@ describe('the virtual phone', () => {
     await phone.getByRole('button', { name: 'OK' }).click();
     await app.waitForURL(/\/transactions\/[0-9a-f-]{36}$/);
     await app.locator('.status-badge', { hasText: 'Failed' }).waitFor({ timeout: 15_000 });
-    expect(await app.getByText('The initiator information is invalid.').count()).toBe(1);
+    expect(
+      await app.locator('dd', { hasText: 'The initiator information is invalid.' }).count(),
+    ).toBe(1);
   });
 
   it('shows each request and callback in the live log, with the secrets masked', async () => {

@@ -25,6 +25,7 @@ import type { DarajaClient } from './daraja/daraja-client.ts';
 import { AppError, answerClientError, answerError, answerNodeRefusals } from './errors.ts';
 import { clientAddress, limitKeyFor } from './lib/client-address.ts';
 import { transactionRoutes } from './transactions/transactions.routes.ts';
+import { transactionEventRoutes } from './transactions/events.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
 
 export interface AppDeps {
@@ -217,6 +218,7 @@ export async function buildApp(deps: AppDeps) {
         },
         businessTimeZone: config.businessTimeZone,
       });
+      await api.register(transactionEventRoutes, { deps: paymentDeps });
       await api.register(systemRoutes, { config, database: deps.database });
     },
     { prefix: '/api' },

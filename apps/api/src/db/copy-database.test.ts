@@ -45,7 +45,8 @@ describe('copying an SQLite file’s data to another database', () => {
         const counts = await copyDatabase(source, target);
         expect(counts).toEqual({
           transactions: 7,
-          transaction_events: 7,
+          // Saved, then accepted by M-PESA: two events per payment.
+          transaction_events: 14,
           callbacks: 0,
           idempotency_keys: 7,
           phone_locks: 7,

@@ -57,6 +57,12 @@ for (const dialect of DIALECTS) {
             to_status: 'pending',
             note: 'saved before the STK push',
           },
+          {
+            source: 'initiation',
+            from_status: 'pending',
+            to_status: 'pending',
+            note: 'accepted by M-PESA',
+          },
           { source: 'callback', from_status: 'pending', to_status: 'success', note: null },
         ]);
       });

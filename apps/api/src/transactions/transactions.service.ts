@@ -110,7 +110,17 @@ export async function initiatePayment(
         customerMessage: ack.customerMessage,
         at,
       });
-      if (!attached) await flagForeignCallback(trx, id, ack, at);
+      if (attached) {
+        await recordEvent(trx, id, {
+          source: 'initiation',
+          from: 'pending',
+          to: 'pending',
+          note: 'accepted by M-PESA',
+          at,
+        });
+      } else {
+        await flagForeignCallback(trx, id, ack, at);
+      }
       await locks.holdPhoneUntil(trx, input.phoneNumber, id, cooldownEnds);
     });
     deps.log.info(

@@ -1,4 +1,5 @@
-import { act, screen } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockApi, renderApp, transaction } from '../../../test/render-app';
 
@@ -7,6 +8,34 @@ afterEach(() => {
 });
 
 const DETAIL = '/api/mpesa/transactions/tx-1';
+const EVENTS = '/api/mpesa/transactions/tx-1/events';
+
+/** The transaction's timeline as the API tells it, a second after creation and on. */
+function timeline(...titles: string[]) {
+  return {
+    status: 200,
+    body: {
+      success: true,
+      data: titles.map((title, index) => ({
+        at: new Date(Date.parse('2026-11-22T10:15:01.000Z') + index * 5000).toISOString(),
+        source: index === 0 ? 'initiation' : 'callback',
+        fromStatus: index === 0 ? null : 'pending',
+        toStatus: 'pending',
+        title,
+        detail: null,
+      })),
+    },
+  };
+}
+
+/** The scripted API, answering the timeline with one event unless the test scripts it. */
+function mockDetailApi(handler: Parameters<typeof mockApi>[0]) {
+  return mockApi(
+    (call) =>
+      handler(call) ??
+      (call.path === EVENTS ? timeline('Saved before the payment request was sent') : undefined),
+  );
+}
 
 function labels() {
   return Array.from(document.querySelectorAll('dt'), (dt) => dt.textContent);
@@ -14,7 +43,7 @@ function labels() {
 
 describe('the Transaction Details screen', () => {
   it('says it is loading, then shows a pending transaction with the spinner and the two links', async () => {
-    mockApi((call) =>
+    mockDetailApi((call) =>
       call.path === DETAIL
         ? { status: 200, body: { success: true, data: transaction() } }
         : undefined,
@@ -41,7 +70,7 @@ describe('the Transaction Details screen', () => {
   });
 
   it('shows the receipt, transaction date and response only when present, and N/A for a missing date', async () => {
-    mockApi((call) =>
+    mockDetailApi((call) =>
       call.path === DETAIL
         ? {
             status: 200,
@@ -82,7 +111,7 @@ describe('the Transaction Details screen', () => {
       'M-PESA never confirmed the payment request within 10 minutes. Whether the payer paid is ' +
       'not known: check the M-PESA statement for a payment of 150 KES from this phone number ' +
       'before asking for the money again.';
-    mockApi((call) =>
+    mockDetailApi((call) =>
       call.path === DETAIL
         ? {
             status: 200,
@@ -102,7 +131,7 @@ describe('the Transaction Details screen', () => {
   it('asks again every 5 s while pending and stops once the status is final', async () => {
     vi.useFakeTimers();
     let status = 'pending';
-    const api = mockApi((call) =>
+    const api = mockDetailApi((call) =>
       call.path === DETAIL
         ? { status: 200, body: { success: true, data: transaction({ status }) } }
         : undefined,
@@ -135,7 +164,7 @@ describe('the Transaction Details screen', () => {
     vi.useFakeTimers();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     let fail = false;
-    mockApi((call) =>
+    mockDetailApi((call) =>
       call.path === DETAIL
         ? fail
           ? { status: 503, body: { success: false, message: 'down' } }
@@ -152,7 +181,7 @@ describe('the Transaction Details screen', () => {
   });
 
   it('says "Transaction not found" for an unknown id', async () => {
-    mockApi((call) =>
+    mockDetailApi((call) =>
       call.path === '/api/mpesa/transactions/nope'
         ? {
             status: 404,
@@ -171,11 +200,206 @@ describe('the Transaction Details screen', () => {
 
   it('says the details could not be fetched only when loading really failed', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    mockApi((call) => (call.path === DETAIL ? 'network-error' : undefined));
+    mockDetailApi((call) => (call.path === DETAIL ? 'network-error' : undefined));
     renderApp('/transactions/tx-1');
     await act(() => vi.advanceTimersByTimeAsync(10_000));
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Failed to fetch transaction details',
     );
+  });
+});
+
+describe('the timeline and the receipt on the Transaction Details screen', () => {
+  const paid = transaction({
+    status: 'success',
+    mpesaReceiptNumber: 'UF1E26WQJZ',
+    transactionDate: '2026-06-14T16:36:04.000Z',
+    responseDescription: 'The service request is processed successfully.',
+  });
+
+  it('lists the events in order with their times below the specification’s rows, which stay as they are', async () => {
+    mockDetailApi((call) =>
+      call.path === DETAIL
+        ? { status: 200, body: { success: true, data: paid } }
+        : call.path === EVENTS
+          ? {
+              status: 200,
+              body: {
+                success: true,
+                data: [
+                  {
+                    at: '2026-11-22T10:15:00.000Z',
+                    source: 'initiation',
+                    fromStatus: null,
+                    toStatus: 'pending',
+                    title: 'Saved before the payment request was sent',
+                    detail: null,
+                  },
+                  {
+                    at: '2026-11-22T10:15:06.000Z',
+                    source: 'callback',
+                    fromStatus: 'pending',
+                    toStatus: 'success',
+                    title: 'Callback: paid (receipt UF1E26WQJZ)',
+                    detail: 'The service request is processed successfully.',
+                  },
+                ],
+              },
+            }
+          : undefined,
+    );
+    renderApp('/transactions/tx-1');
+    const section = (await screen.findByRole('heading', { name: 'Timeline' })).closest('section')!;
+    const items = await within(section).findAllByRole('listitem');
+    expect(section.querySelector('ol')).toContainElement(items[0]!);
+    expect(items.map((item) => item.textContent)).toEqual([
+      `${new Date('2026-11-22T10:15:00.000Z').toLocaleString()}Saved before the payment request was sent`,
+      `${new Date('2026-11-22T10:15:06.000Z').toLocaleString()}Callback: paid (receipt UF1E26WQJZ)The service request is processed successfully.`,
+    ]);
+    expect(items[1]!.querySelector('time')).toHaveAttribute('datetime', '2026-11-22T10:15:06.000Z');
+
+    expect(labels()).toEqual([
+      'Reference',
+      'Phone Number',
+      'Amount',
+      'Description',
+      'Created At',
+      'M-PESA Receipt',
+      'Transaction Date',
+      'Response',
+    ]);
+    for (const dl of document.querySelectorAll('dl')) {
+      expect(dl.compareDocumentPosition(section) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    }
+    expect(
+      section.compareDocumentPosition(screen.getByRole('link', { name: 'Back to Transactions' })) &
+        Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
+  });
+
+  it('has its own loading and error texts, and the screen’s texts stay', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const api = mockDetailApi((call) =>
+      call.path === DETAIL
+        ? { status: 200, body: { success: true, data: transaction() } }
+        : call.path === EVENTS
+          ? 'network-error'
+          : undefined,
+    );
+    renderApp('/transactions/tx-1');
+    // Lost requests are tried twice more before the timeline says it could not be loaded.
+    expect(await screen.findByText('Loading timeline...')).toBeInTheDocument();
+    expect(screen.getByText('Please complete the payment on your phone.')).toBeInTheDocument();
+
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    expect(await screen.findByText('The timeline could not be loaded.')).toBeInTheDocument();
+    expect(api.count(EVENTS)).toBe(3);
+    // And it stays said: a timeline that never loaded is not polled.
+    await act(() => vi.advanceTimersByTimeAsync(30_000));
+    expect(screen.getByText('The timeline could not be loaded.')).toBeInTheDocument();
+    expect(api.count(EVENTS)).toBe(3);
+    expect(screen.queryByText('Loading timeline...')).not.toBeInTheDocument();
+    expect(screen.getByText('Please complete the payment on your phone.')).toBeInTheDocument();
+    expect(screen.getByText('Pending')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.queryByText('Failed to fetch transaction details')).not.toBeInTheDocument();
+  });
+
+  it('asks for the timeline every 5 s while pending, once more when the status changes, then stops', async () => {
+    vi.useFakeTimers();
+    let status = 'pending';
+    const api = mockDetailApi((call) =>
+      call.path === DETAIL
+        ? { status: 200, body: { success: true, data: transaction({ status }) } }
+        : call.path === EVENTS
+          ? status === 'pending'
+            ? timeline('Saved before the payment request was sent', 'Accepted by M-PESA')
+            : timeline(
+                'Saved before the payment request was sent',
+                'Accepted by M-PESA',
+                'Callback: cancelled by the payer',
+              )
+          : undefined,
+    );
+    renderApp('/transactions/tx-1');
+    await act(() => vi.advanceTimersByTimeAsync(10));
+    expect(api.count(EVENTS)).toBe(1);
+    expect(screen.getAllByRole('listitem')).toHaveLength(2);
+
+    await act(() => vi.advanceTimersByTimeAsync(5000));
+    expect(api.count(EVENTS)).toBe(2);
+
+    status = 'cancelled';
+    await act(() => vi.advanceTimersByTimeAsync(5000));
+    await act(() => vi.advanceTimersByTimeAsync(10));
+    expect(screen.getByText('Cancelled')).toBeInTheDocument();
+    expect(screen.getByText('Callback: cancelled by the payer')).toBeInTheDocument();
+    const asked = api.count(EVENTS);
+    expect(asked).toBeGreaterThanOrEqual(3);
+
+    await act(() => vi.advanceTimersByTimeAsync(60_000));
+    expect(api.count(EVENTS)).toBe(asked);
+  });
+
+  it('keeps the timeline on screen when refreshing it fails, and only logs it', async () => {
+    vi.useFakeTimers();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    let fail = false;
+    mockDetailApi((call) => {
+      if (call.path === DETAIL)
+        return { status: 200, body: { success: true, data: transaction() } };
+      if (call.path === EVENTS && fail) return { status: 503, body: { success: false } };
+      return undefined;
+    });
+    renderApp('/transactions/tx-1');
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    fail = true;
+    await act(() => vi.advanceTimersByTimeAsync(20_000));
+    expect(screen.getByText('Saved before the payment request was sent')).toBeInTheDocument();
+    expect(screen.queryByText('The timeline could not be loaded.')).not.toBeInTheDocument();
+    expect(warn).toHaveBeenCalledWith('Refreshing the timeline failed:', expect.anything());
+  });
+
+  it('copies the receipt and says "Copied" where screen readers hear it', async () => {
+    const user = userEvent.setup();
+    mockDetailApi((call) =>
+      call.path === DETAIL ? { status: 200, body: { success: true, data: paid } } : undefined,
+    );
+    renderApp('/transactions/tx-1');
+    const button = await screen.findByRole('button', { name: 'Copy receipt' });
+    expect(button).toHaveAttribute('type', 'button');
+    const said = within(button.parentElement!).getByRole('status');
+    expect(said).toHaveAttribute('aria-live', 'polite');
+    expect(said).toBeEmptyDOMElement();
+
+    // By keyboard: the button focused, then Enter.
+    button.focus();
+    await user.keyboard('{Enter}');
+    expect(await navigator.clipboard.readText()).toBe('UF1E26WQJZ');
+    expect(said).toHaveTextContent('Copied');
+  });
+
+  it('says when the receipt could not be copied', async () => {
+    const user = userEvent.setup();
+    vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new Error('denied'));
+    mockDetailApi((call) =>
+      call.path === DETAIL ? { status: 200, body: { success: true, data: paid } } : undefined,
+    );
+    renderApp('/transactions/tx-1');
+    await user.click(await screen.findByRole('button', { name: 'Copy receipt' }));
+    expect(
+      await screen.findByText('Could not copy: select the receipt number and copy it.'),
+    ).toBeInTheDocument();
+  });
+
+  it('offers no copy button without a receipt', async () => {
+    mockDetailApi((call) =>
+      call.path === DETAIL
+        ? { status: 200, body: { success: true, data: transaction() } }
+        : undefined,
+    );
+    renderApp('/transactions/tx-1');
+    await screen.findByRole('heading', { name: 'Timeline' });
+    expect(screen.queryByRole('button', { name: 'Copy receipt' })).not.toBeInTheDocument();
   });
 });

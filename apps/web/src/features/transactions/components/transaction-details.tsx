@@ -7,6 +7,8 @@ import { ApiError } from '../../../lib/api-client';
 import { formatAmount, formatDate } from '../../../lib/format';
 import { transactionQueryOptions } from '../api/transactions-api';
 import { StatusBadge } from './status-badge';
+import { CopyReceipt } from './copy-receipt';
+import { TransactionTimeline } from './transaction-timeline';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 
 function DetailRow({ label, value }: { label: string; value: string }) {
@@ -72,6 +74,18 @@ export function TransactionDetails() {
     );
   }
 
+  const receipt = transaction.mpesaReceiptNumber;
+  const rowsAfterReceipt = (
+    <>
+      {transaction.transactionDate && (
+        <DetailRow label="Transaction Date" value={formatDate(transaction.transactionDate)} />
+      )}
+      {transaction.responseDescription && (
+        <DetailRow label="Response" value={transaction.responseDescription} />
+      )}
+    </>
+  );
+
   return (
     <section className="card transaction-details" aria-labelledby="details-title">
       <h2 id="details-title">Transaction Details</h2>
@@ -86,22 +100,25 @@ export function TransactionDetails() {
         )}
       </div>
 
-      <dl className="details">
+      <dl className={receipt ? 'details details-continues' : 'details'}>
         <DetailRow label="Reference" value={transaction.reference} />
         <DetailRow label="Phone Number" value={transaction.phoneNumber} />
         <DetailRow label="Amount" value={formatAmount(transaction.amount)} />
         <DetailRow label="Description" value={transaction.description} />
         <DetailRow label="Created At" value={formatDate(transaction.createdAt)} />
-        {transaction.mpesaReceiptNumber && (
-          <DetailRow label="M-PESA Receipt" value={transaction.mpesaReceiptNumber} />
-        )}
-        {transaction.transactionDate && (
-          <DetailRow label="Transaction Date" value={formatDate(transaction.transactionDate)} />
-        )}
-        {transaction.responseDescription && (
-          <DetailRow label="Response" value={transaction.responseDescription} />
-        )}
+        {receipt ? <DetailRow label="M-PESA Receipt" value={receipt} /> : rowsAfterReceipt}
       </dl>
+      {/* The button sits under the receipt's row; a <dl> may hold nothing but its rows. */}
+      {receipt && (
+        <>
+          <CopyReceipt receipt={receipt} />
+          {(transaction.transactionDate || transaction.responseDescription) && (
+            <dl className="details">{rowsAfterReceipt}</dl>
+          )}
+        </>
+      )}
+
+      <TransactionTimeline id={id} status={transaction.status} />
 
       <DetailLinks />
     </section>

@@ -1,0 +1,253 @@
+/**
+ * A payment's timeline: its recorded events, oldest first, each told in a sentence a merchant
+ * understands. The messages as received (callbacks, query answers, Daraja's refusals) stay in the
+ * database: they may hold the payer's phone number. Only what they reported is told: the result,
+ * M-PESA's own description of it, and the receipt.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { stripControlCharacters, type TransactionStatus } from '@mpesa/shared';
+import { errorResponseSchema } from '@mpesa/shared/contract';
+import {
+  transactionEventsResponseSchema,
+  type TransactionEvent,
+} from '@mpesa/shared/contract-events';
+import { parseStkCallback } from '../daraja/callback-parser.ts';
+import { statusForResultCode } from '../daraja/result-codes.ts';
+import { listTransactionEvents, type TimelineRow } from './events.repository.ts';
+import { getTransaction, type PaymentDeps } from './transactions.service.ts';
+
+export interface TransactionEventRoutesOptions {
+  deps: Pick<PaymentDeps, 'db'>;
+}
+
+export const transactionEventRoutes: FastifyPluginAsyncZod<TransactionEventRoutesOptions> = async (
+  app,
+  { deps },
+) => {
+  app.get(
+    '/mpesa/transactions/:id/events',
+    {
+      schema: {
+        // As for one transaction: an id that cannot be ours is simply not found.
+        params: z.object({ id: z.string() }),
+        response: {
+          200: transactionEventsResponseSchema,
+          400: errorResponseSchema,
+          404: errorResponseSchema,
+        },
+      },
+    },
+    async (request) => {
+      // The same 404, for the same ids, as GET /mpesa/transactions/:id.
+      const transaction = await getTransaction(deps, request.params.id);
+      const rows = await listTransactionEvents(deps.db, transaction._id);
+      return { success: true as const, data: rows.map(describeEvent) };
+    },
+  );
+};
+
+/** Longest `detail` sent; M-PESA's descriptions and people's notes can run long. */
+const DETAIL_MAX = 300;
+
+/** What a callback or an STK query answer reported, read from the message as received. */
+interface Reported {
+  status: Exclude<TransactionStatus, 'pending'>;
+  description: string;
+  receipt: string | null;
+}
+
+const queryAnswerSchema = z.looseObject({
+  ResultCode: z.union([z.number(), z.string()]),
+  ResultDesc: z.string().optional(),
+});
+
+/** Daraja's refusal of a push, as initiation records it (all three absent: never reached). */
+const refusalSchema = z.looseObject({
+  errorCode: z.string().nullish(),
+  errorMessage: z.string().nullish(),
+  httpStatus: z.number().nullish(),
+});
+
+function parsedPayload(payload: string | null): unknown {
+  if (payload === null) return undefined;
+  try {
+    return JSON.parse(payload);
+  } catch {
+    return undefined;
+  }
+}
+
+function reportedIn(row: TimelineRow): Reported | null {
+  const body = parsedPayload(row.payload);
+  if (row.source === 'callback') {
+    const parsed = parseStkCallback(body);
+    if (!parsed.ok) return null;
+    const status = statusForResultCode(parsed.callback.resultCode);
+    return {
+      status,
+      description: parsed.callback.resultDesc,
+      // Only a success carries a receipt that counts (as transaction-outcome.ts applies it).
+      receipt: status === 'success' ? (parsed.callback.metadata?.mpesaReceiptNumber ?? null) : null,
+    };
+  }
+  if (row.source === 'query') {
+    const parsed = queryAnswerSchema.safeParse(body);
+    if (!parsed.success) return null;
+    return {
+      status: statusForResultCode(String(parsed.data.ResultCode).trim()),
+      description: stripControlCharacters(parsed.data.ResultDesc ?? ''),
+      receipt: null,
+    };
+  }
+  return null;
+}
+
+const STATUS_WORDS: Record<TransactionStatus, string> = {
+  pending: 'pending',
+  success: 'paid',
+  failed: 'failed',
+  cancelled: 'cancelled',
+  timeout: 'timed out',
+  unknown: 'outcome unknown',
+};
+
+/** A result as M-PESA reported it: "paid (receipt UF1E26WQJZ)", "cancelled by the payer". */
+function resultWords(status: TransactionStatus, receipt: string | null): string {
+  if (status === 'success') return receipt ? `paid (receipt ${receipt})` : 'paid';
+  if (status === 'cancelled') return 'cancelled by the payer';
+  if (status === 'timeout') return 'not answered on the phone in time';
+  return STATUS_WORDS[status];
+}
+
+function short(text: string | null | undefined): string | null {
+  const trimmed = (text ?? '').trim();
+  if (trimmed === '') return null;
+  return trimmed.length > DETAIL_MAX ? `${trimmed.slice(0, DETAIL_MAX - 1)}…` : trimmed;
+}
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+const FLAGGED = 'flagged: ';
+
+/**
+ * A callback's or an STK query answer's event, by the notes transaction-outcome.ts and
+ * callbacks.service.ts write.
+ */
+function describeReport(row: TimelineRow): Pick<TransactionEvent, 'title' | 'detail'> {
+  const prefix = row.source === 'callback' ? 'Callback' : 'Asked M-PESA (STK query)';
+  const reported = reportedIn(row);
+  const result = resultWords(reported?.status ?? row.to_status, reported?.receipt ?? null);
+  const said = short(reported?.description);
+  const note = row.note;
+
+  if (note === null) return { title: `${prefix}: ${result}`, detail: said };
+  if (note.startsWith('duplicate ')) {
+    return { title: `${prefix}: duplicate, changed nothing`, detail: said };
+  }
+  if (note.startsWith(FLAGGED)) {
+    return {
+      title: `Flagged for review: ${note.slice(FLAGGED.length)}`,
+      detail: `${prefix} reported: ${result}`,
+    };
+  }
+  if (note.startsWith('not applied: flagged for review')) {
+    return { title: `${prefix}: ${result}, not applied while under review`, detail: said };
+  }
+  if (note.startsWith('ignored: ')) {
+    return {
+      title: `${prefix}: ${result}, changed nothing`,
+      detail: short(`Not applied: ${note.slice('ignored: '.length)}.`),
+    };
+  }
+  if (note === 'receipt added by a late callback') {
+    return { title: `${prefix}: ${result}, receipt added`, detail: said };
+  }
+  if (note.endsWith('settled the unknown outcome')) {
+    return { title: `${prefix}: ${result}, settling the unknown outcome`, detail: said };
+  }
+  if (note.startsWith('late ') && row.from_status !== null) {
+    // "late callback success lifted cancelled; still flagged for review" (or "; flagged: …")
+    const [, rest = ''] = note.split(/; (.*)/s);
+    return {
+      title: `${prefix}: ${result}, replacing ${STATUS_WORDS[row.from_status]}`,
+      detail: rest.startsWith(FLAGGED)
+        ? short(`Flagged for review: ${rest.slice(FLAGGED.length)}`)
+        : short(rest ? capitalised(rest) : said),
+    };
+  }
+  return { title: `${prefix}: ${result}`, detail: short(note) };
+}
+
+/** An event recorded while the payment request was saved and sent. */
+function describeInitiation(row: TimelineRow): Pick<TransactionEvent, 'title' | 'detail'> {
+  const note = row.note ?? '';
+  if (row.from_status === null) {
+    return { title: 'Saved before the payment request was sent', detail: null };
+  }
+  if (note === 'accepted by M-PESA') return { title: 'Accepted by M-PESA', detail: null };
+  // The note goes on with our client's error message: not for merchants.
+  if (note.startsWith('outcome unknown: ')) {
+    return {
+      title: 'M-PESA did not confirm the payment request',
+      detail: 'A prompt may still have reached the payer’s phone; this payment updates on its own.',
+    };
+  }
+  if (note.startsWith(FLAGGED)) {
+    return { title: `Flagged for review: ${note.slice(FLAGGED.length)}`, detail: null };
+  }
+  if (row.to_status === 'failed') {
+    const refusal = refusalSchema.safeParse(parsedPayload(row.payload));
+    const { errorCode, errorMessage, httpStatus } = refusal.success ? refusal.data : {};
+    const refused = [errorCode, errorMessage, httpStatus].some(
+      (value) => value !== undefined && value !== null,
+    );
+    if (refused) {
+      return {
+        title: 'M-PESA refused the payment request',
+        detail: short(errorMessage && stripControlCharacters(errorMessage)),
+      };
+    }
+    return { title: 'M-PESA could not be reached', detail: 'No payment request was sent.' };
+  }
+  return { title: `Payment request: ${STATUS_WORDS[row.to_status]}`, detail: short(note) };
+}
+
+export function describeEvent(row: TimelineRow): TransactionEvent {
+  let told: Pick<TransactionEvent, 'title' | 'detail'>;
+  switch (row.source) {
+    case 'initiation':
+      told = describeInitiation(row);
+      break;
+    case 'callback':
+    case 'query':
+      told = describeReport(row);
+      break;
+    case 'reconciliation':
+      told = {
+        title:
+          row.to_status === 'unknown'
+            ? 'Reconciliation gave up: outcome unknown'
+            : `Reconciliation: ${STATUS_WORDS[row.to_status]}`,
+        // Our own sentence: why it gave up.
+        detail: short(row.note),
+      };
+      break;
+    case 'review': {
+      const verdict = row.from_status === row.to_status ? 'kept' : 'marked';
+      told = {
+        title: `Reviewed by a person: ${verdict} ${STATUS_WORDS[row.to_status]}`,
+        // What the flag was and the reviewer's own note.
+        detail: short(row.note && capitalised(row.note)),
+      };
+      break;
+    }
+  }
+  return {
+    at: row.at,
+    source: row.source,
+    fromStatus: row.from_status,
+    toStatus: row.to_status,
+    ...told,
+  };
+}

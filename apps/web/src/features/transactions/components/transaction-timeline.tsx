@@ -1,0 +1,43 @@
+import { useEffect } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { TransactionStatus } from '@mpesa/shared';
+import { formatDate } from '../../../lib/format';
+import { transactionEventsQueryOptions } from '../api/transaction-events-api';
+
+/**
+ * What happened to the payment, oldest first: saved, accepted by M-PESA, the callback, each STK
+ * query, reconciliation, a person's review. Its own loading and error texts sit under its own
+ * heading and never take the place of the screen's.
+ */
+export function TransactionTimeline({ id, status }: { id: string; status: TransactionStatus }) {
+  const { data: events, error, isPending } = useQuery(transactionEventsQueryOptions(id, status));
+
+  // As for the transaction, a failed refresh keeps the timeline on screen and is only logged.
+  useEffect(() => {
+    if (error && events) console.warn('Refreshing the timeline failed:', error);
+  }, [error, events]);
+
+  return (
+    <section className="timeline" aria-labelledby="timeline-title">
+      <h3 id="timeline-title">Timeline</h3>
+      {isPending ? (
+        <p className="loading">Loading timeline...</p>
+      ) : !events ? (
+        <p className="timeline-error">The timeline could not be loaded.</p>
+      ) : events.length === 0 ? (
+        <p className="empty">Nothing has been recorded yet.</p>
+      ) : (
+        <ol className="timeline-list">
+          {events.map((event, index) => (
+            // Events are only ever added at the end, so a position names one for good.
+            <li key={index} className="timeline-event">
+              <time dateTime={event.at}>{formatDate(event.at)}</time>
+              <span className="timeline-event-title">{event.title}</span>
+              {event.detail && <span className="timeline-event-detail">{event.detail}</span>}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

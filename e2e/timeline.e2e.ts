@@ -1,0 +1,162 @@
+/**
+ * The Transaction Details screen's timeline and its "Copy receipt" button, in Chromium at 360 px:
+ * a payment made in the form followed from saving to the simulator's callback, the receipt copied
+ * by keyboard, and axe's view of the screen with both showing.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
+
+const appUrl = inject('appUrl');
+const simulatorUrl = inject('simulatorUrl');
+const axeSource = fs.readFileSync(
+  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8',
+);
+
+const SENT = 'Payment initiated! Check your phone to complete the transaction.';
+const PAID = /^Callback: paid \(receipt ([A-Z0-9]{10})\)$/;
+
+let browser: Browser;
+let page: Page;
+let errors: string[];
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+beforeEach(async () => {
+  await fetch(`${simulatorUrl}/_sim/reset`, { method: 'POST' });
+  ({ page, errors } = await phonePage(browser));
+  return async () => {
+    await page.context().close();
+    expect(errors).toEqual([]);
+  };
+});
+
+let numbers = 0;
+
+/**
+ * A phone number of the test's own that the simulator pays, as it pays 0700000000. Not 0700000000
+ * itself: payments.e2e.ts pays it too, and a phone takes one payment request per PHONE_COOLDOWN_S
+ * (60 s), so whichever file ran second would be refused.
+ */
+async function payingNumber(): Promise<string> {
+  const phone = `2547${String(Date.now() + numbers++).slice(-8)}`;
+  const told = await fetch(`${simulatorUrl}/_sim/numbers/${phone}/next`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ outcome: '0' }),
+  });
+  expect(told.status).toBe(200);
+  return phone;
+}
+
+describe('the timeline on the Transaction Details screen', () => {
+  it('follows a payment from saving to the callback, and copies its receipt', async () => {
+    await page.goto(appUrl);
+    await page.getByLabel('Phone Number').fill(await payingNumber());
+    await page.getByLabel('Amount (KES)').fill('95');
+    await page.getByLabel('Reference').fill('E2E timeline');
+    await page.getByRole('button', { name: 'Pay with M-PESA' }).click();
+    await page.getByText(SENT).waitFor();
+    await page.waitForURL(/\/transactions\/[0-9a-f-]{36}$/, { timeout: 10_000 });
+
+    const timeline = page.getByRole('region', { name: 'Timeline' });
+    await timeline.getByText('Accepted by M-PESA').waitFor();
+    // Still pending: the callback comes after 5 s, and the timeline is asked again every 5 s.
+    await timeline.getByText(PAID).waitFor({ timeout: 20_000 });
+
+    const titles = await timeline.locator('li .timeline-event-title').allTextContents();
+    expect(titles).toEqual([
+      'Saved before the payment request was sent',
+      'Accepted by M-PESA',
+      expect.stringMatching(PAID),
+    ]);
+    const receipt = titles[2]!.match(PAID)![1]!;
+    expect(
+      await page
+        .locator('.detail-row', { has: page.locator('dt', { hasText: 'M-PESA Receipt' }) })
+        .locator('dd')
+        .textContent(),
+    ).toBe(receipt);
+    for (const time of await timeline.locator('li time').all()) {
+      expect(Date.parse((await time.getAttribute('datetime')) ?? '')).not.toBeNaN();
+      expect(await time.textContent()).not.toBe('N/A');
+    }
+
+    // Copied by keyboard, with a target big enough for a thumb.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: appUrl,
+    });
+    const copy = page.getByRole('button', { name: 'Copy receipt' });
+    const box = await copy.boundingBox();
+    expect(box?.width).toBeGreaterThanOrEqual(44);
+    expect(box?.height).toBeGreaterThanOrEqual(44);
+    await copy.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(receipt);
+    expect(await fitsWidth(page)).toBe(true);
+  });
+
+  it('passes axe at 360 px with the timeline and the copy button showing', async () => {
+    const answer = await fetch(`${appUrl}/api/mpesa/stkpush`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        phoneNumber: await payingNumber(),
+        amount: 4,
+        reference: 'Axe timeline',
+      }),
+    });
+    expect(answer.status).toBe(200);
+    const { transactionId } = await answer.json();
+
+    // axe is injected as a script, which the page's own Content-Security-Policy would rightly refuse.
+    const context = await browser.newContext({
+      viewport: { width: 360, height: 740 },
+      bypassCSP: true,
+    });
+    try {
+      const axePage = await context.newPage();
+      await axePage.goto(`${appUrl}/transactions/${transactionId}`);
+      await axePage
+        .getByRole('region', { name: 'Timeline' })
+        .getByText(PAID)
+        .waitFor({ timeout: 20_000 });
+      await axePage.getByRole('button', { name: 'Copy receipt' }).waitFor();
+      expect(await violations(axePage)).toEqual([]);
+      expect(await fitsWidth(axePage)).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+interface Violation {
+  id: string;
+  impact: string;
+  help: string;
+  nodes: Array<{ target: string[] }>;
+}
+
+async function violations(on: Page): Promise<string[]> {
+  await on.addScriptTag({ content: axeSource });
+  const found = await on.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run: (context: Document, options: object) => Promise<{ violations: unknown[] }> };
+      }
+    ).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations as Violation[];
+  });
+  return found.map(
+    (v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+  );
+}

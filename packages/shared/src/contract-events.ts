@@ -1,0 +1,43 @@
+/**
+ * The HTTP contract of a payment's timeline (`GET /api/mpesa/transactions/:id/events`): what
+ * happened to it, in order, in words a merchant reads. Never the messages as received: those may
+ * hold the payer's phone number.
+ */
+import { z } from 'zod';
+import { TRANSACTION_STATUSES } from './constants.ts';
+
+/**
+ * Who recorded an event: saving and sending the request (`initiation`), M-PESA's callback, an STK
+ * query, reconciliation giving up, or a person's review.
+ */
+export const EVENT_SOURCES = [
+  'initiation',
+  'callback',
+  'query',
+  'reconciliation',
+  'review',
+] as const;
+export type EventSource = (typeof EVENT_SOURCES)[number];
+
+const statusSchema = z.enum(TRANSACTION_STATUSES);
+
+export const transactionEventSchema = z.object({
+  /** When it happened, ISO 8601 UTC. */
+  at: z.string(),
+  source: z.enum(EVENT_SOURCES),
+  /** Null for the event that created the transaction. */
+  fromStatus: statusSchema.nullable(),
+  toStatus: statusSchema,
+  /** One sentence: "Accepted by M-PESA", "Callback: paid (receipt UF1E26WQJZ)". */
+  title: z.string(),
+  /** A short explanation, when there is one (M-PESA's own words, why nothing changed). */
+  detail: z.string().nullable(),
+});
+export type TransactionEvent = z.infer<typeof transactionEventSchema>;
+
+export const transactionEventsResponseSchema = z.object({
+  success: z.literal(true),
+  /** Oldest first. */
+  data: z.array(transactionEventSchema),
+});
+export type TransactionEventsResponse = z.infer<typeof transactionEventsResponseSchema>;
