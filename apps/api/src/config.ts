@@ -367,3 +367,14 @@ export function loadConfig(source: Record<string, string | undefined>) {
 }
 
 export type Config = ReturnType<typeof loadConfig>;
+
+/** The settings for a process (the server, a command): a bad one stops it with a line naming it. */
+export function loadConfigOrExit(source: Record<string, string | undefined> = process.env): Config {
+  try {
+    return loadConfig(source);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`Configuration error: ${error.message}`);
+    process.exit(1);
+  }
+}

@@ -5,8 +5,8 @@
  * Uses the app's own settings (DATABASE_URL, DATABASE_SCHEMA, DATA_DIR).
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config.ts';
-import { createDb, migrateToLatest } from './db/create-db.ts';
+import { loadConfigOrExit } from './config.ts';
+import { migrateToLatest, openConfiguredDb } from './db/create-db.ts';
 import {
   REVIEW_STATUSES,
   ReviewError,
@@ -40,17 +40,8 @@ const clearing = command === 'clear' && id !== undefined && positionals.length =
 if (command === undefined ? values.note !== undefined || status !== undefined : !clearing) usage();
 if (status !== undefined && !REVIEW_STATUSES.includes(status)) usage();
 
-let config;
-try {
-  config = loadConfig(process.env);
-} catch (error) {
-  console.error(error instanceof ConfigError ? `Configuration error: ${error.message}` : error);
-  process.exit(1);
-}
-const database = createDb(config.databaseUrl, {
-  poolSize: 1,
-  ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
-});
+const config = loadConfigOrExit();
+const database = openConfiguredDb(config, 1);
 try {
   await migrateToLatest(database);
   if (command === 'clear') {

@@ -2,29 +2,17 @@
  * Runs the API (and the built web app) as a process: config, database, migrations, listen, and a
  * graceful shutdown that lets in-flight requests finish.
  */
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import { loadOrCreateCallbackSecret } from './callback-secret.ts';
-import { createDb, migrateToLatest } from './db/create-db.ts';
+import { migrateToLatest, openConfiguredDb } from './db/create-db.ts';
 import { createDarajaClient } from './daraja/daraja-client.ts';
 import { buildApp } from './app.ts';
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`Configuration error: ${error.message}`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
 
   const callbackSecret = config.callbackSecret ?? loadOrCreateCallbackSecret(config.dataDir);
-  const database = createDb(config.databaseUrl, {
-    poolSize: config.databasePoolSize,
-    ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
-  });
+  const database = openConfiguredDb(config, config.databasePoolSize);
   await migrateToLatest(database);
 
   const daraja = createDarajaClient(config.mpesa);

@@ -66,6 +66,17 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Db
   return { db, dialect: name, migrator };
 }
 
+/** The database the settings name (DATABASE_URL, DATABASE_SCHEMA), with `poolSize` connections. */
+export function openConfiguredDb(
+  settings: { databaseUrl: string; databaseSchema?: string | undefined },
+  poolSize: number,
+): DbHandle {
+  return createDb(settings.databaseUrl, {
+    poolSize,
+    ...(settings.databaseSchema ? { schema: settings.databaseSchema } : {}),
+  });
+}
+
 export async function migrateToLatest({ migrator }: Pick<DbHandle, 'migrator'>): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');

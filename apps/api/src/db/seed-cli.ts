@@ -6,8 +6,8 @@
  */
 import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config.ts';
-import { createDb, migrateToLatest } from './create-db.ts';
+import { loadConfigOrExit } from '../config.ts';
+import { migrateToLatest, openConfiguredDb } from './create-db.ts';
 import { SeedError, seedDatabase } from './seed.ts';
 
 const LIMITS = {
@@ -65,13 +65,7 @@ const count = wholeNumber(values.count, 'count') ?? usage();
 const days = wholeNumber(values.days, 'days') ?? 180;
 const seed = wholeNumber(values.seed, 'seed') ?? randomInt(LIMITS.seed.max);
 
-let config;
-try {
-  config = loadConfig(process.env);
-} catch (error) {
-  console.error(error instanceof ConfigError ? `Configuration error: ${error.message}` : error);
-  process.exit(1);
-}
+const config = loadConfigOrExit();
 if (config.mpesa.env === 'production') {
   console.error(
     'Refusing to seed: MPESA_ENV=production. Made-up payments must never mix with real ones.',
@@ -80,10 +74,7 @@ if (config.mpesa.env === 'production') {
 }
 
 const number = (value: number) => Math.round(value).toLocaleString('en-US');
-const database = createDb(config.databaseUrl, {
-  poolSize: 1,
-  ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
-});
+const database = openConfiguredDb(config, 1);
 const target =
   database.dialect === 'postgres'
     ? `PostgreSQL${config.databaseSchema ? ` (schema ${config.databaseSchema})` : ''}`
