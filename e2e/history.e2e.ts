@@ -7,11 +7,37 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createDb } from '../apps/api/src/db/create-db.ts';
+import type { TransactionRow } from '../apps/api/src/db/schema.ts';
 import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
 
 const appUrl = inject('appUrl');
 const PREFIX = 'HIST-';
 const SHOP_PHONE = '254711999001';
+
+/** A payment as the API stores it, made at `at`. */
+function row(id: string, at: string) {
+  return {
+    id,
+    reference: id,
+    description: 'Payment for services',
+    phone_number: '254712000999',
+    amount: 100,
+    status: 'success' as TransactionRow['status'],
+    merchant_request_id: null,
+    checkout_request_id: null,
+    result_code: null,
+    response_description: null,
+    customer_message: null,
+    mpesa_receipt_number: null,
+    transaction_date: null,
+    created_at: at,
+    updated_at: at,
+    next_check_at: null,
+    lease_owner: null,
+    lease_until: null,
+    flagged_reason: null,
+  };
+}
 
 let browser: Browser;
 let page: Page;
@@ -26,25 +52,12 @@ beforeAll(async () => {
       await db
         .insertInto('transactions')
         .values({
-          id: `hist-${String(i).padStart(3, '0')}`,
+          ...row(`hist-${String(i).padStart(3, '0')}`, at),
           reference: `${PREFIX}${String(i).padStart(3, '0')}`,
-          description: 'Payment for services',
           phone_number: i % 10 === 0 ? SHOP_PHONE : `2547120${String(i).padStart(5, '0')}`,
           amount: 100 + i,
           status: i % 4 === 0 ? 'failed' : 'success',
-          merchant_request_id: null,
-          checkout_request_id: null,
           result_code: i % 4 === 0 ? '1' : '0',
-          response_description: null,
-          customer_message: null,
-          mpesa_receipt_number: null,
-          transaction_date: null,
-          created_at: at,
-          updated_at: at,
-          next_check_at: null,
-          lease_owner: null,
-          lease_until: null,
-          flagged_reason: null,
         })
         .execute();
     }
@@ -86,6 +99,51 @@ describe('the history', () => {
     expect(await page.getByRole('checkbox', { name: 'Failed' }).isChecked()).toBe(true);
     await page.goBack();
     await expect.poll(async () => (await references()).length).toBe(50);
+  });
+
+  it('filters by business days, in the address too', async () => {
+    await page.goto(`${appUrl}/transactions?q=${PREFIX}`);
+    await expect.poll(async () => (await references()).length).toBe(50);
+    await page.getByLabel('From', { exact: true }).fill('2026-11-02');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('from')).toBe('2026-11-02');
+    await expect.poll(() => page.getByText('No transactions found.').isVisible()).toBe(true);
+    await page.getByLabel('From', { exact: true }).fill('2026-11-01');
+    await page.getByLabel('To', { exact: true }).fill('2026-11-01');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('to')).toBe('2026-11-01');
+    await expect.poll(async () => (await references()).length).toBe(50);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(async () => (await references()).length).toBe(60);
+  });
+
+  it('refreshes itself while a payment on screen is pending, and stops once none is', async () => {
+    const { db } = createDb(inject('databaseFile'));
+    try {
+      const at = new Date().toISOString();
+      await db
+        .insertInto('transactions')
+        .values({ ...row('live-001', at), reference: 'LIVE-001', status: 'pending' })
+        .execute();
+      await page.goto(`${appUrl}/transactions?q=LIVE-`);
+      const status = page.locator('td[data-label="Status"]');
+      await expect.poll(() => status.textContent()).toBe('Pending');
+      // The payer pays: the row changes under the open page.
+      await db
+        .updateTable('transactions')
+        .set({ status: 'success', mpesa_receipt_number: 'LIV3E2E001', result_code: '0' })
+        .where('id', '=', 'live-001')
+        .execute();
+      await expect.poll(() => status.textContent(), { timeout: 12_000 }).toBe('Success');
+      const asked: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes('/api/mpesa/transactions?')) asked.push(request.url());
+      });
+      await page.waitForTimeout(6_000);
+      expect(asked).toEqual([]);
+    } finally {
+      await db.destroy();
+    }
   });
 
   it('finds a customer by a phone number written another way', async () => {

@@ -34,4 +34,29 @@ describe('business days', () => {
       '2026-11-01',
     );
   });
+
+  it('gives every second around a change of offset its own offset, remembered or not', () => {
+    // What Intl itself says the offset is, as the check.
+    const offsetOf = (instant: number, timeZone: string) => {
+      const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
+        .formatToParts(new Date(instant))
+        .find((part) => part.type === 'timeZoneName')!.value;
+      return name === 'GMT' ? '+00:00' : name.slice(3);
+    };
+    const changes = [
+      ['Europe/London', '2026-03-29T01:00:00.000Z'],
+      ['Europe/London', '2026-10-25T01:00:00.000Z'],
+      ['America/St_Johns', '2026-03-08T05:30:00.000Z'],
+      ['Australia/Lord_Howe', '2026-04-04T15:00:00.000Z'],
+    ] as const;
+    for (const [zone, change] of changes) {
+      for (let second = -1200; second <= 1200; second += 7) {
+        const instant = Date.parse(change) + second * 1000;
+        const written = isoInZone(new Date(instant).toISOString(), zone);
+        expect(written.slice(19), `${zone} at ${new Date(instant).toISOString()}`).toBe(
+          offsetOf(instant, zone),
+        );
+      }
+    }
+  });
 });

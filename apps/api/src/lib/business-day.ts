@@ -34,8 +34,30 @@ function wallClock(timeZone: string): Intl.DateTimeFormat {
   return format;
 }
 
-/** How far the zone's wall clock is ahead of UTC at `instant`, in ms. */
+/** Offsets already worked out, by zone and then quarter hour (the CSV export asks twice a row). */
+const offsets = new Map<string, Map<number, number>>();
+const QUARTER_HOUR = 900_000;
+
+/**
+ * How far the zone's wall clock is ahead of UTC at `instant`, in ms. A quarter hour whose first
+ * and last seconds have the same offset has it throughout (offsets never change twice in so
+ * short a time), and is remembered.
+ */
 function offsetMs(instant: number, timeZone: string): number {
+  let zone = offsets.get(timeZone);
+  if (!zone) offsets.set(timeZone, (zone = new Map()));
+  const quarter = Math.floor(instant / QUARTER_HOUR);
+  const known = zone.get(quarter);
+  if (known !== undefined) return known;
+  const first = computeOffsetMs(quarter * QUARTER_HOUR, timeZone);
+  const last = computeOffsetMs((quarter + 1) * QUARTER_HOUR - 1000, timeZone);
+  if (first !== last) return computeOffsetMs(instant, timeZone);
+  if (zone.size >= 100_000) zone.clear();
+  zone.set(quarter, first);
+  return first;
+}
+
+function computeOffsetMs(instant: number, timeZone: string): number {
   const parts = wallClock(timeZone).formatToParts(new Date(instant));
   const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   const wall = Date.UTC(
@@ -68,17 +90,44 @@ export function nextDay(day: string): string {
   return new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);
 }
 
+/** Offsets written as ISO 8601 does (+03:00), by offset in ms. */
+const offsetTexts = new Map<number, string>();
+
+function offsetText(offset: number): string {
+  let text = offsetTexts.get(offset);
+  if (text === undefined) {
+    const minutes = Math.abs(offset) / 60_000;
+    const sign = offset < 0 ? '-' : '+';
+    const hh = String(Math.floor(minutes / 60)).padStart(2, '0');
+    const mm = String(minutes % 60).padStart(2, '0');
+    text = `${sign}${hh}:${mm}`;
+    offsetTexts.set(offset, text);
+  }
+  return text;
+}
+
 /** An instant as ISO 8601 in the zone's wall time, with its offset: 2026-11-23T17:52:00+03:00. */
 export function isoInZone(instant: string, timeZone: string): string {
   const time = Date.parse(instant);
   if (!Number.isFinite(time)) return instant;
   const offset = offsetMs(time, timeZone);
-  const wall = new Date(Math.floor(time / 1000) * 1000 + offset).toISOString().slice(0, 19);
-  const minutes = Math.abs(offset) / 60_000;
-  const sign = offset < 0 ? '-' : '+';
-  const hh = String(Math.floor(minutes / 60)).padStart(2, '0');
-  const mm = String(minutes % 60).padStart(2, '0');
-  return `${wall}${sign}${hh}:${mm}`;
+  return wallTimeText(Math.floor(time / 1000) * 1000 + offset) + offsetText(offset);
+}
+
+const TWO_DIGITS = Array.from({ length: 60 }, (_, n) => String(n).padStart(2, '0'));
+/** The last day written, kept: times come in runs on the same day (a CSV export is in order). */
+let lastDay = NaN;
+let lastDayText = '';
+
+/** A whole-second wall time (ms since the epoch, as if UTC) as 2026-11-23T17:52:09. */
+function wallTimeText(wall: number): string {
+  const day = Math.floor(wall / 86_400_000);
+  if (day !== lastDay) {
+    lastDayText = new Date(day * 86_400_000).toISOString().slice(0, 11);
+    lastDay = day;
+  }
+  const seconds = (wall - day * 86_400_000) / 1000;
+  return `${lastDayText}${TWO_DIGITS[Math.floor(seconds / 3600)]}:${TWO_DIGITS[Math.floor(seconds / 60) % 60]}:${TWO_DIGITS[seconds % 60]}`;
 }
 
 /** The business day an instant falls on (YYYY-MM-DD). */

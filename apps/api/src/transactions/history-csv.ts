@@ -21,11 +21,17 @@ export const CSV_COLUMNS = [
   'response_description',
 ] as const;
 
+/** The columns a CSV line is made of. */
+export type CsvRow = Pick<TransactionRow, (typeof CSV_COLUMNS)[number]>;
+
+/** A cell that needs neither neutralising nor quoting, the common case, is written as it is. */
+const NEEDS_CARE = /^[=+\-@\t\r]|[",\r\n]/;
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 function cell(value: string | number | null): string {
   if (value === null) return '';
   if (typeof value === 'number') return String(value);
+  if (!NEEDS_CARE.test(value)) return value;
   const safe = FORMULA_START.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
@@ -34,18 +40,14 @@ export function csvLine(values: readonly (string | number | null)[]): string {
   return `${values.map(cell).join(',')}\r\n`;
 }
 
-export function csvRow(row: TransactionRow, timeZone: string): (string | number | null)[] {
-  return [
-    row.id,
-    isoInZone(row.created_at, timeZone),
-    row.reference,
+/** One payment as a CSV line, in the order of CSV_COLUMNS (written out: it runs once a row). */
+export function csvRecord(row: CsvRow, timeZone: string): string {
+  // Ids, phone numbers and statuses are ours, never a stranger's text: they need no care.
+  return `${row.id},${isoInZone(row.created_at, timeZone)},${cell(row.reference)},${cell(
     row.description,
-    row.phone_number,
-    Number(row.amount),
-    row.status,
+  )},${row.phone_number},${Number(row.amount)},${row.status},${cell(
     row.mpesa_receipt_number,
-    row.transaction_date === null ? null : isoInZone(row.transaction_date, timeZone),
+  )},${row.transaction_date === null ? '' : cell(isoInZone(row.transaction_date, timeZone))},${cell(
     row.result_code,
-    row.response_description,
-  ];
+  )},${cell(row.response_description)}\r\n`;
 }

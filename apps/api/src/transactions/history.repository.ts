@@ -23,39 +23,154 @@ export interface ListQuery {
   text?: string;
 }
 
+/** A filter on the transactions that one branch of a page adds. */
+type Condition = (query: FromTransactions) => FromTransactions;
+type FromTransactions = ReturnType<typeof fromTransactions>;
+
+function fromTransactions(db: Db) {
+  return db.selectFrom('transactions');
+}
+
+/** What a page is ordered and merged by. */
+type Sortable = Pick<TransactionRow, 'id' | 'created_at'>;
+/** The columns a page reads: all of them (null), or these and the two it is ordered by. */
+type Columns = readonly (keyof TransactionRow)[] | null;
+
+/**
+ * A reference prefix that matches fewer payments than this is read through the reference index
+ * and sorted; one that matches more is found by reading the list in its order, where one page of
+ * matches comes soon (5,000 in 1,000,000 is one row in 200).
+ */
+export const REFERENCE_SORT_LIMIT = 5000;
+
 /**
  * Newest first, ordered by (created_at, id) so that rows with the same instant neither repeat nor
  * vanish between pages, also while new payments arrive (they sort before every cursor).
+ *
+ * Each query reads an index in the list's order and stops after one page. Where one query could
+ * not (several statuses, or text that may be a receipt or the start of a reference), each part is
+ * read on its own index and the parts are merged.
  */
-export async function listTransactions(db: Db, query: ListQuery): Promise<TransactionRow[]> {
-  const { after, statuses, since, until, phone, text } = query;
-  return db
-    .selectFrom('transactions')
-    .selectAll()
+export function listTransactions(db: Db, query: ListQuery): Promise<TransactionRow[]>;
+/** Only these columns (and id and created_at): an export reads no more than it writes. */
+export function listTransactions<C extends keyof TransactionRow>(
+  db: Db,
+  query: ListQuery,
+  columns: readonly C[],
+): Promise<Pick<TransactionRow, C | keyof Sortable>[]>;
+export async function listTransactions(
+  db: Db,
+  query: ListQuery,
+  columns: Columns = null,
+): Promise<Sortable[]> {
+  const { text } = query;
+  if (text === undefined) return byStatus(db, query, columns, (select) => select);
+  const [receipts, references] = await Promise.all([
+    // A receipt is matched whole: a handful of rows, read by the receipt index.
+    page(db, query, columns, (select) =>
+      select.where('mpesa_receipt_number', '=', text.toUpperCase()),
+    ),
+    byReferencePrefix(db, query, columns, text),
+  ]);
+  return newestFirst([receipts, references], query.limit);
+}
+
+/** One page: the query's filters and this branch's condition, in the list's order. */
+function page(
+  db: Db,
+  query: ListQuery,
+  columns: Columns,
+  condition: Condition,
+  statuses = query.statuses,
+): Promise<Sortable[]> {
+  const { after, since, until, phone } = query;
+  const selected = condition(fromTransactions(db))
+    // The first condition bounds the index range; the second breaks ties on the instant. (The OR
+    // alone is not a range to either database: each page would read every row above it.)
     .$if(after !== undefined, (q) =>
-      q.where((eb) =>
-        eb.or([
-          eb('created_at', '<', after!.createdAt),
-          eb.and([eb('created_at', '=', after!.createdAt), eb('id', '<', after!.id)]),
-        ]),
-      ),
+      q
+        .where('created_at', '<=', after!.createdAt)
+        .where((eb) => eb.or([eb('created_at', '<', after!.createdAt), eb('id', '<', after!.id)])),
     )
     .$if(statuses !== undefined, (q) => q.where('status', 'in', statuses!))
     .$if(since !== undefined, (q) => q.where('created_at', '>=', since!))
     .$if(until !== undefined, (q) => q.where('created_at', '<', until!))
     .$if(phone !== undefined, (q) => q.where('phone_number', '=', phone!))
-    .$if(text !== undefined, (q) =>
-      q.where((eb) =>
-        eb.or([
-          eb('mpesa_receipt_number', '=', text!.toUpperCase()),
-          eb(eb.fn('substr', ['reference', eb.val(1), eb.val(text!.length)]), '=', text!),
-        ]),
-      ),
-    )
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(query.limit)
-    .execute();
+    .limit(query.limit);
+  return columns === null
+    ? selected.selectAll().execute()
+    : selected.select(['id', 'created_at', ...columns]).execute();
+}
+
+/**
+ * A page read in the list's order: with several statuses (and no phone, whose index holds few
+ * rows), one query per status on the (status, created_at, id) index, merged.
+ */
+async function byStatus(db: Db, query: ListQuery, columns: Columns, condition: Condition) {
+  const { statuses } = query;
+  if (statuses === undefined || statuses.length < 2 || query.phone !== undefined) {
+    return page(db, query, columns, condition);
+  }
+  const parts = await Promise.all(
+    statuses.map((status) => page(db, query, columns, condition, [status])),
+  );
+  return newestFirst(parts, query.limit);
+}
+
+/**
+ * The payments whose reference starts with `prefix` (as typed: references are case-sensitive).
+ * References compare by code point on both databases (migration 004), so the prefix is a range.
+ */
+async function byReferencePrefix(db: Db, query: ListQuery, columns: Columns, prefix: string) {
+  const end = prefixEnd(prefix);
+  // The first matches, read off the reference index alone.
+  const matching = db
+    .selectFrom('transactions')
+    .select('id')
+    .where('reference', '>=', prefix)
+    .$if(end !== null, (q) => q.where('reference', '<', end!))
+    .limit(REFERENCE_SORT_LIMIT);
+  const { count } = await db
+    .selectFrom(matching.as('matching'))
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  if (Number(count) < REFERENCE_SORT_LIMIT) {
+    return page(db, query, columns, (select) => select.where('id', 'in', matching));
+  }
+  // Not the indexed column itself, so that each query reads the list's order instead.
+  const reference = sql<string>`(reference || '')`;
+  return byStatus(db, query, columns, (select) =>
+    select.where(reference, '>=', prefix).$if(end !== null, (q) => q.where(reference, '<', end!)),
+  );
+}
+
+/** The least string above every string that starts with `prefix`, by code point; null if none. */
+export function prefixEnd(prefix: string): string | null {
+  const points = [...prefix];
+  while (points.length > 0) {
+    const last = points.pop()!.codePointAt(0)!;
+    if (last < 0x10ffff) {
+      return points.join('') + String.fromCodePoint(last + 1 === 0xd800 ? 0xe000 : last + 1);
+    }
+  }
+  return null;
+}
+
+/** The first `limit` rows of several pages, each newest first, once each. */
+function newestFirst<R extends Sortable>(parts: readonly R[][], limit: number): R[] {
+  const byId = new Map<string, R>();
+  for (const part of parts) for (const row of part) byId.set(row.id, row);
+  return [...byId.values()]
+    .sort((a, b) =>
+      a.created_at === b.created_at ? compare(b.id, a.id) : compare(b.created_at, a.created_at),
+    )
+    .slice(0, limit);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Payments started in each period (by status), with their amounts. */
@@ -68,35 +183,38 @@ export interface PeriodTotals {
 }
 
 /**
- * Counts and sums payments by period and status in one pass over the creation index: `bounds`
- * are the periods' starts, in order, and `end` the last one's end (ISO 8601 UTC).
+ * Counts and sums payments by period and status: `bounds` are the periods' starts, in order, and
+ * `end` the last one's end (ISO 8601 UTC). One query per period, each read from the creation
+ * index alone (it carries status and amount); one query for all periods would have to work out
+ * each row's period and group by it, three times the work at a million payments.
  */
 export async function totalsByPeriod(
   db: Db,
   bounds: readonly string[],
   end: string,
 ): Promise<PeriodTotals[]> {
-  if (bounds.length === 0) return [];
-  const period = sql<number>`case ${sql.join(
-    bounds.slice(1).map((bound, index) => sql`when created_at < ${bound} then ${sql.lit(index)}`),
-    sql` `,
-  )} else ${sql.lit(bounds.length - 1)} end`;
-  const rows = await db
-    .selectFrom('transactions')
-    .select((eb) => [
-      period.as('period'),
-      'status',
-      eb.fn.countAll<number>().as('count'),
-      eb.fn.sum<number>('amount').as('amount'),
-    ])
-    .where('created_at', '>=', bounds[0]!)
-    .where('created_at', '<', end)
-    .groupBy(['period', 'status'])
-    .execute();
-  return rows.map((row) => ({
-    period: Number(row.period),
-    status: row.status,
-    count: Number(row.count),
-    amount: Number(row.amount ?? 0),
-  }));
+  const periods = await Promise.all(
+    bounds.map((start, period) =>
+      db
+        .selectFrom('transactions')
+        .select((eb) => [
+          'status',
+          eb.fn.countAll<number>().as('count'),
+          eb.fn.sum<number>('amount').as('amount'),
+        ])
+        .where('created_at', '>=', start)
+        .where('created_at', '<', bounds[period + 1] ?? end)
+        .groupBy('status')
+        .execute()
+        .then((rows) =>
+          rows.map((row) => ({
+            period,
+            status: row.status,
+            count: Number(row.count),
+            amount: Number(row.amount ?? 0),
+          })),
+        ),
+    ),
+  );
+  return periods.flat();
 }

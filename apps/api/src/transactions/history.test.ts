@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { NewTransactionRow } from '../db/schema.ts';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { createTestApp } from '../test/test-app.ts';
+import { REFERENCE_SORT_LIMIT, prefixEnd } from './history.repository.ts';
 import { encodeCursor } from './list-cursor.ts';
 
 const NOT_CALLED = {
@@ -151,6 +152,74 @@ for (const dialect of DIALECTS) {
       expect(await ids('?q=shop-2026')).toEqual([]);
     });
 
+    it('pages through several statuses and through searches, few matches or many, without a repeat or a gap', async () => {
+      // More matches for "INV-" than the reference index is sorted for, fewer for "INV-1".
+      const statuses = ['success', 'failed', 'cancelled', 'timeout'] as const;
+      const rows = Array.from({ length: REFERENCE_SORT_LIMIT + 600 }, (_, i) => ({
+        id: `row-${String(i).padStart(5, '0')}`,
+        // Three rows to an instant, so that pages break inside ties.
+        created_at: new Date(Date.UTC(2026, 10, 1) + Math.floor(i / 3) * 60_000).toISOString(),
+        status: statuses[i % 4]!,
+        reference: i % 10 === 9 ? 'Payment' : `INV-${i}`,
+        mpesa_receipt_number: i % 4 === 0 ? `RCP${String(i).padStart(7, '0')}` : null,
+      }));
+      rows.push({ ...rows[0]!, id: 'row-receipt', mpesa_receipt_number: 'QK12' });
+      rows.push({ ...rows[0]!, id: 'row-reference', reference: 'QK12-A' });
+      for (let i = 0; i < rows.length; i += 1000) {
+        await database.db
+          .insertInto('transactions')
+          .values(
+            rows.slice(i, i + 1000).map((row) => ({
+              ...row,
+              description: 'Goods',
+              phone_number: '254712345678',
+              amount: 10,
+              updated_at: row.created_at,
+            })),
+          )
+          .execute();
+      }
+      const newestFirst = [...rows].sort((a, b) =>
+        a.created_at === b.created_at
+          ? b.id.localeCompare(a.id)
+          : b.created_at.localeCompare(a.created_at),
+      );
+      async function walk(query: string) {
+        const seen: string[] = [];
+        let cursor: string | null = null;
+        do {
+          const answer = await list(`?limit=200&${query}${cursor ? `&cursor=${cursor}` : ''}`);
+          expect(answer.status).toBe(200);
+          seen.push(...answer.body.data.map((row: { _id: string }) => row._id));
+          cursor = answer.body.nextCursor;
+        } while (cursor);
+        return seen;
+      }
+      const expected = (keep: (row: (typeof rows)[number]) => boolean) =>
+        newestFirst.filter(keep).map((row) => row.id);
+      const several = expected((row) => row.status === 'failed' || row.status === 'cancelled');
+      expect(await walk('status=failed,cancelled')).toEqual(several);
+      const inv = expected((row) => row.reference.startsWith('INV-'));
+      expect(inv.length).toBeGreaterThan(REFERENCE_SORT_LIMIT);
+      expect(await walk('q=INV-')).toEqual(inv);
+      expect(await walk('q=INV-&status=success,timeout')).toEqual(
+        expected(
+          (row) =>
+            row.reference.startsWith('INV-') &&
+            (row.status === 'success' || row.status === 'timeout'),
+        ),
+      );
+      const inv1 = expected((row) => row.reference.startsWith('INV-1'));
+      expect(inv1.length).toBeLessThan(REFERENCE_SORT_LIMIT);
+      expect(await walk('q=INV-1')).toEqual(inv1);
+      expect(await walk('q=INV-1&status=failed')).toEqual(
+        expected((row) => row.reference.startsWith('INV-1') && row.status === 'failed'),
+      );
+      expect(await walk('q=QK12')).toEqual(['row-reference', 'row-receipt']);
+      expect(await walk('q=qk12')).toEqual(['row-receipt']);
+      expect(await walk('q=rcp0000004')).toEqual(['row-00004']);
+    });
+
     it.each([
       [
         '?status=paid',
@@ -290,3 +359,13 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe('a reference prefix as a range', () => {
+  it('ends at the least string above every string that starts with it', () => {
+    expect(prefixEnd('INV-12')).toBe('INV-13');
+    expect(prefixEnd('a\u{10FFFF}')).toBe('b');
+    expect(prefixEnd('\u{10FFFF}')).toBeNull();
+    expect(prefixEnd('\uD7FF')).toBe('\uE000');
+    expect(prefixEnd('')).toBeNull();
+  });
+});

@@ -1,0 +1,449 @@
+/**
+ * `npm run bench:history`: the merchant's history at 1,000,000 payments (issue 9), on SQLite and,
+ * when TEST_DATABASE_URL is set, on PostgreSQL.
+ *
+ * For each database it seeds the payments (`npm run db:seed`), starts the API as its own process on
+ * 127.0.0.1, and asks it, one request at a time, for: the first page, the 200th page by cursor, a
+ * status page, a phone search, a receipt search, a reference search, the summary, and the CSV export
+ * of every payment. Times are the server's own (Fastify's `responseTime` in its request log), so
+ * they hold the route's work and not the client's; GET /api/health, asked the same way in the same
+ * run, is the baseline each is compared with. The export's RSS is the server process's, read from
+ * /proc while it streams.
+ *
+ * Options: --count <n> (default 1,000,000); --keep keeps the seeded databases (in
+ * /tmp/mpesa-bench-history and the PostgreSQL schema bench_history) and reuses them on the next
+ * run when they hold exactly that many payments. Exits 1 when a target is missed.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { freePort } from '../apps/api/src/test/ports.ts';
+import { TEST_DATABASE_URL } from '../apps/api/src/test/test-db.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const SCHEMA = 'bench_history';
+const KEPT_DIR = path.join(tmpdir(), 'mpesa-bench-history');
+
+const { values } = parseArgs({
+  options: { count: { type: 'string', default: '1000000' }, keep: { type: 'boolean' } },
+});
+const COUNT = Number(values.count);
+if (!Number.isInteger(COUNT) || COUNT < 20_000) throw new Error('--count must be 20000 or more');
+
+/** Requests per scenario after the warm-up (the export is run twice). */
+const SAMPLES = 400;
+const WARM_UP = 30;
+
+interface Target {
+  /** The server-side p99 (or, for the summary, every answer) must be under this, in ms. */
+  p99Ms?: number;
+  maxMs?: number;
+}
+
+const TARGETS: Record<string, Target> = {
+  'first page': { p99Ms: 10 },
+  '200th page by cursor': { p99Ms: 10 },
+  'status page (failed)': { p99Ms: 10 },
+  'phone search': { p99Ms: 10 },
+  'receipt search': { p99Ms: 10 },
+  summary: { maxMs: 50 },
+};
+const EXPORT_ROWS_PER_S = 100_000;
+const EXPORT_RSS_GROWTH_MB = 64;
+
+interface Figures {
+  scenario: string;
+  requests: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** The p99 as a multiple of GET /api/health's p99 in the same run. */
+  vsHealth: number;
+  /** The client's p50, over loopback HTTP, for context. */
+  clientP50Ms: number;
+  met: boolean | null;
+}
+
+interface ExportFigures {
+  label: string;
+  rows: number;
+  seconds: number;
+  rowsPerS: number;
+  rssBeforeMb: number;
+  rssPeakMb: number;
+  rssGrowthMb: number;
+  met: boolean | null;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+function run(command: string, args: string[], env: Record<string, string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: 'inherit' });
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${args.join(' ')} exited with ${code}`)),
+    );
+  });
+}
+
+/** The API as its own process, with its request log read for the server's times. */
+class Server {
+  private times: number[] = [];
+  private waiters: (() => void)[] = [];
+  private output = '';
+  readonly child: ChildProcess;
+  readonly url: string;
+  private constructor(child: ChildProcess, url: string) {
+    this.child = child;
+    this.url = url;
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      if (!line.includes('"request completed"')) {
+        this.output += `${line}\n`;
+        return;
+      }
+      this.times.push((JSON.parse(line) as { responseTime: number }).responseTime);
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+  }
+
+  static async start(env: Record<string, string>): Promise<Server> {
+    const port = await freePort();
+    const child = spawn(process.execPath, [path.join(ROOT, 'apps/api/src/server.ts')], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        LOG_LEVEL: 'info',
+        WEB_DIST_DIR: '/nonexistent-web-dist',
+        MPESA_ENV: 'simulator',
+        // Nothing listens here: the seeded pending payments must not reach a Daraja.
+        MPESA_BASE_URL: `http://127.0.0.1:${await freePort()}`,
+        MPESA_CALLBACK_URL: `http://127.0.0.1:${port}`,
+        RECONCILE_INTERVAL_MS: '3600000',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const server = new Server(child, `http://127.0.0.1:${port}`);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`the API exited at start-up:\n${server.output}`);
+      try {
+        if ((await fetch(`${server.url}/api/health`)).ok) break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`the API did not start:\n${server.output}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await server.takeTimes(1);
+    return server;
+  }
+
+  /** The server's times of the next `count` requests it completes, waiting for their log lines. */
+  async takeTimes(count: number): Promise<number[]> {
+    const deadline = Date.now() + 30_000;
+    while (this.times.length < count) {
+      if (Date.now() > deadline) throw new Error('the API did not log its requests');
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 200);
+      });
+    }
+    return this.times.splice(0, count);
+  }
+
+  rssMb(): number {
+    const status = readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+  }
+
+  async stop(): Promise<void> {
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+async function getJson<T>(url: string): Promise<T> {
+  const response = await fetch(url);
+  const body = (await response.json()) as T;
+  if (!response.ok) throw new Error(`${url} answered ${response.status}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+interface Row {
+  _id: string;
+  phoneNumber: string;
+  mpesaReceiptNumber?: string | null;
+  reference: string;
+}
+interface Page {
+  data: Row[];
+  nextCursor: string | null;
+}
+
+/** Asks each path in turn (the list is cycled), one request at a time. */
+async function measure(
+  server: Server,
+  scenario: string,
+  paths: readonly string[],
+  samples = SAMPLES,
+): Promise<Omit<Figures, 'vsHealth' | 'met'>> {
+  for (let i = 0; i < WARM_UP; i++) await getJson(server.url + paths[i % paths.length]!);
+  await server.takeTimes(WARM_UP);
+  const client: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const started = performance.now();
+    await getJson(server.url + paths[i % paths.length]!);
+    client.push(performance.now() - started);
+  }
+  const times = (await server.takeTimes(samples)).sort((a, b) => a - b);
+  client.sort((a, b) => a - b);
+  return {
+    scenario,
+    requests: samples,
+    p50Ms: percentile(times, 50),
+    p99Ms: percentile(times, 99),
+    maxMs: times.at(-1)!,
+    clientP50Ms: percentile(client, 50),
+  };
+}
+
+async function measureExport(
+  server: Server,
+  label: string,
+  query: string,
+  expectedRows: number | null,
+): Promise<ExportFigures> {
+  const rssBeforeMb = server.rssMb();
+  let rssPeakMb = rssBeforeMb;
+  const sampler = setInterval(() => (rssPeakMb = Math.max(rssPeakMb, server.rssMb())), 20);
+  const started = performance.now();
+  const response = await fetch(`${server.url}/api/mpesa/transactions/export${query}`);
+  if (!response.ok) throw new Error(`the export answered ${response.status}`);
+  let newlines = 0;
+  for await (const chunk of response.body! as AsyncIterable<Uint8Array>) {
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) newlines++;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  rssPeakMb = Math.max(rssPeakMb, server.rssMb());
+  await server.takeTimes(1);
+  const rows = newlines - 1; // the header
+  const rowsPerS = rows / seconds;
+  const rssGrowthMb = rssPeakMb - rssBeforeMb;
+  return {
+    label,
+    rows,
+    seconds,
+    rowsPerS,
+    rssBeforeMb,
+    rssPeakMb,
+    rssGrowthMb,
+    met:
+      expectedRows === null
+        ? null
+        : rows === expectedRows &&
+          rowsPerS >= EXPORT_ROWS_PER_S &&
+          rssGrowthMb < EXPORT_RSS_GROWTH_MB,
+  };
+}
+
+/** A fresh (or kept) database of COUNT payments, as the API's settings. */
+async function prepare(dialect: 'sqlite' | 'postgres'): Promise<{
+  env: Record<string, string>;
+  cleanUp: () => Promise<void>;
+}> {
+  if (dialect === 'sqlite') {
+    const dir = values.keep ? KEPT_DIR : mkdtempSync(path.join(tmpdir(), 'mpesa-bench-'));
+    const env = { DATA_DIR: dir };
+    mkdirSync(dir, { recursive: true });
+    const fresh = values.keep ? (await countSqlite(dir)) !== COUNT : true;
+    if (fresh) {
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      await run(process.execPath, seedArgs(), env);
+    }
+    return { env, cleanUp: async () => void (values.keep || rmSync(dir, { recursive: true })) };
+  }
+  const env = { DATABASE_URL: TEST_DATABASE_URL!, DATABASE_SCHEMA: SCHEMA };
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  const dropSchema = () => client.query(`drop schema if exists ${SCHEMA} cascade`);
+  try {
+    const counted = await client
+      .query<{ n: string }>(`select count(*) as n from ${SCHEMA}.transactions`)
+      .then((result) => Number(result.rows[0]!.n))
+      .catch(() => null);
+    if (!(values.keep && counted === COUNT)) {
+      await dropSchema();
+      await run(process.execPath, seedArgs(), env);
+      await client.query(`vacuum analyze ${SCHEMA}.transactions`);
+    }
+  } catch (error) {
+    await client.end();
+    throw error;
+  }
+  return {
+    env,
+    cleanUp: async () => {
+      if (!values.keep) await dropSchema();
+      await client.end();
+    },
+  };
+}
+
+function seedArgs(): string[] {
+  return [path.join(ROOT, 'apps/api/src/db/seed-cli.ts'), '--count', String(COUNT), '--seed', '9'];
+}
+
+async function countSqlite(dir: string): Promise<number | null> {
+  const { DatabaseSync } = await import('node:sqlite');
+  try {
+    const db = new DatabaseSync(path.join(dir, 'mpesa.sqlite'), { readOnly: true });
+    const { n } = db.prepare('select count(*) as n from transactions').get() as { n: number };
+    db.close();
+    return n;
+  } catch {
+    return null;
+  }
+}
+
+async function benchDialect(dialect: 'sqlite' | 'postgres') {
+  console.log(`\n${dialect}: ${COUNT.toLocaleString('en-US')} payments`);
+  const database = await prepare(dialect);
+  const server = await Server.start(database.env);
+  try {
+    const list = '/api/mpesa/transactions';
+    const health = await measure(server, 'GET /api/health (baseline)', ['/api/health']);
+
+    // Walk to the 200th page, keeping what it shows to search for.
+    const seen: Row[] = [];
+    let page = await getJson<Page>(server.url + list);
+    let page200 = list;
+    for (let n = 2; n <= 200; n++) {
+      seen.push(...page.data);
+      page200 = `${list}?cursor=${page.nextCursor}`;
+      page = await getJson<Page>(server.url + page200);
+    }
+    await server.takeTimes(200);
+
+    const phones = [...new Set(seen.map((row) => row.phoneNumber))].slice(0, SAMPLES);
+    const receipts = seen.flatMap((row) => row.mpesaReceiptNumber ?? []).slice(0, SAMPLES);
+    const references = [...new Set(seen.map((row) => row.reference))].filter((r) =>
+      r.startsWith('INV-'),
+    );
+    const spaced = (phone: string, i: number) =>
+      [
+        `0${phone.slice(3, 6)} ${phone.slice(6, 9)} ${phone.slice(9)}`,
+        `+${phone}`,
+        `${phone.slice(0, 3)}-${phone.slice(3)}`,
+        `0${phone.slice(3)}`,
+      ][i % 4]!;
+    const measured = [
+      await measure(server, 'first page', [list]),
+      await measure(server, '200th page by cursor', [page200]),
+      await measure(server, 'status page (failed)', [`${list}?status=failed`]),
+      await measure(server, 'status page (failed, cancelled)', [`${list}?status=failed,cancelled`]),
+      await measure(
+        server,
+        'phone search',
+        phones.map((phone, i) => `${list}?q=${encodeURIComponent(spaced(phone, i))}`),
+      ),
+      await measure(
+        server,
+        'receipt search',
+        receipts.map((receipt) => `${list}?q=${receipt.toLowerCase()}`),
+      ),
+      await measure(
+        server,
+        'reference search (whole)',
+        references.map((reference) => `${list}?q=${reference}`),
+      ),
+      await measure(
+        server,
+        'reference search (prefix)',
+        references.map((reference) => `${list}?q=${reference.slice(0, -2)}`),
+      ),
+      await measure(server, 'summary', ['/api/mpesa/summary'], 60),
+    ];
+    const figures: Figures[] = [health, ...measured].map((row) => {
+      const target = TARGETS[row.scenario];
+      return {
+        ...row,
+        vsHealth: row.p99Ms / health.p99Ms,
+        met: target
+          ? (target.p99Ms === undefined || row.p99Ms < target.p99Ms) &&
+            (target.maxMs === undefined || row.maxMs < target.maxMs)
+          : null,
+      };
+    });
+    for (const row of figures) {
+      console.log(
+        `  ${row.scenario.padEnd(34)} p50 ${row.p50Ms.toFixed(2).padStart(7)} ms  p99 ${row.p99Ms
+          .toFixed(2)
+          .padStart(7)} ms  max ${row.maxMs.toFixed(2).padStart(7)} ms  ${row.vsHealth
+          .toFixed(1)
+          .padStart(5)}× health${row.met === null ? '' : row.met ? '  met' : '  MISSED'}`,
+      );
+    }
+    // The exports of the last 30 days warm the server up, as every scenario above is warmed up,
+    // until its memory stops growing: V8 grows its young generation to its full size under the
+    // first sustained bursts of allocation (about 100 MB, once, however few rows each holds).
+    // Were the export to hold its rows, the million that follow would grow the process by far
+    // more than the target: six times as many rows as the warm-up.
+    const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+    const exports: ExportFigures[] = [];
+    for (let warmUp = 1; warmUp <= 6; warmUp++) {
+      const row = await measureExport(
+        server,
+        `the last 30 days (warm-up ${warmUp})`,
+        `?from=${monthAgo}`,
+        null,
+      );
+      exports.push(row);
+      if (row.rssGrowthMb < 2) break;
+    }
+    exports.push(
+      await measureExport(server, 'every payment', '', COUNT),
+      await measureExport(server, 'every payment, again', '', COUNT),
+    );
+    for (const row of exports) {
+      console.log(
+        `  CSV export, ${row.label.padEnd(27)} ${row.rows.toLocaleString('en-US').padStart(9)} rows in ${row.seconds.toFixed(1)} s = ${Math.round(row.rowsPerS).toLocaleString('en-US')} rows/s, RSS ${row.rssBeforeMb.toFixed(0)} → ${row.rssPeakMb.toFixed(0)} MB (+${row.rssGrowthMb.toFixed(1)})${row.met === null ? '' : row.met ? '  met' : '  MISSED'}`,
+      );
+    }
+    return { dialect, figures, exports };
+  } finally {
+    await server.stop();
+    await database.cleanUp();
+  }
+}
+
+const dialects: ('sqlite' | 'postgres')[] = TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+const results = [];
+for (const dialect of dialects) results.push(await benchDialect(dialect));
+if (!TEST_DATABASE_URL) console.log('\n(PostgreSQL skipped: set TEST_DATABASE_URL to include it.)');
+
+const date = new Date().toISOString().slice(0, 10);
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`;
+mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+const file = path.join(ROOT, `bench/results/history-${date}.json`);
+writeFileSync(file, `${JSON.stringify({ date, machine, count: COUNT, results }, null, 2)}\n`);
+console.log(`\n${machine}\nWritten to ${path.relative(ROOT, file)}`);
+const missed = results.some(
+  (result) =>
+    result.figures.some((row) => row.met === false) ||
+    result.exports.some((row) => row.met === false),
+);
+if (missed) process.exitCode = 1;

@@ -1,0 +1,116 @@
+/**
+ * The figures at a glance (issue 9) against payments written into the API's database: each of
+ * the last 13 business days gets a known mix, so the chart's table must show exactly it, and the
+ * last 7 days must be today's figures (which other tests add to) plus the six days before.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { createDb } from '../apps/api/src/db/create-db.ts';
+import { businessDayOf, previousDay } from '../apps/api/src/lib/business-day.ts';
+import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
+
+const appUrl = inject('appUrl');
+const ZONE = 'Africa/Nairobi';
+
+/** The seeded days, 1 to 13 business days ago, and what each holds. */
+const today = businessDayOf(new Date(), ZONE);
+const days: string[] = [];
+for (let day = previousDay(today); days.length < 13; day = previousDay(day)) days.push(day);
+const mix = (ago: number) =>
+  [
+    { status: 'success', amount: 1000 + ago },
+    { status: 'success', amount: 500 },
+    { status: 'failed', amount: 300 },
+    { status: 'cancelled', amount: 200 },
+    { status: 'timeout', amount: 50 },
+  ] as const;
+
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  const { db } = createDb(inject('databaseFile'));
+  try {
+    for (const [index, day] of days.entries()) {
+      const ago = index + 1;
+      for (const [n, { status, amount }] of mix(ago).entries()) {
+        // Noon in Nairobi, one minute apart.
+        const at = new Date(Date.parse(`${day}T09:0${n}:00.000Z`)).toISOString();
+        await db
+          .insertInto('transactions')
+          .values({
+            id: `summary-${day}-${n}`,
+            reference: `SUM-${day}-${n}`,
+            description: 'Payment for services',
+            phone_number: '254712888000',
+            amount,
+            status,
+            merchant_request_id: null,
+            checkout_request_id: null,
+            result_code: status === 'success' ? '0' : '1',
+            response_description: null,
+            customer_message: null,
+            mpesa_receipt_number: null,
+            transaction_date: null,
+            created_at: at,
+            updated_at: at,
+            next_check_at: null,
+            lease_owner: null,
+            lease_until: null,
+            flagged_reason: null,
+          })
+          .execute();
+      }
+    }
+  } finally {
+    await db.destroy();
+  }
+});
+afterAll(async () => {
+  await browser?.close();
+});
+beforeEach(async () => {
+  ({ page } = await phonePage(browser));
+  return () => page.context().close();
+});
+
+/** A period's figures as shown: collected, payments, and the success rate's text. */
+async function period(title: string) {
+  const box = page
+    .locator('.summary-period')
+    .filter({ has: page.getByRole('heading', { name: title }) });
+  const collected = await box.locator('.summary-collected').textContent();
+  const detail = (await box.locator('.summary-detail').textContent())!;
+  return {
+    collected: Number(/^(\d+) KES$/.exec(collected!)![1]),
+    count: Number(/^(\d+) payments?,/.exec(detail)![1]),
+    detail,
+  };
+}
+
+describe('the figures at a glance', () => {
+  it('show each seeded day in the chart table, and the last 7 days as today plus six days', async () => {
+    await page.goto(`${appUrl}/transactions`);
+    const glance = page.getByRole('region', { name: 'At a glance' });
+    await expect.poll(() => glance.isVisible()).toBe(true);
+
+    const table = glance.getByRole('table', { name: /Amounts in KES by day and status/ });
+    for (const [index, day] of days.entries()) {
+      const cells = await table
+        .getByRole('row', { name: new RegExp(`^${day}`) })
+        .getByRole('cell')
+        .allTextContents();
+      // Success, Failed, Cancelled, Timeout, Other.
+      expect(cells, day).toEqual([String(1500 + index + 1), '300', '200', '50', '0']);
+    }
+
+    const todays = await period('Today');
+    const week = await period('Last 7 days');
+    const seededSuccess = [1, 2, 3, 4, 5, 6].reduce((sum, ago) => sum + 1500 + ago, 0);
+    expect(week.collected).toBe(todays.collected + seededSuccess);
+    expect(week.count).toBe(todays.count + 6 * mix(0).length);
+    expect(todays.detail).toMatch(/^\d+ payments?, (\d+%|–) successful$/);
+    expect(await fitsWidth(page)).toBe(true);
+  });
+});
