@@ -431,7 +431,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres') {
 }
 
 const dialects: ('sqlite' | 'postgres')[] = TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
-const results = [];
+const results: Awaited<ReturnType<typeof benchDialect>>[] = [];
 for (const dialect of dialects) results.push(await benchDialect(dialect));
 if (!TEST_DATABASE_URL) console.log('\n(PostgreSQL skipped: set TEST_DATABASE_URL to include it.)');
 
@@ -441,6 +441,40 @@ mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
 const file = path.join(ROOT, `bench/results/history-${date}.json`);
 writeFileSync(file, `${JSON.stringify({ date, machine, count: COUNT, results }, null, 2)}\n`);
 console.log(`\n${machine}\nWritten to ${path.relative(ROOT, file)}`);
+// The table for docs/performance.md.
+const ms = (value: number) => value.toFixed(2);
+const header = results.map((result) => (result.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'));
+const table = [
+  `| Server time, ms (p50 / p99; max for the summary) | ${header.join(' | ')} | Target |`,
+  `| --- | ${header.map(() => '---').join(' | ')} | --- |`,
+  ...results[0]!.figures.map((row, index) => {
+    const cells = results.map((result) => {
+      const figure = result.figures[index]!;
+      const times =
+        figure.scenario === 'summary'
+          ? `${ms(figure.p50Ms)} / max ${ms(figure.maxMs)}`
+          : `${ms(figure.p50Ms)} / ${ms(figure.p99Ms)}`;
+      return `${times} (${figure.vsHealth.toFixed(1)}× health)`;
+    });
+    const target = TARGETS[row.scenario];
+    const goal = target?.p99Ms ? `p99 < ${target.p99Ms}` : target?.maxMs ? `< ${target.maxMs}` : '';
+    return `| ${row.scenario} | ${cells.join(' | ')} | ${goal} |`;
+  }),
+  ...[...new Set(results.flatMap((result) => result.exports.map((row) => row.label)))].map(
+    (label) => {
+      const cells = results.map((result) => {
+        const figure = result.exports.find((row) => row.label === label);
+        return figure
+          ? `${Math.round(figure.rowsPerS).toLocaleString('en-US')} rows/s, RSS +${figure.rssGrowthMb.toFixed(1)} MB`
+          : '';
+      });
+      const goal = label === 'every payment' ? '≥ 100,000 rows/s, RSS < +64 MB' : '';
+      return `| CSV export, ${label} | ${cells.join(' | ')} | ${goal} |`;
+    },
+  ),
+];
+console.log(`\n${table.join('\n')}`);
+
 const missed = results.some(
   (result) =>
     result.figures.some((row) => row.met === false) ||

@@ -6,64 +6,37 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { createDb } from '../apps/api/src/db/create-db.ts';
-import type { TransactionRow } from '../apps/api/src/db/schema.ts';
+import { withApiDatabase } from './api-database.ts';
 import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
+import { storedPayment } from '../apps/api/src/test/stored-payment.ts';
 
 const appUrl = inject('appUrl');
 const PREFIX = 'HIST-';
 const SHOP_PHONE = '254711999001';
-
-/** A payment as the API stores it, made at `at`. */
-function row(id: string, at: string) {
-  return {
-    id,
-    reference: id,
-    description: 'Payment for services',
-    phone_number: '254712000999',
-    amount: 100,
-    status: 'success' as TransactionRow['status'],
-    merchant_request_id: null,
-    checkout_request_id: null,
-    result_code: null,
-    response_description: null,
-    customer_message: null,
-    mpesa_receipt_number: null,
-    transaction_date: null,
-    created_at: at,
-    updated_at: at,
-    next_check_at: null,
-    lease_owner: null,
-    lease_until: null,
-    flagged_reason: null,
-  };
-}
 
 let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  const { db } = createDb(inject('databaseFile'));
-  try {
+  await withApiDatabase(async (db) => {
     const base = Date.parse('2026-11-01T08:00:00.000Z');
     for (let i = 0; i < 60; i++) {
       const at = new Date(base + i * 60_000).toISOString();
       await db
         .insertInto('transactions')
-        .values({
-          ...row(`hist-${String(i).padStart(3, '0')}`, at),
-          reference: `${PREFIX}${String(i).padStart(3, '0')}`,
-          phone_number: i % 10 === 0 ? SHOP_PHONE : `2547120${String(i).padStart(5, '0')}`,
-          amount: 100 + i,
-          status: i % 4 === 0 ? 'failed' : 'success',
-          result_code: i % 4 === 0 ? '1' : '0',
-        })
+        .values(
+          storedPayment(`hist-${String(i).padStart(3, '0')}`, at, {
+            reference: `${PREFIX}${String(i).padStart(3, '0')}`,
+            phone_number: i % 10 === 0 ? SHOP_PHONE : `2547120${String(i).padStart(5, '0')}`,
+            amount: 100 + i,
+            status: i % 4 === 0 ? 'failed' : 'success',
+            result_code: i % 4 === 0 ? '1' : '0',
+          }),
+        )
         .execute();
     }
-  } finally {
-    await db.destroy();
-  }
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -118,12 +91,11 @@ describe('the history', () => {
   });
 
   it('refreshes itself while a payment on screen is pending, and stops once none is', async () => {
-    const { db } = createDb(inject('databaseFile'));
-    try {
+    await withApiDatabase(async (db) => {
       const at = new Date().toISOString();
       await db
         .insertInto('transactions')
-        .values({ ...row('live-001', at), reference: 'LIVE-001', status: 'pending' })
+        .values(storedPayment('live-001', at, { reference: 'LIVE-001', status: 'pending' }))
         .execute();
       await page.goto(`${appUrl}/transactions?q=LIVE-`);
       const status = page.locator('td[data-label="Status"]');
@@ -141,9 +113,7 @@ describe('the history', () => {
       });
       await page.waitForTimeout(6_000);
       expect(asked).toEqual([]);
-    } finally {
-      await db.destroy();
-    }
+    });
   });
 
   it('finds a customer by a phone number written another way', async () => {

@@ -5,9 +5,10 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { createDb } from '../apps/api/src/db/create-db.ts';
+import { withApiDatabase } from './api-database.ts';
 import { businessDayOf, previousDay } from '../apps/api/src/lib/business-day.ts';
 import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
+import { storedPayment } from '../apps/api/src/test/stored-payment.ts';
 
 const appUrl = inject('appUrl');
 const ZONE = 'Africa/Nairobi';
@@ -30,8 +31,7 @@ let page: Page;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  const { db } = createDb(inject('databaseFile'));
-  try {
+  await withApiDatabase(async (db) => {
     for (const [index, day] of days.entries()) {
       const ago = index + 1;
       for (const [n, { status, amount }] of mix(ago).entries()) {
@@ -39,33 +39,19 @@ beforeAll(async () => {
         const at = new Date(Date.parse(`${day}T09:0${n}:00.000Z`)).toISOString();
         await db
           .insertInto('transactions')
-          .values({
-            id: `summary-${day}-${n}`,
-            reference: `SUM-${day}-${n}`,
-            description: 'Payment for services',
-            phone_number: '254712888000',
-            amount,
-            status,
-            merchant_request_id: null,
-            checkout_request_id: null,
-            result_code: status === 'success' ? '0' : '1',
-            response_description: null,
-            customer_message: null,
-            mpesa_receipt_number: null,
-            transaction_date: null,
-            created_at: at,
-            updated_at: at,
-            next_check_at: null,
-            lease_owner: null,
-            lease_until: null,
-            flagged_reason: null,
-          })
+          .values(
+            storedPayment(`summary-${day}-${n}`, at, {
+              reference: `SUM-${day}-${n}`,
+              phone_number: '254712888000',
+              amount,
+              status,
+              result_code: status === 'success' ? '0' : '1',
+            }),
+          )
           .execute();
       }
     }
-  } finally {
-    await db.destroy();
-  }
+  });
 });
 afterAll(async () => {
   await browser?.close();

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { NewTransactionRow } from '../db/schema.ts';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { createTestApp } from '../test/test-app.ts';
+import { storedPayment } from '../test/stored-payment.ts';
 import { REFERENCE_SORT_LIMIT, prefixEnd } from './history.repository.ts';
 import { encodeCursor } from './list-cursor.ts';
 
@@ -36,27 +37,13 @@ for (const dialect of DIALECTS) {
       const id = fields.id ?? `tx-${String(serial).padStart(4, '0')}`;
       await database.db
         .insertInto('transactions')
-        .values({
-          id,
-          reference: `INV-${serial}`,
-          description: 'Payment for services',
-          phone_number: '254712345678',
-          amount: 100,
-          status: 'success',
-          merchant_request_id: null,
-          checkout_request_id: null,
-          result_code: null,
-          response_description: null,
-          customer_message: null,
-          mpesa_receipt_number: null,
-          transaction_date: null,
-          updated_at: fields.created_at,
-          next_check_at: null,
-          lease_owner: null,
-          lease_until: null,
-          flagged_reason: null,
-          ...fields,
-        })
+        .values(
+          storedPayment(id, fields.created_at, {
+            reference: `INV-${serial}`,
+            phone_number: '254712345678',
+            ...fields,
+          }),
+        )
         .execute();
       return id;
     }
