@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { ROOT, buildWebIfNeeded, waitForHttp } from './lib.ts';
+import { API_NODE_FLAGS } from '../apps/api/src/node-flags.ts';
 
 const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
 const simulated = (env.MPESA_ENV ?? 'simulator') === 'simulator';
@@ -39,8 +40,8 @@ function stopAll(code: number): void {
   ).then(() => process.exit(code));
 }
 
-function start(name: string, entry: string): ChildProcess {
-  const child = spawn(process.execPath, [path.join(ROOT, entry)], {
+function start(name: string, entry: string, flags: readonly string[] = []): ChildProcess {
+  const child = spawn(process.execPath, [...flags, path.join(ROOT, entry)], {
     env,
     stdio: 'inherit',
     cwd: ROOT,
@@ -66,7 +67,7 @@ try {
     const simulator = start('The Daraja simulator', 'apps/simulator/src/server.ts');
     await waitForHttp(`http://127.0.0.1:${simulatorPort}/_sim/info`, 20_000, simulator);
   }
-  const api = start('The API', 'apps/api/src/server.ts');
+  const api = start('The API', 'apps/api/src/server.ts', API_NODE_FLAGS);
   await waitForHttp(`http://${reachableHost}:${port}/api/health`, 30_000, api);
 } catch (error) {
   console.error(`Could not start: ${(error as Error).message}`);

@@ -19,8 +19,10 @@ function bindable(parameters: ReadonlyArray<unknown>): SqlValue[] {
 class NodeSqliteStatement implements SqliteStatement {
   readonly reader: boolean;
   readonly #statement: StatementSync;
+  readonly #database: DatabaseSync;
 
-  constructor(statement: StatementSync) {
+  constructor(database: DatabaseSync, statement: StatementSync) {
+    this.#database = database;
     this.#statement = statement;
     this.reader = statement.columns().length > 0;
   }
@@ -35,22 +37,45 @@ class NodeSqliteStatement implements SqliteStatement {
   }
 
   iterate(parameters: ReadonlyArray<unknown>): IterableIterator<unknown> {
-    return this.#statement.iterate(...bindable(parameters));
+    // An iteration holds its statement until it ends (or is stopped): it gets one of its own, so
+    // that the kept one is never left half-way through.
+    const statement = this.#database.prepare(this.#statement.sourceSQL);
+    return statement.iterate(...bindable(parameters));
   }
 }
 
+/**
+ * Prepared statements kept per database, by SQL text, the least recently used given up first. A
+ * statement prepared per query (as Kysely asks) costs its preparation each time, and its native
+ * memory stays until V8 happens to collect the small object that holds it: 13 MB more after each
+ * export of 187,000 rows, in 1,000-row queries, until a full collection.
+ */
+const STATEMENTS_KEPT = 200;
+
 class NodeSqliteDatabase implements SqliteDatabase {
   readonly #database: DatabaseSync;
+  readonly #statements = new Map<string, NodeSqliteStatement>();
 
   constructor(database: DatabaseSync) {
     this.#database = database;
   }
 
   prepare(sql: string): SqliteStatement {
-    return new NodeSqliteStatement(this.#database.prepare(sql));
+    let statement = this.#statements.get(sql);
+    if (statement) {
+      this.#statements.delete(sql);
+    } else {
+      statement = new NodeSqliteStatement(this.#database, this.#database.prepare(sql));
+      if (this.#statements.size >= STATEMENTS_KEPT) {
+        this.#statements.delete(this.#statements.keys().next().value!);
+      }
+    }
+    this.#statements.set(sql, statement);
+    return statement;
   }
 
   close(): void {
+    this.#statements.clear();
     if (this.#database.isOpen) this.#database.close();
   }
 }
