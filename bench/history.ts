@@ -380,6 +380,11 @@ async function benchDialect(dialect: 'sqlite' | 'postgres') {
         'reference search (prefix)',
         references.map((reference) => `${list}?q=${reference.slice(0, -2)}`),
       ),
+      await measure(
+        server,
+        'reference search (old invoices: INV-1…INV-99)',
+        Array.from({ length: 99 }, (_, i) => `${list}?q=INV-${i + 1}`),
+      ),
       await measure(server, 'summary', ['/api/mpesa/summary'], 60),
     ];
     const figures: Figures[] = [health, ...measured].map((row) => {
@@ -395,7 +400,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres') {
     });
     for (const row of figures) {
       console.log(
-        `  ${row.scenario.padEnd(34)} p50 ${row.p50Ms.toFixed(2).padStart(7)} ms  p99 ${row.p99Ms
+        `  ${row.scenario.padEnd(46)} p50 ${row.p50Ms.toFixed(2).padStart(7)} ms  p99 ${row.p99Ms
           .toFixed(2)
           .padStart(7)} ms  max ${row.maxMs.toFixed(2).padStart(7)} ms  ${row.vsHealth
           .toFixed(1)

@@ -163,7 +163,9 @@ const filterFields = {
     .string()
     .trim()
     .max(100, 'q must be at most 100 characters')
-    .transform((value) => (value === '' ? undefined : stripControlCharacters(value)))
+    .transform((value) =>
+      value === '' ? undefined : stripControlCharacters(value.normalize('NFC')),
+    )
     .optional(),
 };
 const inOrder = (filters: { from?: string | undefined; to?: string | undefined }) =>

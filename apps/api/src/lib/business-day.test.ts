@@ -59,4 +59,21 @@ describe('business days', () => {
       }
     }
   });
+
+  it('begins a day at its first instant where the clocks skip or repeat midnight', () => {
+    // Havana moves from 00:00 to 01:00 on 8 March 2026, and back from 01:00 to 00:00 on 1 November.
+    expect(startOfBusinessDay('2026-03-08', 'America/Havana')).toBe('2026-03-08T05:00:00.000Z');
+    expect(businessDayOf(new Date('2026-03-08T04:30:00.000Z'), 'America/Havana')).toBe(
+      '2026-03-07',
+    );
+    expect(startOfBusinessDay('2026-11-01', 'America/Havana')).toBe('2026-11-01T04:00:00.000Z');
+    // Samoa skipped 30 December 2011: that day is empty, beginning where the next begins.
+    expect(startOfBusinessDay('2011-12-30', 'Pacific/Apia')).toBe(
+      startOfBusinessDay('2011-12-31', 'Pacific/Apia'),
+    );
+  });
+
+  it('writes a time whose offset is not whole minutes (local mean time) in UTC', () => {
+    expect(isoInZone('1908-01-01T12:00:00.000Z', 'Africa/Nairobi')).toBe('1908-01-01T12:00:00Z');
+  });
 });

@@ -77,7 +77,24 @@ export function startOfBusinessDay(day: string, timeZone: string): string {
   let instant = midnightUtc - offsetMs(midnightUtc, timeZone);
   // Once more, in case the offset changed between the two instants (daylight saving).
   instant = midnightUtc - offsetMs(instant, timeZone);
+  // Where the clocks skip midnight (Havana in March) or pass it twice, the day begins at its
+  // first instant: found by halving, where the two guesses above do not agree with the day.
+  const reached = (at: number) => dayAt(at, timeZone) >= day;
+  if (!reached(instant) || reached(instant - 1)) {
+    let before = instant - 36 * 3_600_000;
+    let within = instant + 36 * 3_600_000;
+    while (within - before > 1) {
+      const middle = Math.floor((before + within) / 2);
+      if (reached(middle)) within = middle;
+      else before = middle;
+    }
+    instant = within;
+  }
   return new Date(instant).toISOString();
+}
+
+function dayAt(instant: number, timeZone: string): string {
+  return isoInZone(new Date(instant).toISOString(), timeZone).slice(0, 10);
 }
 
 /** The business day before `day`. */
@@ -111,6 +128,9 @@ export function isoInZone(instant: string, timeZone: string): string {
   const time = Date.parse(instant);
   if (!Number.isFinite(time)) return instant;
   const offset = offsetMs(time, timeZone);
+  // ISO 8601 offsets are whole minutes; the local mean times of before 1930 are not. Such an
+  // instant is written in UTC.
+  if (offset % 60_000 !== 0) return `${wallTimeText(Math.floor(time / 1000) * 1000)}Z`;
   return wallTimeText(Math.floor(time / 1000) * 1000 + offset) + offsetText(offset);
 }
 

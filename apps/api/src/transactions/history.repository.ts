@@ -3,7 +3,7 @@
  * query reads an index that starts with its filter and ends with the list's order (migration 003,
  * docs/performance.md). Functions take `db` or `trx` first.
  */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, TransactionRow } from '../db/schema.ts';
 
 type Db = Kysely<Database>;
@@ -18,7 +18,10 @@ export interface ListQuery {
   /** Created at or after this instant, and before `until` (ISO 8601 UTC). */
   since?: string;
   until?: string;
-  /** A normalised phone number, or else a receipt (upper case) or the start of a reference. */
+  /**
+   * A normalised phone number, or else text: a receipt (in any case) or the start of a reference.
+   * Never both.
+   */
   phone?: string;
   text?: string;
 }
@@ -38,10 +41,12 @@ type Columns = readonly (keyof TransactionRow)[] | null;
 
 /**
  * A reference prefix that matches fewer payments than this is read through the reference index
- * and sorted; one that matches more is found by reading the list in its order, where one page of
- * matches comes soon (5,000 in 1,000,000 is one row in 200).
+ * and sorted. One that matches more is looked for first among the newest REFERENCE_SCAN_ROWS of
+ * the list (a common prefix fills a page there); when they hold less than a page, the matches are
+ * older, and are sorted by the reference index alone, which carries their time.
  */
 export const REFERENCE_SORT_LIMIT = 5000;
+export const REFERENCE_SCAN_ROWS = 10_000;
 
 /**
  * Newest first, ordered by (created_at, id) so that rows with the same instant neither repeat nor
@@ -64,15 +69,45 @@ export async function listTransactions(
   columns: Columns = null,
 ): Promise<Sortable[]> {
   const { text } = query;
-  if (text === undefined) return byStatus(db, query, columns, (select) => select);
+  if (text === undefined) {
+    return eachStatus(query, (statuses) => page(db, query, columns, (select) => select, statuses));
+  }
   const [receipts, references] = await Promise.all([
     // A receipt is matched whole: a handful of rows, read by the receipt index.
-    page(db, query, columns, (select) =>
-      select.where('mpesa_receipt_number', '=', text.toUpperCase()),
+    newestOf(
+      db,
+      query,
+      columns,
+      candidates(db, (select) => select.where('mpesa_receipt_number', '=', text.toUpperCase())),
     ),
     byReferencePrefix(db, query, columns, text),
   ]);
   return newestFirst([receipts, references], query.limit);
+}
+
+/** The rows the query's filters, this branch's condition and these statuses select. */
+function filtered(db: Db, query: ListQuery, condition: Condition, statuses = query.statuses) {
+  const { after, since, until, phone } = query;
+  return (
+    condition(fromTransactions(db))
+      // The first condition bounds the index range; the second breaks ties on the instant. (The
+      // OR alone is not a range to either database: each page would read every row above it.)
+      .$if(after !== undefined, (q) =>
+        q
+          .where('created_at', '<=', after!.createdAt)
+          .where((eb) =>
+            eb.or([eb('created_at', '<', after!.createdAt), eb('id', '<', after!.id)]),
+          ),
+      )
+      .$if(statuses !== undefined, (q) => q.where('status', 'in', statuses!))
+      .$if(since !== undefined, (q) => q.where('created_at', '>=', since!))
+      .$if(until !== undefined, (q) => q.where('created_at', '<', until!))
+      .$if(phone !== undefined, (q) => q.where('phone_number', '=', phone!))
+  );
+}
+
+function selectColumns(query: FromTransactions, columns: Columns) {
+  return columns === null ? query.selectAll() : query.select(['id', 'created_at', ...columns]);
 }
 
 /** One page: the query's filters and this branch's condition, in the list's order. */
@@ -83,67 +118,115 @@ function page(
   condition: Condition,
   statuses = query.statuses,
 ): Promise<Sortable[]> {
-  const { after, since, until, phone } = query;
-  const selected = condition(fromTransactions(db))
-    // The first condition bounds the index range; the second breaks ties on the instant. (The OR
-    // alone is not a range to either database: each page would read every row above it.)
-    .$if(after !== undefined, (q) =>
-      q
-        .where('created_at', '<=', after!.createdAt)
-        .where((eb) => eb.or([eb('created_at', '<', after!.createdAt), eb('id', '<', after!.id)])),
-    )
-    .$if(statuses !== undefined, (q) => q.where('status', 'in', statuses!))
-    .$if(since !== undefined, (q) => q.where('created_at', '>=', since!))
-    .$if(until !== undefined, (q) => q.where('created_at', '<', until!))
-    .$if(phone !== undefined, (q) => q.where('phone_number', '=', phone!))
+  return selectColumns(filtered(db, query, condition, statuses), columns)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(query.limit);
-  return columns === null
-    ? selected.selectAll().execute()
-    : selected.select(['id', 'created_at', ...columns]).execute();
+    .limit(query.limit)
+    .execute();
 }
 
 /**
  * A page read in the list's order: with several statuses (and no phone, whose index holds few
- * rows), one query per status on the (status, created_at, id) index, merged.
+ * rows), one read per status on the (status, created_at, id) index, merged.
  */
-async function byStatus(db: Db, query: ListQuery, columns: Columns, condition: Condition) {
+async function eachStatus(
+  query: ListQuery,
+  read: (statuses: ListQuery['statuses']) => Promise<Sortable[]>,
+): Promise<Sortable[]> {
   const { statuses } = query;
   if (statuses === undefined || statuses.length < 2 || query.phone !== undefined) {
-    return page(db, query, columns, condition);
+    return read(statuses);
   }
-  const parts = await Promise.all(
-    statuses.map((status) => page(db, query, columns, condition, [status])),
-  );
+  const parts = await Promise.all(statuses.map((status) => read([status])));
   return newestFirst(parts, query.limit);
+}
+
+/** More rows than any table holds: a limit that only keeps the query below from being merged into its caller. */
+const ALL_ROWS = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The rows a condition selects, read off whichever index serves that condition, as a table of
+ * their own. Its LIMIT keeps either database from merging it into the query that reads it, and
+ * so from reaching for another index (a status, the list's order) to answer that query.
+ */
+function candidates(db: Db, condition: Condition) {
+  return condition(fromTransactions(db)).select(['id', 'created_at', 'status']).limit(ALL_ROWS);
+}
+
+/**
+ * The newest page among candidates that pass the query's filters, sorted from the candidates
+ * alone, then read whole. Search text and a phone number never come together (the service sends
+ * one or the other), so only the filters a candidate carries apply.
+ */
+function newestOf(
+  db: Db,
+  query: ListQuery,
+  columns: Columns,
+  found: ReturnType<typeof candidates>,
+  statuses = query.statuses,
+): Promise<Sortable[]> {
+  const { after, since, until } = query;
+  const newest = db
+    .selectFrom(found.as('found'))
+    .select('found.id')
+    .$if(after !== undefined, (q) =>
+      q
+        .where('found.created_at', '<=', after!.createdAt)
+        .where((eb) =>
+          eb.or([eb('found.created_at', '<', after!.createdAt), eb('found.id', '<', after!.id)]),
+        ),
+    )
+    .$if(statuses !== undefined, (q) => q.where('found.status', 'in', statuses!))
+    .$if(since !== undefined, (q) => q.where('found.created_at', '>=', since!))
+    .$if(until !== undefined, (q) => q.where('found.created_at', '<', until!))
+    .orderBy('found.created_at', 'desc')
+    .orderBy('found.id', 'desc')
+    .limit(query.limit);
+  return selectColumns(fromTransactions(db).where('id', 'in', newest), columns)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
 }
 
 /**
  * The payments whose reference starts with `prefix` (as typed: references are case-sensitive).
- * References compare by code point on both databases (migration 004), so the prefix is a range.
+ * References compare by code point on both databases (migration 004), so the prefix is a range
+ * of the (reference, created_at, id, status) index.
  */
 async function byReferencePrefix(db: Db, query: ListQuery, columns: Columns, prefix: string) {
   const end = prefixEnd(prefix);
-  // The first matches, read off the reference index alone.
-  const matching = db
-    .selectFrom('transactions')
-    .select('id')
-    .where('reference', '>=', prefix)
-    .$if(end !== null, (q) => q.where('reference', '<', end!))
-    .limit(REFERENCE_SORT_LIMIT);
+  const inRange: Condition = (select) =>
+    select
+      .where('reference', '>=', prefix)
+      .$if(end !== null, (q) => q.where('reference', '<', end!));
   const { count } = await db
-    .selectFrom(matching.as('matching'))
+    .selectFrom(inRange(fromTransactions(db)).select('id').limit(REFERENCE_SORT_LIMIT).as('few'))
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
   if (Number(count) < REFERENCE_SORT_LIMIT) {
-    return page(db, query, columns, (select) => select.where('id', 'in', matching));
+    return newestOf(db, query, columns, candidates(db, inRange));
   }
-  // Not the indexed column itself, so that each query reads the list's order instead.
-  const reference = sql<string>`(reference || '')`;
-  return byStatus(db, query, columns, (select) =>
-    select.where(reference, '>=', prefix).$if(end !== null, (q) => q.where(reference, '<', end!)),
-  );
+  return eachStatus(query, async (statuses) => {
+    // The newest rows of the list, in its order, and the matches among them.
+    const recent = filtered(db, query, (select) => select, statuses)
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(REFERENCE_SCAN_ROWS);
+    const found = await db
+      .selectFrom(recent.as('recent'))
+      .selectAll()
+      .where('reference', '>=', prefix)
+      .$if(end !== null, (q) => q.where('reference', '<', end!))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(query.limit)
+      .execute();
+    // Fewer than a page there: the matches are older, and are sorted from the index alone.
+    return found.length === query.limit
+      ? found
+      : newestOf(db, query, columns, candidates(db, inRange), statuses);
+  });
 }
 
 /** The least string above every string that starts with `prefix`, by code point; null if none. */

@@ -8,7 +8,7 @@ import type { NewTransactionRow } from '../db/schema.ts';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { createTestApp } from '../test/test-app.ts';
 import { storedPayment } from '../test/stored-payment.ts';
-import { REFERENCE_SORT_LIMIT, prefixEnd } from './history.repository.ts';
+import { REFERENCE_SCAN_ROWS, REFERENCE_SORT_LIMIT, prefixEnd } from './history.repository.ts';
 import { encodeCursor } from './list-cursor.ts';
 
 const NOT_CALLED = {
@@ -137,17 +137,27 @@ for (const dialect of DIALECTS) {
       });
       expect(await ids('?q=SHOP-2026')).toEqual([invoice]);
       expect(await ids('?q=shop-2026')).toEqual([]);
+      const café = await add({
+        created_at: '2026-11-20T09:04:00.000Z',
+        reference: 'Café-1',
+        phone_number: '254799000002',
+      });
+      // The é typed as e and a combining accent, as some keyboards send it.
+      expect(await ids(`?q=${encodeURIComponent('Cafe\u0301')}`)).toEqual([café]);
     });
 
     it('pages through several statuses and through searches, few matches or many, without a repeat or a gap', async () => {
-      // More matches for "INV-" than the reference index is sorted for, fewer for "INV-1".
+      // More matches for "INV-" than the reference index is sorted for, fewer for "INV-1"; and
+      // after them, more payments than the newest rows looked through for a common prefix, so that
+      // the INV- matches are found by sorting them too.
       const statuses = ['success', 'failed', 'cancelled', 'timeout'] as const;
-      const rows = Array.from({ length: REFERENCE_SORT_LIMIT + 600 }, (_, i) => ({
+      const invoices = REFERENCE_SORT_LIMIT + 600;
+      const rows = Array.from({ length: invoices + REFERENCE_SCAN_ROWS }, (_, i) => ({
         id: `row-${String(i).padStart(5, '0')}`,
         // Three rows to an instant, so that pages break inside ties.
         created_at: new Date(Date.UTC(2026, 10, 1) + Math.floor(i / 3) * 60_000).toISOString(),
         status: statuses[i % 4]!,
-        reference: i % 10 === 9 ? 'Payment' : `INV-${i}`,
+        reference: i % 10 === 9 || i >= invoices ? 'Payment' : `INV-${i}`,
         mpesa_receipt_number: i % 4 === 0 ? `RCP${String(i).padStart(7, '0')}` : null,
       }));
       rows.push({ ...rows[0]!, id: 'row-receipt', mpesa_receipt_number: 'QK12' });
@@ -205,6 +215,9 @@ for (const dialect of DIALECTS) {
       expect(await walk('q=QK12')).toEqual(['row-reference', 'row-receipt']);
       expect(await walk('q=qk12')).toEqual(['row-receipt']);
       expect(await walk('q=rcp0000004')).toEqual(['row-00004']);
+      expect(await walk('q=Payment&status=timeout')).toEqual(
+        expected((row) => row.reference === 'Payment' && row.status === 'timeout'),
+      );
     });
 
     it.each([

@@ -5,7 +5,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * - the creation index also carries each payment's status and amount, so that the summary's
  *   daily totals are read from the index alone, never from the rows;
  * - references compare by code point on both databases (PostgreSQL's "C" collation, SQLite's
- *   default), so that a reference prefix is an index range, and are indexed.
+ *   default), so that a reference prefix is an index range; their index carries each payment's
+ *   time and status, so that the matches of a prefix can be sorted from it alone.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -20,7 +21,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createIndex('transactions_reference_idx')
     .on('transactions')
-    .column('reference')
+    .columns(['reference', 'created_at', 'id', 'status'])
     .execute();
 }
 
