@@ -1,103 +1,541 @@
 /**
- * `npm run bench`: how much the database-backed limits cost a payment request, and how the main
- * reads compare, each as a ratio against a baseline measured in the same run (these machines are
- * shared and noisy; absolute times are printed for context only).
+ * `npm run bench`: our API against the usual baselines, over real HTTP on 127.0.0.1 (issue 10).
  *
- * - initiation with the per-address limit counted in the database, against the same initiation with
- *   the limit off (decision 002 rests on this ratio staying small);
- * - GET one transaction and GET the newest 100, against GET /api/health.
+ * In one run, on one Node, it starts two reference servers (a bare Fastify 5 JSON hello-world and
+ * a bare Express 5 hello-world, the original demo's stack) and our API as the real server process
+ * (`apps/api/src/server.ts` with API_NODE_FLAGS, default settings), on SQLite and, when
+ * TEST_DATABASE_URL is set, on PostgreSQL; then loads each with autocannon (50 connections, a
+ * warm-up, and the rounds interleaved so that the machine's noise hits all alike):
  *
- * Runs on SQLite, and on PostgreSQL too when TEST_DATABASE_URL is set.
+ * - one transaction by id, and the history's first page, of a shop with five payments;
+ * - the first page and a phone search among 1,000,000 payments (seeded as `npm run bench:history
+ *   -- --keep` seeds them, and kept for the next run);
+ * - callback ingestion: distinct pending payments settled, then one callback delivered again;
+ * - payment initiation end to end through the Daraja simulator (its own process).
+ *
+ * For each: requests/s, p50 and p99, the server's CPU microseconds per request (from
+ * /proc/<pid>/stat), its peak RSS, and the ratio to the bare Fastify hello-world of the same run.
+ * Results go to bench/results/<date>.json and a table for docs/performance.md. Exits 1 when a
+ * target is missed. BENCH_DURATION_S sets each round's length (default 5).
  */
-import { performance } from 'node:perf_hooks';
-import { createTestDatabase, DIALECTS } from '../apps/api/src/test/test-db.ts';
-import { createTestApp } from '../apps/api/src/test/test-app.ts';
-import { startSimulator } from '../apps/api/src/test/simulator.ts';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { createDb } from '../apps/api/src/db/create-db.ts';
+import { API_NODE_FLAGS } from '../apps/api/src/node-flags.ts';
+import { freePort } from '../apps/api/src/test/ports.ts';
+import { storedPayment } from '../apps/api/src/test/stored-payment.ts';
+import { TEST_DATABASE_URL } from '../apps/api/src/test/test-db.ts';
+import { successCallback } from '../apps/api/src/test/callbacks.ts';
 
-const PAYMENTS = 300;
-const READS = 1000;
+const ROOT = path.resolve(import.meta.dirname, '..');
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
+const ROUNDS = 2;
+const CONNECTIONS = 50;
+const MILLION = 1_000_000;
+/** Where `npm run bench:history -- --keep` keeps its million payments; this bench shares them. */
+const KEPT_DIR = path.join(tmpdir(), 'mpesa-bench-history');
+const KEPT_SCHEMA = 'bench_history';
+/** Pending payments for the callbacks to settle: more than the rounds can use. */
+const CALLBACK_TARGETS = 150_000;
+const SECRET = 'bench-callback-secret-0123456789';
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
-type Inject = (options: {
-  method?: 'GET' | 'POST';
-  url: string;
-  payload?: object;
-}) => Promise<{ statusCode: number; json: () => unknown }>;
+type Dialect = 'sqlite' | 'postgres';
 
-async function timePerCall(count: number, call: (i: number) => Promise<void>): Promise<number> {
-  for (let i = 0; i < 20; i++) await call(-1 - i); // warm-up
-  const started = performance.now();
-  for (let i = 0; i < count; i++) await call(i);
-  return (performance.now() - started) / count;
+/** A server process, with what /proc says of it. */
+class Server {
+  readonly child: ChildProcess;
+  readonly url: string;
+  private output = '';
+  constructor(child: ChildProcess, url: string) {
+    this.child = child;
+    this.url = url;
+    child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+  }
+
+  static async start(
+    name: string,
+    args: string[],
+    port: number,
+    env: Record<string, string>,
+    ready = '/',
+  ): Promise<Server> {
+    const child = spawn(process.execPath, args, {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      // Our API logs each request at its default level; nobody reads it here.
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const server = new Server(child, `http://127.0.0.1:${port}`);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`${name} exited at start-up:\n${server.output}`);
+      try {
+        if ((await fetch(server.url + ready)).ok) return server;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`${name} did not start:\n${server.output}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** CPU time used so far, in microseconds (user and system). */
+  cpuMicros(): number {
+    const stat = readFileSync(`/proc/${this.child.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS;
+  }
+
+  peakRssMb(): number {
+    const status = readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
+    return Number(/VmHWM:\s+(\d+)/.exec(status)![1]) / 1024;
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.kill('SIGTERM');
+    await exited;
+  }
 }
 
-async function payments(inject: Inject, offset: number): Promise<number> {
-  return timePerCall(PAYMENTS, async (i) => {
-    const n = offset + (i < 0 ? 90_000 - i : i);
-    const response = await inject({
-      method: 'POST',
-      url: '/api/mpesa/stkpush',
-      payload: { phoneNumber: `0714${String(n).padStart(6, '0')}`, amount: 10 },
+interface Scenario {
+  name: string;
+  dialect: Dialect | null;
+  server: Server;
+  /** Ratio to bare Fastify it must reach, and whether it must also beat bare Express. */
+  target?: { ratio?: number; perSecond?: number; aboveExpress?: boolean };
+  request: () => autocannon.Request;
+}
+
+interface Round {
+  requestsPerS: number;
+  p50Ms: number;
+  p99Ms: number;
+  cpuMicrosPerRequest: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function load(scenario: Scenario, seconds: number): Promise<Round> {
+  const cpuBefore = scenario.server.cpuMicros();
+  const result = await autocannon({
+    url: scenario.server.url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [{ setupRequest: (request) => ({ ...request, ...scenario.request() }) }],
+  });
+  const cpu = scenario.server.cpuMicros() - cpuBefore;
+  return {
+    requestsPerS: result.requests.total / seconds,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    cpuMicrosPerRequest: cpu / Math.max(1, result.requests.total),
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+function run(args: string[], env: Record<string, string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, ...env },
+      stdio: 'inherit',
     });
-    if (response.statusCode !== 200)
-      throw new Error(
-        `payment ${n} answered ${response.statusCode}: ${JSON.stringify(response.json())}`,
-      );
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${args.join(' ')} exited with ${code}`)),
+    );
   });
 }
 
-const simulator = await startSimulator({ SIM_CALLBACK_DELAY_MS: '600000' });
-const rows: string[] = [];
-try {
-  for (const dialect of DIALECTS) {
-    simulator.prompts.reset();
-    const database = await createTestDatabase(dialect);
-    const limited = await createTestApp({
-      database,
-      env: { MPESA_BASE_URL: simulator.url, STKPUSH_RATE_LIMIT: '1000000' },
-    });
-    const unlimited = await createTestApp({
-      database,
-      env: { MPESA_BASE_URL: simulator.url, STKPUSH_RATE_LIMIT: '0' },
-    });
-    const inject =
-      (app: typeof limited.app): Inject =>
-      (options) =>
-        app.inject(options);
-
-    // Interleave the two so that machine noise hits both alike.
-    let off = 0;
-    let on = 0;
-    for (let round = 0; round < 2; round++) {
-      off += await payments(inject(unlimited.app), 200_000 * round);
-      on += await payments(inject(limited.app), 200_000 * round + 100_000);
-    }
-    const [some] = (await limited.app.inject({ url: '/api/mpesa/transactions?limit=1' })).json()
-      .data;
-    const health = await timePerCall(
-      READS,
-      async () => void (await limited.app.inject({ url: '/api/health' })),
-    );
-    const one = await timePerCall(
-      READS,
-      async () => void (await limited.app.inject({ url: `/api/mpesa/transactions/${some._id}` })),
-    );
-    const list = await timePerCall(
-      READS / 10,
-      async () => void (await limited.app.inject({ url: '/api/mpesa/transactions?limit=100' })),
-    );
-
-    rows.push(
-      `${dialect.padEnd(9)} payment with limit / without   ${(on / off).toFixed(2)}×   (${(on / 2).toFixed(2)} ms vs ${(off / 2).toFixed(2)} ms)`,
-      `${dialect.padEnd(9)} GET one transaction / health    ${(one / health).toFixed(2)}×   (${one.toFixed(3)} ms vs ${health.toFixed(3)} ms)`,
-      `${dialect.padEnd(9)} GET newest 100 / health         ${(list / health).toFixed(2)}×   (${list.toFixed(3)} ms vs ${health.toFixed(3)} ms)`,
-    );
-    await limited.app.close();
-    await unlimited.app.close();
-    await database.destroy();
+/** The settings that point the API at a database of its own, created empty. */
+async function emptyDatabase(
+  dialect: Dialect,
+  name: string,
+): Promise<{ env: Record<string, string>; url: string; schema?: string; cleanUp: () => unknown }> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(path.join(tmpdir(), `mpesa-bench-${name}-`));
+    return {
+      env: { DATA_DIR: dir },
+      url: path.join(dir, 'mpesa.sqlite'),
+      cleanUp: () => rmSync(dir, { recursive: true }),
+    };
   }
-} finally {
-  await simulator.close();
+  const schema = `bench_${name}`;
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  await client.query(`drop schema if exists ${schema} cascade`);
+  await client.end();
+  return {
+    env: { DATABASE_URL: TEST_DATABASE_URL!, DATABASE_SCHEMA: schema },
+    url: TEST_DATABASE_URL!,
+    schema,
+    cleanUp: async () => {
+      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+    },
+  };
 }
-console.log(rows.join('\n'));
-if (DIALECTS.length === 1)
-  console.log('(PostgreSQL skipped: set TEST_DATABASE_URL to include it.)');
+
+/** The million payments, seeded unless a kept copy of exactly that many is there. */
+async function millionPayments(dialect: Dialect): Promise<Record<string, string>> {
+  const env: Record<string, string> =
+    dialect === 'sqlite'
+      ? { DATA_DIR: KEPT_DIR }
+      : { DATABASE_URL: TEST_DATABASE_URL!, DATABASE_SCHEMA: KEPT_SCHEMA };
+  let count: number | null;
+  try {
+    const { db } = createDb(
+      dialect === 'sqlite' ? path.join(KEPT_DIR, 'mpesa.sqlite') : TEST_DATABASE_URL!,
+      dialect === 'sqlite' ? {} : { schema: KEPT_SCHEMA },
+    );
+    try {
+      const row = await db
+        .selectFrom('transactions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirst();
+      count = Number(row?.n);
+    } finally {
+      await db.destroy();
+    }
+  } catch {
+    count = null;
+  }
+  if (count !== MILLION) {
+    if (dialect === 'sqlite') {
+      rmSync(KEPT_DIR, { recursive: true, force: true });
+      mkdirSync(KEPT_DIR, { recursive: true });
+    } else {
+      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await client.connect();
+      await client.query(`drop schema if exists ${KEPT_SCHEMA} cascade`);
+      await client.end();
+    }
+    await run(
+      [path.join(ROOT, 'apps/api/src/db/seed-cli.ts'), '--count', String(MILLION), '--seed', '9'],
+      env,
+    );
+  }
+  return env;
+}
+
+/** Our API as `npm start` runs it, on these database settings. */
+async function startApi(name: string, env: Record<string, string>, simulatorUrl: string) {
+  const port = await freePort();
+  return Server.start(
+    name,
+    [...API_NODE_FLAGS, path.join(ROOT, 'apps/api/src/server.ts')],
+    port,
+    {
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      WEB_DIST_DIR: '/nonexistent-web-dist',
+      MPESA_ENV: 'simulator',
+      MPESA_BASE_URL: simulatorUrl,
+      MPESA_CALLBACK_URL: `http://127.0.0.1:${port}`,
+      MPESA_CALLBACK_SECRET: SECRET,
+      // The check stays on; at this height it refuses no one.
+      STKPUSH_RATE_LIMIT: '1000000',
+      RECONCILE_INTERVAL_MS: '3600000',
+      ...env,
+    },
+    '/api/health',
+  );
+}
+
+const get = (pathname: string) => () => ({ method: 'GET' as const, path: pathname });
+const post = (pathname: string, body: () => unknown) => () => ({
+  method: 'POST' as const,
+  path: pathname,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body()),
+});
+
+async function scenariosFor(dialect: Dialect, simulator: Server, cleanUps: (() => unknown)[]) {
+  // A shop with five payments.
+  const small = await emptyDatabase(dialect, 'small');
+  cleanUps.push(small.cleanUp);
+  const smallApi = await startApi(`the API (${dialect}, 5 payments)`, small.env, simulator.url);
+  cleanUps.push(() => smallApi.stop());
+  {
+    const { db } = createDb(small.url, small.schema ? { schema: small.schema } : {});
+    const at = Date.parse('2026-11-20T09:00:00.000Z');
+    await db
+      .insertInto('transactions')
+      .values(
+        Array.from({ length: 5 }, (_, i) =>
+          storedPayment(`bench-small-${i}`, new Date(at + i * 60_000).toISOString(), {
+            reference: `INV-${i}`,
+            mpesa_receipt_number: `UBENCH000${i}`,
+            result_code: '0',
+          }),
+        ),
+      )
+      .execute();
+    await db.destroy();
+  }
+
+  // A million payments.
+  const millionApi = await startApi(
+    `the API (${dialect}, 1,000,000 payments)`,
+    await millionPayments(dialect),
+    simulator.url,
+  );
+  cleanUps.push(() => millionApi.stop());
+  const firstPage = (await (
+    await fetch(`${millionApi.url}/api/mpesa/transactions?limit=200`)
+  ).json()) as {
+    data: { phoneNumber: string }[];
+  };
+  const phones = [...new Set(firstPage.data.map((row) => row.phoneNumber))];
+
+  // Payments waiting for their callbacks, and the payments the simulator will prompt for.
+  const writes = await emptyDatabase(dialect, 'writes');
+  cleanUps.push(writes.cleanUp);
+  const writesApi = await startApi(`the API (${dialect}, writes)`, writes.env, simulator.url);
+  cleanUps.push(() => writesApi.stop());
+  {
+    const { db } = createDb(writes.url, writes.schema ? { schema: writes.schema } : {});
+    const at = new Date().toISOString();
+    for (let start = 0; start < CALLBACK_TARGETS; start += 1000) {
+      await db
+        .insertInto('transactions')
+        .values(
+          Array.from({ length: 1000 }, (_, i) =>
+            storedPayment(`bench-cb-${start + i}`, at, {
+              status: 'pending',
+              phone_number: `2547${String(start + i).padStart(8, '0')}`,
+              amount: 10,
+              checkout_request_id: `ws_CO_BENCH${start + i}`,
+              merchant_request_id: `bench-${start + i}`,
+              next_check_at: '2099-01-01T00:00:00.000Z',
+            }),
+          ),
+        )
+        .execute();
+    }
+    await db.destroy();
+  }
+  let callbacks = 0;
+  let phonesAsked = 0;
+  let payments = 0;
+  const callbackFor = (n: number) =>
+    successCallback(`ws_CO_BENCH${n}`, {
+      amount: 10,
+      phoneNumber: `2547${String(n).padStart(8, '0')}`,
+      receipt: `UB${String(n).padStart(8, '0')}`,
+    });
+  const label = (name: string) => `${name}`;
+  const scenarios: Scenario[] = [
+    {
+      name: label('GET /api/health'),
+      dialect,
+      server: smallApi,
+      request: get('/api/health'),
+    },
+    {
+      name: label('one transaction by id'),
+      dialect,
+      server: smallApi,
+      target: { ratio: 0.5, aboveExpress: true },
+      request: get('/api/mpesa/transactions/bench-small-2'),
+    },
+    {
+      name: label('history, first page (5 payments)'),
+      dialect,
+      server: smallApi,
+      target: { ratio: 0.3, aboveExpress: true },
+      request: get('/api/mpesa/transactions'),
+    },
+    {
+      name: label('history, first page (50 of 1,000,000)'),
+      dialect,
+      server: millionApi,
+      request: get('/api/mpesa/transactions'),
+    },
+    {
+      name: label('phone search in 1,000,000'),
+      dialect,
+      server: millionApi,
+      request: () =>
+        get(`/api/mpesa/transactions?q=0${phones[phonesAsked++ % phones.length]!.slice(3)}`)(),
+    },
+    {
+      name: label('callbacks, distinct payments'),
+      dialect,
+      server: writesApi,
+      target: { ratio: 0.3, aboveExpress: true },
+      request: () =>
+        post(`/api/mpesa/callback/${SECRET}`, () =>
+          callbackFor(1 + (callbacks++ % (CALLBACK_TARGETS - 1))),
+        )(),
+    },
+    {
+      name: label('callbacks, one delivered again'),
+      dialect,
+      server: writesApi,
+      target: { ratio: 0.3, aboveExpress: true },
+      request: post(`/api/mpesa/callback/${SECRET}`, () => callbackFor(0)),
+    },
+    {
+      name: label('payment initiation via the simulator'),
+      dialect,
+      server: writesApi,
+      ...(dialect === 'sqlite' ? { target: { perSecond: 1000 } } : {}),
+      request: () =>
+        post('/api/mpesa/stkpush', () => ({
+          phoneNumber: `07${String(10_000_000 + payments++).padStart(8, '0')}`,
+          amount: 10,
+        }))(),
+    },
+  ];
+  // The one callback delivered again must have been delivered once.
+  await fetch(`${writesApi.url}/api/mpesa/callback/${SECRET}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(callbackFor(0)),
+  });
+  return scenarios;
+}
+
+const cleanUps: (() => unknown)[] = [];
+const started = Date.now();
+try {
+  const fastifyPort = await freePort();
+  const fastify = await Server.start(
+    'bare Fastify',
+    [path.join(ROOT, 'bench/servers/fastify-hello.ts'), String(fastifyPort)],
+    fastifyPort,
+    {},
+  );
+  cleanUps.push(() => fastify.stop());
+  const expressPort = await freePort();
+  const express = await Server.start(
+    'bare Express',
+    [path.join(ROOT, 'bench/servers/express-hello.ts'), String(expressPort)],
+    expressPort,
+    {},
+  );
+  cleanUps.push(() => express.stop());
+  const simulatorPort = await freePort();
+  const simulator = await Server.start(
+    'the simulator',
+    [path.join(ROOT, 'apps/simulator/src/server.ts')],
+    simulatorPort,
+    {
+      SIMULATOR_PORT: String(simulatorPort),
+      SIM_HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      // No callbacks during the bench: prompts wait, unanswered, for an hour.
+      SIM_AUTO_APPROVE_S: '0',
+      SIM_PROMPT_TIMEOUT_S: '3600',
+    },
+    '/_sim/info',
+  );
+  cleanUps.push(() => simulator.stop());
+
+  const references: Scenario[] = [
+    { name: 'bare Fastify hello-world', dialect: null, server: fastify, request: get('/') },
+    { name: 'bare Express hello-world', dialect: null, server: express, request: get('/') },
+  ];
+  const dialects: Dialect[] = TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+  const ours: Scenario[] = [];
+  for (const dialect of dialects) ours.push(...(await scenariosFor(dialect, simulator, cleanUps)));
+  const all = [...references, ...ours];
+
+  console.log(`Warming up ${all.length} scenarios…`);
+  for (const scenario of all) await load(scenario, 1);
+  const rounds = new Map<Scenario, Round[]>();
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const scenario of all) {
+      const figures = await load(scenario, DURATION_S);
+      rounds.set(scenario, [...(rounds.get(scenario) ?? []), figures]);
+      console.log(
+        `round ${round}  ${(scenario.dialect ?? '').padEnd(8)} ${scenario.name.padEnd(40)} ${Math.round(figures.requestsPerS).toLocaleString('en-US').padStart(7)}/s  p50 ${figures.p50Ms} ms  p99 ${figures.p99Ms} ms  ${Math.round(figures.cpuMicrosPerRequest)} µs CPU${figures.non2xx || figures.errors ? `  (${figures.non2xx} non-2xx, ${figures.errors} errors)` : ''}`,
+      );
+    }
+  }
+
+  const mean = (scenario: Scenario, key: keyof Round) => {
+    const values = rounds.get(scenario)!.map((round) => round[key]);
+    return values.reduce((sum, value) => sum + value, 0) / values.length;
+  };
+  const fastifyRate = mean(references[0]!, 'requestsPerS');
+  const expressRate = mean(references[1]!, 'requestsPerS');
+  const results = all.map((scenario) => {
+    const perSecond = mean(scenario, 'requestsPerS');
+    const ratio = perSecond / fastifyRate;
+    const { target } = scenario;
+    const spread = rounds.get(scenario)!.map((round) => round.requestsPerS);
+    const met =
+      target === undefined
+        ? null
+        : (target.ratio === undefined || ratio >= target.ratio) &&
+          (!target.aboveExpress || perSecond > expressRate) &&
+          (target.perSecond === undefined || perSecond >= target.perSecond) &&
+          rounds.get(scenario)!.every((round) => round.non2xx === 0 && round.errors === 0);
+    return {
+      scenario: scenario.name,
+      database: scenario.dialect,
+      requestsPerS: Math.round(perSecond),
+      rounds: spread.map(Math.round),
+      p50Ms: mean(scenario, 'p50Ms'),
+      p99Ms: mean(scenario, 'p99Ms'),
+      cpuMicrosPerRequest: Math.round(mean(scenario, 'cpuMicrosPerRequest')),
+      peakRssMb: Math.round(scenario.server.peakRssMb()),
+      ratioToFastify: Number(ratio.toFixed(3)),
+      target: target ?? null,
+      met,
+      failures: rounds.get(scenario)!.reduce((sum, round) => sum + round.non2xx + round.errors, 0),
+    };
+  });
+
+  const goal = (target: Scenario['target']) =>
+    !target
+      ? ''
+      : [
+          target.ratio !== undefined ? `≥ ${target.ratio}×` : '',
+          target.aboveExpress ? '> Express' : '',
+          target.perSecond !== undefined ? `≥ ${target.perSecond.toLocaleString('en-US')}/s` : '',
+        ]
+          .filter(Boolean)
+          .join(', ');
+  const table = [
+    '| Scenario | Database | Requests/s (rounds) | p50 / p99 ms | CPU µs/request | Peak RSS MB | × bare Fastify | Target | |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...results.map(
+      (row) =>
+        `| ${row.scenario} | ${row.database ?? ''} | ${row.requestsPerS.toLocaleString('en-US')} (${row.rounds.map((n) => n.toLocaleString('en-US')).join(', ')}) | ${row.p50Ms.toFixed(1)} / ${row.p99Ms.toFixed(1)} | ${row.cpuMicrosPerRequest} | ${row.peakRssMb} | ${row.ratioToFastify.toFixed(2)} | ${goal(row.target ?? undefined)} | ${row.met === null ? '' : row.met ? 'met' : 'MISSED'} |`,
+    ),
+  ];
+  console.log(`\n${table.join('\n')}`);
+  if (!TEST_DATABASE_URL)
+    console.log('\n(PostgreSQL skipped: set TEST_DATABASE_URL to include it.)');
+
+  const date = new Date().toISOString().slice(0, 10);
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`;
+  mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+  const file = path.join(ROOT, `bench/results/${date}.json`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ date, machine, durationS: DURATION_S, rounds: ROUNDS, connections: CONNECTIONS, results }, null, 2)}\n`,
+  );
+  console.log(
+    `\n${machine}; ${Math.round((Date.now() - started) / 1000)} s in all.\nWritten to ${path.relative(ROOT, file)}`,
+  );
+  if (results.some((row) => row.met === false)) process.exitCode = 1;
+} finally {
+  for (const cleanUp of cleanUps.reverse()) {
+    try {
+      await cleanUp();
+    } catch (error) {
+      console.error(`cleaning up: ${(error as Error).message}`);
+    }
+  }
+}

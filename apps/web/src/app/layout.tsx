@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { SimulatorNotice } from '../features/system/components/simulator-notice';
 import { paths } from './paths';
@@ -44,7 +44,11 @@ export function Layout() {
       </header>
       <SimulatorNotice />
       <main id="main" ref={main} tabIndex={-1}>
-        <Outlet />
+        {/* A screen whose code is still on its way keeps the previous one shown (navigations are
+            transitions); nothing is shown in its place on a first paint. */}
+        <Suspense fallback={null}>
+          <Outlet />
+        </Suspense>
       </main>
       <footer className="app-footer">
         <p>&copy; {new Date().getFullYear()} M-PESA Integration Demo</p>
