@@ -128,6 +128,8 @@ export async function hasCallback(
     .where('checkout_request_id', '=', checkoutRequestId)
     .where('transaction_id', '=', transactionId)
     .where('raw_body', '=', rawBody)
+    // Every redelivery is recorded too: the first one found answers, however many came.
+    .limit(1)
     .executeTakeFirst();
   return found !== undefined;
 }
