@@ -37,6 +37,7 @@ const WEB_INPUTS = [
   'apps/web/index.html',
   'apps/web/public',
   'apps/web/vite.config.ts',
+  'apps/web/tooling',
   'packages/shared/src',
   'package.json',
 ].map((entry) => path.join(ROOT, entry));

@@ -1,5 +1,6 @@
 /**
- * `npm test`: every unit, integration and component test, then the browser tests in Chromium.
+ * `npm test`: every unit, integration and component test, the web budget, then the browser tests
+ * in Chromium.
  *
  * - Without Chromium the browser tests are skipped, and this says so plainly; with
  *   REQUIRE_BROWSER_TESTS=1 (as in CI) a skip is a failure.
@@ -25,6 +26,10 @@ if (!process.env.TEST_DATABASE_URL) {
 
 const unit = await run(process.execPath, [vitest, 'run', ...extraArgs]);
 if (unit !== 0) failed = true;
+
+// The initial JavaScript and CSS of the first screen, gzipped, within 95 kB and 10 kB.
+const budget = await run(process.execPath, [path.join(ROOT, 'scripts/web-budget.ts')]);
+if (budget !== 0) failed = true;
 
 if (fs.existsSync(chromium)) {
   const e2e = await run(process.execPath, [vitest, 'run', '--config', 'e2e/vitest.config.ts']);

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { loadEnv, type Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { initialSizeReport, precompress } from './tooling/precompress.ts';
 
 /** The "View GitHub Repository" link points at the repository named in the root package.json. */
 const rootPackage = JSON.parse(
@@ -10,22 +12,48 @@ const repository =
   typeof rootPackage.repository === 'string' ? rootPackage.repository : rootPackage.repository?.url;
 const repositoryUrl = (repository ?? '').replace(/^git\+/, '').replace(/\.git$/, '');
 
-export default defineConfig({
-  plugins: [react()],
-  define: {
-    __REPOSITORY_URL__: JSON.stringify(repositoryUrl),
-  },
-  server: {
-    // `npm run dev -w apps/web` talks to the API started by `npm start`.
-    proxy: { '/api': 'http://127.0.0.1:3000' },
-  },
-  build: {
-    target: 'es2022',
-  },
-  test: {
-    name: 'web',
-    environment: 'jsdom',
-    setupFiles: ['./src/test/setup.ts'],
-    restoreMocks: true,
-  },
+/**
+ * index.html asks for /api/config while the script downloads: main.tsx waits for it before the
+ * first paint, so that the simulator notice is there from the start instead of pushing the page
+ * down when it arrives. The address is the one src/lib/api-client.ts asks (same default).
+ */
+function preloadConfig(apiBase: string): Plugin {
+  return {
+    name: 'mpesa:preload-config',
+    transformIndexHtml: () => [
+      {
+        tag: 'link',
+        attrs: { rel: 'preload', href: `${apiBase}/config`, as: 'fetch', crossorigin: 'anonymous' },
+        injectTo: 'head',
+      },
+    ],
+  };
+}
+
+export default defineConfig(({ mode }) => {
+  const apiBase = (loadEnv(mode, import.meta.dirname, 'VITE_').VITE_API_BASE_URL ?? '/api').replace(
+    /\/+$/,
+    '',
+  );
+  return {
+    plugins: [react(), preloadConfig(apiBase), precompress(), initialSizeReport()],
+    define: {
+      __REPOSITORY_URL__: JSON.stringify(repositoryUrl),
+    },
+    server: {
+      // `npm run dev -w apps/web` talks to the API started by `npm start`.
+      proxy: { '/api': 'http://127.0.0.1:3000' },
+    },
+    build: {
+      target: 'es2022',
+      // Every browser that runs ES2022 follows <link rel="modulepreload"> itself.
+      modulePreload: { polyfill: false },
+    },
+    test: {
+      name: 'web',
+      environment: 'jsdom',
+      setupFiles: ['./src/test/setup.ts'],
+      restoreMocks: true,
+    },
+  };
 });

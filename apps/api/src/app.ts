@@ -258,6 +258,11 @@ export async function buildApp(deps: AppDeps) {
       wildcard: false,
       index: false,
       maxAge: '1h',
+      // The build leaves brotli and gzip copies beside each text file (apps/web/tooling): sent to
+      // browsers that accept them, with Content-Encoding and Vary: Accept-Encoding; never served
+      // under their own names.
+      preCompressed: true,
+      globIgnore: ['**/*.br', '**/*.gz'],
       setHeaders: (reply, filePath) => {
         // Hashed asset names never change content; index.html must always be fresh.
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {

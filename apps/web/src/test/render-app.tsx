@@ -4,7 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { vi } from 'vitest';
 import { createQueryClient } from '../app/query-client';
-import { routes } from '../app/router';
+import { preloadAllScreens, routes } from '../app/router';
 
 export interface ApiCall {
   method: string;
@@ -12,6 +12,10 @@ export interface ApiCall {
   headers: Headers;
   body: unknown;
 }
+
+// The screens in chunks of their own are loaded once, so that each test renders them at once as
+// the app does after its first screen.
+await preloadAllScreens();
 
 type Answer = { status: number; body?: unknown } | 'network-error' | (() => Promise<never>);
 type Handler = (call: ApiCall) => Answer | undefined;

@@ -12,7 +12,17 @@ function stackOf(status: string): Stack {
   return (STACKED as readonly string[]).includes(status) ? (status as Stack) : 'other';
 }
 
-function Period({ title, period }: { title: string; period: PeriodSummary }) {
+/** A period's figures; without them (still loading), blank lines of the same height. */
+function Period({ title, period }: { title: string; period?: PeriodSummary }) {
+  if (!period) {
+    return (
+      <div className="summary-period">
+        <h3>{title}</h3>
+        <p className="summary-collected">&nbsp;</p>
+        <p className="summary-detail">&nbsp;</p>
+      </div>
+    );
+  }
   const rate = period.successRate === null ? '–' : `${Math.round(period.successRate * 100)}%`;
   return (
     <div className="summary-period">
@@ -111,7 +121,19 @@ function DailyChart({ daily }: { daily: Summary['daily'] }) {
 export function HistorySummary() {
   const { data, isError } = useQuery(summaryQueryOptions());
   if (isError) return <p className="summary-unavailable">The figures could not be loaded.</p>;
-  if (!data) return null;
+  if (!data) {
+    // Holds the figures' place while they load, so that the history below does not move when
+    // they arrive (docs/performance.md, "The web app"). Hidden: it says nothing yet.
+    return (
+      <div className="history-summary" aria-hidden="true">
+        <div className="summary-periods">
+          <Period title="Today" />
+          <Period title="Last 7 days" />
+        </div>
+        <DailyChart daily={[]} />
+      </div>
+    );
+  }
   return (
     <section className="history-summary" aria-label="At a glance">
       <div className="summary-periods">
