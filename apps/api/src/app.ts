@@ -11,7 +11,6 @@ import Fastify, {
 } from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import pino from 'pino';
-import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import {
   serializerCompiler,
@@ -20,11 +19,10 @@ import {
 } from 'fastify-type-provider-zod';
 import { CALLBACK_SECRET_LENGTH, type Config } from './config.ts';
 import type { DbHandle } from './db/create-db.ts';
-import { dbRateLimitStore } from './limits/db-rate-limit-store.ts';
 import { startReconciler } from './transactions/reconciler.ts';
 import type { DarajaClient } from './daraja/daraja-client.ts';
 import { AppError, answerClientError, answerError, answerNodeRefusals } from './errors.ts';
-import { clientAddress, limitKeyFor } from './lib/client-address.ts';
+import { clientAddress } from './lib/client-address.ts';
 import { transactionRoutes } from './transactions/transactions.routes.ts';
 import { transactionEventRoutes } from './transactions/events.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
@@ -198,19 +196,6 @@ export async function buildApp(deps: AppDeps) {
     encodings: ['br', 'gzip'],
     threshold: 1024,
     globalDecompression: false,
-  });
-
-  // Counters live in the database so that a limit holds across every instance.
-  await app.register(fastifyRateLimit, {
-    global: false,
-    store: dbRateLimitStore(deps.database.db),
-    keyGenerator: (request) => limitKeyFor(clientAddress(request)),
-    errorResponseBuilder: () =>
-      new AppError(
-        429,
-        'RATE_LIMITED',
-        'Too many payment requests from your network. Please wait a minute and try again.',
-      ),
   });
 
   const now = deps.now ?? (() => new Date());

@@ -48,7 +48,7 @@ async function claimKey(
 
 /**
  * Runs `answer` once per key. `answer` gives the status and body to send; an AppError it throws is
- * stored and replayed like any other answer.
+ * stored and replayed like any other answer, except the per-address limit's refusal.
  */
 export async function withIdempotencyKey(
   db: Kysely<Database>,
@@ -105,6 +105,12 @@ export async function withIdempotencyKey(
   try {
     result = await answer();
   } catch (error) {
+    if (error instanceof AppError && error.code === 'RATE_LIMITED') {
+      // Refused before anything was done, and it will pass in a minute: the key is free again for
+      // that retry, instead of answering it with this refusal for a day.
+      await db.deleteFrom('idempotency_keys').where('key', '=', key).execute();
+      throw error;
+    }
     const failure =
       error instanceof AppError ? error : new AppError(500, 'INTERNAL_ERROR', GENERIC_FAILURE);
     result = {

@@ -356,6 +356,40 @@ for (const dialect of DIALECTS) {
         expect(elsewhere.statusCode).toBe(200);
       });
 
+      it('counts only the payment requests it lets through, and replays no refusal by the limit', async () => {
+        await world.rebuild({ STKPUSH_RATE_LIMIT: '1' });
+        // Mistyped requests are refused before anything is counted.
+        for (const phoneNumber of ['0711', '12345', 'not a phone']) {
+          expect((await pay({ phoneNumber, amount: 1 })).statusCode).toBe(400);
+        }
+        const payWithKey = (phoneNumber: string) =>
+          world.app.inject({
+            method: 'POST',
+            url: '/api/mpesa/stkpush',
+            headers: { 'idempotency-key': 'retry-me-later' },
+            payload: { phoneNumber, amount: 1 },
+          });
+        expect((await pay({ phoneNumber: '0711000021', amount: 1 })).statusCode).toBe(200);
+        const refused = await payWithKey('0711000022');
+        expect(refused.statusCode).toBe(429);
+        expect(refused.json()).toMatchObject({ code: 'RATE_LIMITED' });
+        // The refusal left no payment and no stored answer: the same key, next window, is fresh.
+        expect(
+          await world.database.db
+            .selectFrom('transactions')
+            .select('id')
+            .where('phone_number', '=', '254711000022')
+            .execute(),
+        ).toEqual([]);
+        expect(
+          await world.database.db
+            .selectFrom('idempotency_keys')
+            .select('key')
+            .where('key', '=', 'retry-me-later')
+            .execute(),
+        ).toEqual([]);
+      });
+
       it('accepts callbacks only from allowed addresses when an allow-list is set', async () => {
         await world.rebuild({ MPESA_CALLBACK_ALLOWED_IPS: '196.201.214.200' });
         const { transactionId, checkoutRequestId } = (

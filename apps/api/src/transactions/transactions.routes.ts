@@ -13,7 +13,7 @@ import {
   transactionResponseSchema,
 } from '@mpesa/shared/contract';
 import { AppError } from '../errors.ts';
-import { addressList, clientAddress } from '../lib/client-address.ts';
+import { addressList, clientAddress, limitKeyFor } from '../lib/client-address.ts';
 import { applyCallback } from './callbacks.service.ts';
 import { withIdempotencyKey } from './idempotency.ts';
 import * as service from './transactions.service.ts';
@@ -51,10 +51,6 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
     '/mpesa/stkpush',
     {
       bodyLimit: bodyLimits.paymentBytes,
-      config: {
-        rateLimit:
-          rateLimit.max > 0 ? { max: rateLimit.max, timeWindow: rateLimit.windowS * 1000 } : false,
-      },
       schema: {
         body: initiatePaymentSchema,
         headers: z.object({ 'idempotency-key': z.string().optional() }),
@@ -62,7 +58,11 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
       },
     },
     async (request, reply) => {
-      const run = () => service.initiatePayment({ ...deps, log: request.log }, request.body);
+      const limit = {
+        key: `POST /api/mpesa/stkpush|${limitKeyFor(clientAddress(request))}`,
+        ...rateLimit,
+      };
+      const run = () => service.initiatePayment({ ...deps, log: request.log }, request.body, limit);
       const key = request.headers['idempotency-key'];
       if (key === undefined) return run();
       const answer = await withIdempotencyKey(deps.db, key, request.body, deps.now(), async () => {

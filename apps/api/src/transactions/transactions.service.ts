@@ -18,6 +18,7 @@ import { toTransactionDto } from './transaction-dto.ts';
 import { flag, recordEvent, transition } from './transaction-outcome.ts';
 import * as repo from './transactions.repository.ts';
 import * as locks from './phone-locks.repository.ts';
+import { countHit } from '../limits/rate-limit.repository.ts';
 
 export interface PaymentDeps {
   db: Kysely<Database>;
@@ -40,9 +41,22 @@ export interface PaymentDeps {
 
 const later = (from: Date, ms: number) => new Date(from.getTime() + ms).toISOString();
 
+/** The per-address limit on payment requests, counted with the payment it lets through. */
+export interface RequestLimit {
+  /** Who is counted: the route and the client's address (limitKeyFor). */
+  key: string;
+  /** Requests allowed per window (0: no limit). */
+  max: number;
+  windowS: number;
+}
+
+export const RATE_LIMITED_MESSAGE =
+  'Too many payment requests from your network. Please wait a minute and try again.';
+
 export async function initiatePayment(
   deps: PaymentDeps,
   input: InitiatePayment,
+  limit?: RequestLimit,
 ): Promise<InitiatePaymentResponse> {
   const id = randomUUID();
   const now = deps.now();
@@ -52,6 +66,16 @@ export async function initiatePayment(
   // database transaction the phone's lock is taken, so that no one can send a second prompt to a
   // phone whose first is still open, from this instance or any other.
   await deps.db.transaction().execute(async (trx) => {
+    // The address's count goes up with the payment it lets through, in the same commit: a request
+    // refused for any reason (the limit itself, a busy phone) leaves it as it was.
+    if (limit && limit.max > 0) {
+      const hits = await countHit(
+        trx,
+        limit.key,
+        Math.floor(now.getTime() / (limit.windowS * 1000)),
+      );
+      if (hits > limit.max) throw new AppError(429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE);
+    }
     await repo.insertTransaction(trx, {
       id,
       reference: input.reference,

@@ -1,0 +1,36 @@
+/**
+ * The per-address limit's counters, kept in the database so that a limit holds across every API
+ * instance sharing it (docs/decisions/002-limits-in-the-database.md). A payment request counts
+ * its hit in the same transaction that saves the payment (transactions.service.ts).
+ */
+import { createHash } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { MAX_LENGTH } from '../db/stored-lengths.ts';
+
+/** A key longer than its column is kept as its digest, so no key can make the database refuse it. */
+function storableKey(key: string): string {
+  return key.length <= MAX_LENGTH.rateLimitKey
+    ? key
+    : `sha256:${createHash('sha256').update(key).digest('hex')}`;
+}
+
+/** Counts one hit in the current fixed window for `key` and returns the window's total. */
+export async function countHit(
+  db: Kysely<Database>,
+  key: string,
+  windowIndex: number,
+): Promise<number> {
+  const row = await db
+    .insertInto('rate_limits')
+    .values({ key: storableKey(key), window_index: windowIndex, hits: 1 })
+    .onConflict((conflict) =>
+      conflict.column('key').doUpdateSet({
+        hits: sql<number>`case when rate_limits.window_index = excluded.window_index then rate_limits.hits + 1 else 1 end`,
+        window_index: (eb) => eb.ref('excluded.window_index'),
+      }),
+    )
+    .returning('hits')
+    .executeTakeFirstOrThrow();
+  return Number(row.hits);
+}
