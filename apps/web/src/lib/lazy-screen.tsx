@@ -1,10 +1,60 @@
-import { use, type ComponentType } from 'react';
+import {
+  Component as ReactComponent,
+  use,
+  useState,
+  type ComponentType,
+  type ReactNode,
+} from 'react';
 
 export interface LazyScreen {
   /** Renders the screen; suspends until its code has arrived. */
   Component: ComponentType;
   /** Fetches the screen's code (once); resolves when it can render without suspending. */
   preload: () => Promise<unknown>;
+}
+
+/** The screen's code did not arrive (the network dropped, or a new version replaced it). */
+class ScreenLoadError extends Error {
+  override name = 'ScreenLoadError';
+}
+
+export const SCREEN_LOAD_FAILED =
+  'This page could not be loaded. Check your connection and try again.';
+
+/**
+ * Shows a way out when a screen's code could not be downloaded, instead of a blank page; any
+ * other error goes on to the boundary above, as if this one were not there.
+ */
+class ScreenLoadBoundary extends ReactComponent<
+  { children: ReactNode; onRetry: () => void },
+  { failed: unknown }
+> {
+  override state = { failed: null as unknown };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { failed: error };
+  }
+
+  override render() {
+    const { failed } = this.state;
+    if (failed === null) return this.props.children;
+    if (!(failed instanceof ScreenLoadError)) throw failed;
+    return (
+      <div role="alert">
+        <p className="error-message">{SCREEN_LOAD_FAILED}</p>
+        <button
+          type="button"
+          className="button button-secondary"
+          onClick={() => {
+            this.setState({ failed: null });
+            this.props.onRetry();
+          }}
+        >
+          Try again
+        </button>
+      </div>
+    );
+  }
 }
 
 /**
@@ -19,16 +69,30 @@ export function lazyScreen(load: () => Promise<ComponentType>): LazyScreen {
     loading ??= load().then(
       (component) => (loaded = component),
       (error: unknown) => {
-        // A failed download (the network dropped) is tried again on the next visit.
-        loading = undefined;
-        throw error;
+        // Kept until the payer asks again (Try again): retrying by itself would ask the network
+        // over and over while it is down.
+        throw new ScreenLoadError('The screen could not be loaded', { cause: error });
       },
     );
     return loading;
   };
-  function Component() {
+  function Loaded() {
     const Screen = loaded ?? use(preload());
     return <Screen />;
+  }
+  function Component() {
+    const [attempt, setAttempt] = useState(0);
+    return (
+      <ScreenLoadBoundary
+        key={attempt}
+        onRetry={() => {
+          if (!loaded) loading = undefined;
+          setAttempt((n) => n + 1);
+        }}
+      >
+        <Loaded />
+      </ScreenLoadBoundary>
+    );
   }
   return { Component, preload };
 }
