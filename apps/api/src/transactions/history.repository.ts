@@ -3,7 +3,7 @@
  * query reads an index that starts with its filter and ends with the list's order (migration 003,
  * docs/performance.md). Functions take `db` or `trx` first.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Database, TransactionRow } from '../db/schema.ts';
 
 type Db = Kysely<Database>;
@@ -85,25 +85,39 @@ export async function listTransactions(
   return newestFirst([receipts, references], query.limit);
 }
 
+/**
+ * The page's conditions on time and status, on `table`'s columns (the transactions, or a table
+ * of candidates drawn from them).
+ */
+function timeAndStatus<DB, TB extends keyof DB>(
+  eb: ExpressionBuilder<DB, TB>,
+  query: ListQuery,
+  statuses: ListQuery['statuses'],
+  table: '' | 'found.' = '',
+): Expression<SqlBool> {
+  const column = (name: 'created_at' | 'id' | 'status') => sql.ref<string>(`${table}${name}`);
+  const { after, since, until } = query;
+  const conditions: Expression<SqlBool>[] = [];
+  if (after) {
+    // The first condition bounds the index range; the second breaks ties on the instant. (The
+    // OR alone is not a range to either database: each page would read every row above it.)
+    conditions.push(
+      eb(column('created_at'), '<=', after.createdAt),
+      eb.or([eb(column('created_at'), '<', after.createdAt), eb(column('id'), '<', after.id)]),
+    );
+  }
+  if (statuses) conditions.push(eb(column('status'), 'in', statuses));
+  if (since) conditions.push(eb(column('created_at'), '>=', since));
+  if (until) conditions.push(eb(column('created_at'), '<', until));
+  return eb.and(conditions);
+}
+
 /** The rows the query's filters, this branch's condition and these statuses select. */
 function filtered(db: Db, query: ListQuery, condition: Condition, statuses = query.statuses) {
-  const { after, since, until, phone } = query;
-  return (
-    condition(fromTransactions(db))
-      // The first condition bounds the index range; the second breaks ties on the instant. (The
-      // OR alone is not a range to either database: each page would read every row above it.)
-      .$if(after !== undefined, (q) =>
-        q
-          .where('created_at', '<=', after!.createdAt)
-          .where((eb) =>
-            eb.or([eb('created_at', '<', after!.createdAt), eb('id', '<', after!.id)]),
-          ),
-      )
-      .$if(statuses !== undefined, (q) => q.where('status', 'in', statuses!))
-      .$if(since !== undefined, (q) => q.where('created_at', '>=', since!))
-      .$if(until !== undefined, (q) => q.where('created_at', '<', until!))
-      .$if(phone !== undefined, (q) => q.where('phone_number', '=', phone!))
-  );
+  const { phone } = query;
+  return condition(fromTransactions(db))
+    .where((eb) => timeAndStatus(eb, query, statuses))
+    .$if(phone !== undefined, (q) => q.where('phone_number', '=', phone!));
 }
 
 function selectColumns(query: FromTransactions, columns: Columns) {
@@ -165,20 +179,10 @@ function newestOf(
   found: ReturnType<typeof candidates>,
   statuses = query.statuses,
 ): Promise<Sortable[]> {
-  const { after, since, until } = query;
   const newest = db
     .selectFrom(found.as('found'))
     .select('found.id')
-    .$if(after !== undefined, (q) =>
-      q
-        .where('found.created_at', '<=', after!.createdAt)
-        .where((eb) =>
-          eb.or([eb('found.created_at', '<', after!.createdAt), eb('found.id', '<', after!.id)]),
-        ),
-    )
-    .$if(statuses !== undefined, (q) => q.where('found.status', 'in', statuses!))
-    .$if(since !== undefined, (q) => q.where('found.created_at', '>=', since!))
-    .$if(until !== undefined, (q) => q.where('found.created_at', '<', until!))
+    .where((eb) => timeAndStatus(eb, query, statuses, 'found.'))
     .orderBy('found.created_at', 'desc')
     .orderBy('found.id', 'desc')
     .limit(query.limit);
