@@ -1,23 +1,12 @@
+import { isoInZone } from '../lib/business-day.ts';
+
 /**
  * Daraja speaks Kenyan time (EAT, UTC+3) in `YYYYMMDDHHmmss`: the request Timestamp and the callback
  * TransactionDate. A server in another time zone must still send Nairobi time (PROTOCOL.md §3.3).
  */
-const nairobi = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'Africa/Nairobi',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
-
 export function darajaTimestamp(at: Date): string {
-  const parts = Object.fromEntries(
-    nairobi.formatToParts(at).map((part) => [part.type, part.value]),
-  );
-  return `${parts.year}${parts.month}${parts.day}${parts.hour}${parts.minute}${parts.second}`;
+  // 2026-11-23T17:52:09+03:00 → 20261123175209
+  return isoInZone(at.toISOString(), 'Africa/Nairobi').slice(0, 19).replace(/[-T:]/g, '');
 }
 
 /** Kenya has kept UTC+3 without daylight saving since 1960. */
