@@ -44,11 +44,11 @@ export function compressFiles(dir: string): number {
   return written;
 }
 
-/** Brotli and gzip copies of the build's text files, made once the build is written. */
-export function precompress(): Plugin {
+/** A plugin that runs `work` on the build's output folder once Vite has written it all. */
+function afterBuild(name: string, work: (outDir: string, config: ResolvedConfig) => void): Plugin {
   let config: ResolvedConfig;
   return {
-    name: 'mpesa:precompress',
+    name,
     apply: 'build',
     configResolved(resolved) {
       config = resolved;
@@ -57,28 +57,22 @@ export function precompress(): Plugin {
       // After Vite has copied public/ too.
       order: 'post',
       handler() {
-        compressFiles(path.resolve(config.root, config.build.outDir));
+        work(path.resolve(config.root, config.build.outDir), config);
       },
     },
   };
 }
 
+/** Brotli and gzip copies of the build's text files, made once the build is written. */
+export function precompress(): Plugin {
+  return afterBuild('mpesa:precompress', (outDir) => void compressFiles(outDir));
+}
+
 /** Prints what the first screen downloads, gzipped, and warns when it is over the web budget. */
 export function initialSizeReport(): Plugin {
-  let config: ResolvedConfig;
-  return {
-    name: 'mpesa:initial-size',
-    apply: 'build',
-    configResolved(resolved) {
-      config = resolved;
-    },
-    closeBundle: {
-      order: 'post',
-      handler() {
-        const size = measureInitialSize(path.resolve(config.root, config.build.outDir));
-        config.logger.info(['', ...describeInitialSize(size)].join('\n'));
-        for (const problem of overBudget(size)) config.logger.warn(problem);
-      },
-    },
-  };
+  return afterBuild('mpesa:initial-size', (outDir, config) => {
+    const size = measureInitialSize(outDir);
+    config.logger.info(['', ...describeInitialSize(size)].join('\n'));
+    for (const problem of overBudget(size)) config.logger.warn(problem);
+  });
 }
