@@ -14,21 +14,14 @@
  * /tmp/mpesa-bench-history and the PostgreSQL schema bench_history) and reuses them on the next
  * run when they hold exactly that many payments. Exits 1 when a target is missed.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
-import { API_NODE_FLAGS } from '../apps/api/src/node-flags.ts';
-import { freePort } from '../apps/api/src/test/ports.ts';
 import { TEST_DATABASE_URL } from '../apps/api/src/test/test-db.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '..');
-const SCHEMA = 'bench_history';
-const KEPT_DIR = path.join(tmpdir(), 'mpesa-bench-history');
+import { ROOT, seededPayments, startApi, type ServerProcess } from './lib.ts';
 
 const { values } = parseArgs({
   options: { count: { type: 'string', default: '1000000' }, keep: { type: 'boolean' } },
@@ -85,72 +78,29 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-function run(command: string, args: string[], env: Record<string, string>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: 'inherit' });
-    child.once('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`${args.join(' ')} exited with ${code}`)),
-    );
-  });
-}
-
 /** The API as its own process, with its request log read for the server's times. */
 class Server {
   private times: number[] = [];
   private waiters: (() => void)[] = [];
-  private output = '';
-  readonly child: ChildProcess;
-  readonly url: string;
-  private constructor(child: ChildProcess, url: string) {
-    this.child = child;
-    this.url = url;
-    const lines = createInterface({ input: child.stdout! });
-    lines.on('line', (line) => {
-      if (!line.includes('"request completed"')) {
-        this.output += `${line}\n`;
-        return;
-      }
+  readonly process: ServerProcess;
+  private constructor(process: ServerProcess) {
+    this.process = process;
+    createInterface({ input: process.child.stdout! }).on('line', (line) => {
+      if (!line.includes('"request completed"')) return;
       this.times.push((JSON.parse(line) as { responseTime: number }).responseTime);
       for (const wake of this.waiters.splice(0)) wake();
     });
-    child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+  }
+
+  get url(): string {
+    return this.process.url;
   }
 
   static async start(env: Record<string, string>): Promise<Server> {
-    const port = await freePort();
-    const child = spawn(
-      process.execPath,
-      [...API_NODE_FLAGS, path.join(ROOT, 'apps/api/src/server.ts')],
-      {
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOST: '127.0.0.1',
-          PORT: String(port),
-          LOG_LEVEL: 'info',
-          WEB_DIST_DIR: '/nonexistent-web-dist',
-          MPESA_ENV: 'simulator',
-          // Nothing listens here: the seeded pending payments must not reach a Daraja.
-          MPESA_BASE_URL: `http://127.0.0.1:${await freePort()}`,
-          MPESA_CALLBACK_URL: `http://127.0.0.1:${port}`,
-          RECONCILE_INTERVAL_MS: '3600000',
-          ...env,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
+    const server = new Server(
+      await startApi('the API', { LOG_LEVEL: 'info', ...env }, { readStdout: true }),
     );
-    const server = new Server(child, `http://127.0.0.1:${port}`);
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`the API exited at start-up:\n${server.output}`);
-      try {
-        if ((await fetch(`${server.url}/api/health`)).ok) break;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error(`the API did not start:\n${server.output}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    await server.takeTimes(1);
+    await server.takeTimes(1); // its health check
     return server;
   }
 
@@ -168,14 +118,11 @@ class Server {
   }
 
   rssMb(): number {
-    const status = readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
-    return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+    return this.process.rssMb();
   }
 
-  async stop(): Promise<void> {
-    const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    this.child.kill('SIGTERM');
-    await exited;
+  stop(): Promise<void> {
+    return this.process.stop();
   }
 }
 
@@ -264,69 +211,9 @@ async function measureExport(
   };
 }
 
-/** A fresh (or kept) database of COUNT payments, as the API's settings. */
-async function prepare(dialect: 'sqlite' | 'postgres'): Promise<{
-  env: Record<string, string>;
-  cleanUp: () => Promise<void>;
-}> {
-  if (dialect === 'sqlite') {
-    const dir = values.keep ? KEPT_DIR : mkdtempSync(path.join(tmpdir(), 'mpesa-bench-'));
-    const env = { DATA_DIR: dir };
-    mkdirSync(dir, { recursive: true });
-    const fresh = values.keep ? (await countSqlite(dir)) !== COUNT : true;
-    if (fresh) {
-      rmSync(dir, { recursive: true, force: true });
-      mkdirSync(dir, { recursive: true });
-      await run(process.execPath, seedArgs(), env);
-    }
-    return { env, cleanUp: async () => void (values.keep || rmSync(dir, { recursive: true })) };
-  }
-  const env = { DATABASE_URL: TEST_DATABASE_URL!, DATABASE_SCHEMA: SCHEMA };
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await client.connect();
-  const dropSchema = () => client.query(`drop schema if exists ${SCHEMA} cascade`);
-  try {
-    const counted = await client
-      .query<{ n: string }>(`select count(*) as n from ${SCHEMA}.transactions`)
-      .then((result) => Number(result.rows[0]!.n))
-      .catch(() => null);
-    if (!(values.keep && counted === COUNT)) {
-      await dropSchema();
-      await run(process.execPath, seedArgs(), env);
-      await client.query(`vacuum analyze ${SCHEMA}.transactions`);
-    }
-  } catch (error) {
-    await client.end();
-    throw error;
-  }
-  return {
-    env,
-    cleanUp: async () => {
-      if (!values.keep) await dropSchema();
-      await client.end();
-    },
-  };
-}
-
-function seedArgs(): string[] {
-  return [path.join(ROOT, 'apps/api/src/db/seed-cli.ts'), '--count', String(COUNT), '--seed', '9'];
-}
-
-async function countSqlite(dir: string): Promise<number | null> {
-  const { DatabaseSync } = await import('node:sqlite');
-  try {
-    const db = new DatabaseSync(path.join(dir, 'mpesa.sqlite'), { readOnly: true });
-    const { n } = db.prepare('select count(*) as n from transactions').get() as { n: number };
-    db.close();
-    return n;
-  } catch {
-    return null;
-  }
-}
-
 async function benchDialect(dialect: 'sqlite' | 'postgres') {
   console.log(`\n${dialect}: ${COUNT.toLocaleString('en-US')} payments`);
-  const database = await prepare(dialect);
+  const database = await seededPayments(dialect, COUNT, values.keep ?? false);
   const server = await Server.start(database.env);
   try {
     const list = '/api/mpesa/transactions';

@@ -18,95 +18,30 @@
  * Results go to bench/results/<date>.json and a table for docs/performance.md. Exits 1 when a
  * target is missed. BENCH_DURATION_S sets each round's length (default 5).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { createDb } from '../apps/api/src/db/create-db.ts';
-import { API_NODE_FLAGS } from '../apps/api/src/node-flags.ts';
 import { freePort } from '../apps/api/src/test/ports.ts';
 import { storedPayment } from '../apps/api/src/test/stored-payment.ts';
 import { TEST_DATABASE_URL } from '../apps/api/src/test/test-db.ts';
 import { successCallback } from '../apps/api/src/test/callbacks.ts';
+import { ROOT, seededPayments, ServerProcess, startApi, type Dialect } from './lib.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 const ROUNDS = 2;
 const CONNECTIONS = 50;
 const MILLION = 1_000_000;
-/** Where `npm run bench:history -- --keep` keeps its million payments; this bench shares them. */
-const KEPT_DIR = path.join(tmpdir(), 'mpesa-bench-history');
-const KEPT_SCHEMA = 'bench_history';
 /** Pending payments for the callbacks to settle: more than the rounds can use. */
 const CALLBACK_TARGETS = 150_000;
 const SECRET = 'bench-callback-secret-0123456789';
-const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-
-type Dialect = 'sqlite' | 'postgres';
-
-/** A server process, with what /proc says of it. */
-class Server {
-  readonly child: ChildProcess;
-  readonly url: string;
-  private output = '';
-  constructor(child: ChildProcess, url: string) {
-    this.child = child;
-    this.url = url;
-    child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-  }
-
-  static async start(
-    name: string,
-    args: string[],
-    port: number,
-    env: Record<string, string>,
-    ready = '/',
-  ): Promise<Server> {
-    const child = spawn(process.execPath, args, {
-      env: { PATH: process.env.PATH ?? '', ...env },
-      // Our API logs each request at its default level; nobody reads it here.
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    const server = new Server(child, `http://127.0.0.1:${port}`);
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`${name} exited at start-up:\n${server.output}`);
-      try {
-        if ((await fetch(server.url + ready)).ok) return server;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error(`${name} did not start:\n${server.output}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-
-  /** CPU time used so far, in microseconds (user and system). */
-  cpuMicros(): number {
-    const stat = readFileSync(`/proc/${this.child.pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS;
-  }
-
-  peakRssMb(): number {
-    const status = readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
-    return Number(/VmHWM:\s+(\d+)/.exec(status)![1]) / 1024;
-  }
-
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null) return;
-    const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    this.child.kill('SIGTERM');
-    await exited;
-  }
-}
 
 interface Scenario {
   name: string;
   dialect: Dialect | null;
-  server: Server;
+  server: ServerProcess;
   /** Ratio to bare Fastify it must reach, and whether it must also beat bare Express. */
   target?: { ratio?: number; perSecond?: number; aboveExpress?: boolean };
   request: () => autocannon.Request;
@@ -140,18 +75,6 @@ async function load(scenario: Scenario, seconds: number): Promise<Round> {
   };
 }
 
-function run(args: string[], env: Record<string, string>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
-      env: { ...process.env, ...env },
-      stdio: 'inherit',
-    });
-    child.once('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`${args.join(' ')} exited with ${code}`)),
-    );
-  });
-}
-
 /** The settings that point the API at a database of its own, created empty. */
 async function emptyDatabase(
   dialect: Dialect,
@@ -183,70 +106,15 @@ async function emptyDatabase(
   };
 }
 
-/** The million payments, seeded unless a kept copy of exactly that many is there. */
-async function millionPayments(dialect: Dialect): Promise<Record<string, string>> {
-  const env: Record<string, string> =
-    dialect === 'sqlite'
-      ? { DATA_DIR: KEPT_DIR }
-      : { DATABASE_URL: TEST_DATABASE_URL!, DATABASE_SCHEMA: KEPT_SCHEMA };
-  let count: number | null;
-  try {
-    const { db } = createDb(
-      dialect === 'sqlite' ? path.join(KEPT_DIR, 'mpesa.sqlite') : TEST_DATABASE_URL!,
-      dialect === 'sqlite' ? {} : { schema: KEPT_SCHEMA },
-    );
-    try {
-      const row = await db
-        .selectFrom('transactions')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirst();
-      count = Number(row?.n);
-    } finally {
-      await db.destroy();
-    }
-  } catch {
-    count = null;
-  }
-  if (count !== MILLION) {
-    if (dialect === 'sqlite') {
-      rmSync(KEPT_DIR, { recursive: true, force: true });
-      mkdirSync(KEPT_DIR, { recursive: true });
-    } else {
-      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await client.connect();
-      await client.query(`drop schema if exists ${KEPT_SCHEMA} cascade`);
-      await client.end();
-    }
-    await run(
-      [path.join(ROOT, 'apps/api/src/db/seed-cli.ts'), '--count', String(MILLION), '--seed', '9'],
-      env,
-    );
-  }
-  return env;
-}
-
-/** Our API as `npm start` runs it, on these database settings. */
-async function startApi(name: string, env: Record<string, string>, simulatorUrl: string) {
-  const port = await freePort();
-  return Server.start(
-    name,
-    [...API_NODE_FLAGS, path.join(ROOT, 'apps/api/src/server.ts')],
-    port,
-    {
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      WEB_DIST_DIR: '/nonexistent-web-dist',
-      MPESA_ENV: 'simulator',
-      MPESA_BASE_URL: simulatorUrl,
-      MPESA_CALLBACK_URL: `http://127.0.0.1:${port}`,
-      MPESA_CALLBACK_SECRET: SECRET,
-      // The check stays on; at this height it refuses no one.
-      STKPUSH_RATE_LIMIT: '1000000',
-      RECONCILE_INTERVAL_MS: '3600000',
-      ...env,
-    },
-    '/api/health',
-  );
+/** Our API as `npm start` runs it, on these database settings, calling the simulator. */
+function startOurApi(name: string, env: Record<string, string>, simulatorUrl: string) {
+  return startApi(name, {
+    MPESA_BASE_URL: simulatorUrl,
+    MPESA_CALLBACK_SECRET: SECRET,
+    // The check stays on; at this height it refuses no one.
+    STKPUSH_RATE_LIMIT: '1000000',
+    ...env,
+  });
 }
 
 const get = (pathname: string) => () => ({ method: 'GET' as const, path: pathname });
@@ -257,11 +125,15 @@ const post = (pathname: string, body: () => unknown) => () => ({
   body: JSON.stringify(body()),
 });
 
-async function scenariosFor(dialect: Dialect, simulator: Server, cleanUps: (() => unknown)[]) {
+async function scenariosFor(
+  dialect: Dialect,
+  simulator: ServerProcess,
+  cleanUps: (() => unknown)[],
+) {
   // A shop with five payments.
   const small = await emptyDatabase(dialect, 'small');
   cleanUps.push(small.cleanUp);
-  const smallApi = await startApi(`the API (${dialect}, 5 payments)`, small.env, simulator.url);
+  const smallApi = await startOurApi(`the API (${dialect}, 5 payments)`, small.env, simulator.url);
   cleanUps.push(() => smallApi.stop());
   {
     const { db } = createDb(small.url, small.schema ? { schema: small.schema } : {});
@@ -282,9 +154,9 @@ async function scenariosFor(dialect: Dialect, simulator: Server, cleanUps: (() =
   }
 
   // A million payments.
-  const millionApi = await startApi(
+  const millionApi = await startOurApi(
     `the API (${dialect}, 1,000,000 payments)`,
-    await millionPayments(dialect),
+    (await seededPayments(dialect, MILLION, true)).env,
     simulator.url,
   );
   cleanUps.push(() => millionApi.stop());
@@ -298,7 +170,7 @@ async function scenariosFor(dialect: Dialect, simulator: Server, cleanUps: (() =
   // Payments waiting for their callbacks, and the payments the simulator will prompt for.
   const writes = await emptyDatabase(dialect, 'writes');
   cleanUps.push(writes.cleanUp);
-  const writesApi = await startApi(`the API (${dialect}, writes)`, writes.env, simulator.url);
+  const writesApi = await startOurApi(`the API (${dialect}, writes)`, writes.env, simulator.url);
   cleanUps.push(() => writesApi.stop());
   {
     const { db } = createDb(writes.url, writes.schema ? { schema: writes.schema } : {});
@@ -408,7 +280,7 @@ const cleanUps: (() => unknown)[] = [];
 const started = Date.now();
 try {
   const fastifyPort = await freePort();
-  const fastify = await Server.start(
+  const fastify = await ServerProcess.start(
     'bare Fastify',
     [path.join(ROOT, 'bench/servers/fastify-hello.ts'), String(fastifyPort)],
     fastifyPort,
@@ -416,7 +288,7 @@ try {
   );
   cleanUps.push(() => fastify.stop());
   const expressPort = await freePort();
-  const express = await Server.start(
+  const express = await ServerProcess.start(
     'bare Express',
     [path.join(ROOT, 'bench/servers/express-hello.ts'), String(expressPort)],
     expressPort,
@@ -424,7 +296,7 @@ try {
   );
   cleanUps.push(() => express.stop());
   const simulatorPort = await freePort();
-  const simulator = await Server.start(
+  const simulator = await ServerProcess.start(
     'the simulator',
     [path.join(ROOT, 'apps/simulator/src/server.ts')],
     simulatorPort,
@@ -436,7 +308,7 @@ try {
       SIM_AUTO_APPROVE_S: '0',
       SIM_PROMPT_TIMEOUT_S: '3600',
     },
-    '/_sim/info',
+    { ready: '/_sim/info' },
   );
   cleanUps.push(() => simulator.stop());
 

@@ -1,0 +1,213 @@
+/**
+ * What the benches share: the server processes they start and watch through /proc, our API
+ * started as `npm start` starts it, and the seeded payments they read (kept between runs on
+ * request, in one place for both).
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { API_NODE_FLAGS } from '../apps/api/src/node-flags.ts';
+import { freePort } from '../apps/api/src/test/ports.ts';
+import { TEST_DATABASE_URL } from '../apps/api/src/test/test-db.ts';
+
+export const ROOT = path.resolve(import.meta.dirname, '..');
+export type Dialect = 'sqlite' | 'postgres';
+
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+
+/** Runs a Node script to its end, its output shown; rejects unless it exits 0. */
+export function runNode(args: string[], env: Record<string, string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, ...env },
+      stdio: 'inherit',
+    });
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${args.join(' ')} exited with ${code}`)),
+    );
+  });
+}
+
+/** A server in a process of its own on 127.0.0.1, with what /proc says of it. */
+export class ServerProcess {
+  readonly child: ChildProcess;
+  readonly url: string;
+  private output = '';
+  private constructor(child: ChildProcess, url: string) {
+    this.child = child;
+    this.url = url;
+    child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+  }
+
+  /**
+   * Starts `node <args>` and waits until `ready` answers. Its standard output is piped for the
+   * caller to read when `readStdout` is set, and thrown away otherwise.
+   */
+  static async start(
+    name: string,
+    args: string[],
+    port: number,
+    env: Record<string, string>,
+    { ready = '/', readStdout = false } = {},
+  ): Promise<ServerProcess> {
+    const child = spawn(process.execPath, args, {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', readStdout ? 'pipe' : 'ignore', 'pipe'],
+    });
+    const server = new ServerProcess(child, `http://127.0.0.1:${port}`);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`${name} exited at start-up:\n${server.output}`);
+      try {
+        if ((await fetch(server.url + ready)).ok) return server;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`${name} did not start:\n${server.output}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** CPU time used so far, in microseconds (user and system). */
+  cpuMicros(): number {
+    const stat = readFileSync(`/proc/${this.child.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS;
+  }
+
+  rssMb(): number {
+    return this.statusMb('VmRSS');
+  }
+
+  peakRssMb(): number {
+    return this.statusMb('VmHWM');
+  }
+
+  private statusMb(field: 'VmRSS' | 'VmHWM'): number {
+    const status = readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
+    return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)![1]) / 1024;
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+/**
+ * Our API as `npm start` runs it (server.ts with API_NODE_FLAGS), on these settings. Unless they
+ * say otherwise, no Daraja listens where it would call, and reconciliation waits an hour: the
+ * seeded pending payments stay as they are.
+ */
+export async function startApi(
+  name: string,
+  env: Record<string, string>,
+  options: { readStdout?: boolean } = {},
+): Promise<ServerProcess> {
+  const port = await freePort();
+  return ServerProcess.start(
+    name,
+    [...API_NODE_FLAGS, path.join(ROOT, 'apps/api/src/server.ts')],
+    port,
+    {
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      WEB_DIST_DIR: '/nonexistent-web-dist',
+      MPESA_ENV: 'simulator',
+      MPESA_BASE_URL: `http://127.0.0.1:${await freePort()}`,
+      MPESA_CALLBACK_URL: `http://127.0.0.1:${port}`,
+      RECONCILE_INTERVAL_MS: '3600000',
+      ...env,
+    },
+    { ready: '/api/health', ...options },
+  );
+}
+
+/** Where `--keep` keeps the seeded payments between runs, for either bench. */
+const KEPT_DIR = path.join(tmpdir(), 'mpesa-bench-history');
+const KEPT_SCHEMA = 'bench_history';
+
+async function countKept(dialect: Dialect, dir: string): Promise<number | null> {
+  try {
+    if (dialect === 'sqlite') {
+      const { DatabaseSync } = await import('node:sqlite');
+      const db = new DatabaseSync(path.join(dir, 'mpesa.sqlite'), { readOnly: true });
+      const { n } = db.prepare('select count(*) as n from transactions').get() as { n: number };
+      db.close();
+      return n;
+    }
+    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ n: string }>(
+        `select count(*) as n from ${KEPT_SCHEMA}.transactions`,
+      );
+      return Number(rows[0]!.n);
+    } finally {
+      await client.end();
+    }
+  } catch {
+    return null;
+  }
+}
+
+async function dropKeptSchema(): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists ${KEPT_SCHEMA} cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A database of `count` seeded payments, as the API's settings (`npm run db:seed`, seed 9). With
+ * `keep` a kept copy of exactly that many is used as it is, and what is seeded is kept for the
+ * next run; without it, it is seeded afresh and removed by `cleanUp`.
+ */
+export async function seededPayments(
+  dialect: Dialect,
+  count: number,
+  keep: boolean,
+): Promise<{ env: Record<string, string>; cleanUp: () => Promise<void> }> {
+  const dir =
+    dialect === 'postgres'
+      ? ''
+      : keep
+        ? KEPT_DIR
+        : mkdtempSync(path.join(tmpdir(), 'mpesa-bench-'));
+  const env: Record<string, string> =
+    dialect === 'sqlite'
+      ? { DATA_DIR: dir }
+      : { DATABASE_URL: TEST_DATABASE_URL!, DATABASE_SCHEMA: KEPT_SCHEMA };
+  if (!(keep && (await countKept(dialect, dir)) === count)) {
+    if (dialect === 'sqlite') {
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+    } else {
+      await dropKeptSchema();
+    }
+    const seed = path.join(ROOT, 'apps/api/src/db/seed-cli.ts');
+    await runNode([seed, '--count', String(count), '--seed', '9'], env);
+    if (dialect === 'postgres') {
+      // As autovacuum would a little later: the visibility map lets index-only scans skip rows.
+      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await client.connect();
+      await client.query(`vacuum analyze ${KEPT_SCHEMA}.transactions`);
+      await client.end();
+    }
+  }
+  return {
+    env,
+    cleanUp: async () => {
+      if (keep) return;
+      if (dialect === 'sqlite') rmSync(dir, { recursive: true, force: true });
+      else await dropKeptSchema();
+    },
+  };
+}
