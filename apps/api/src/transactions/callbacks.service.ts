@@ -10,6 +10,7 @@ import type { CallbackOutcome, Database, TransactionRow } from '../db/schema.ts'
 import { applyOutcome, flag, recordEvent } from './transaction-outcome.ts';
 import type { PaymentDeps } from './transactions.service.ts';
 import * as repo from './transactions.repository.ts';
+import { transact } from '../db/transact.ts';
 
 export interface CallbackResult {
   outcome: CallbackOutcome;
@@ -84,33 +85,37 @@ export async function applyCallback(
   const receivedAt = deps.now().toISOString();
 
   if (!parsed.ok) {
-    await repo.insertCallback(deps.db, {
-      id: sortableId(),
-      received_at: receivedAt,
-      checkout_request_id: null,
-      transaction_id: null,
-      source_ip: sourceIp,
-      raw_body: rawBody,
-      outcome: 'invalid',
-    });
+    await transact(deps.db, (trx) =>
+      repo.insertCallback(trx, {
+        id: sortableId(),
+        received_at: receivedAt,
+        checkout_request_id: null,
+        transaction_id: null,
+        source_ip: sourceIp,
+        raw_body: rawBody,
+        outcome: 'invalid',
+      }),
+    );
     deps.log.warn({ reason: parsed.reason }, 'callback rejected: not a Daraja STK callback');
     return { outcome: 'invalid', transactionId: null };
   }
 
-  // Kept before anything is decided, in its own statement: if applying it fails (a deadlock
+  // Kept before anything is decided, in a transaction of its own: if applying it fails (a deadlock
   // between instances, a database gone away), the body is still on record, as `received`.
   const callback = parsed.callback;
   const callbackId = sortableId();
-  await repo.insertCallback(deps.db, {
-    id: callbackId,
-    received_at: receivedAt,
-    checkout_request_id: callback.checkoutRequestId,
-    transaction_id: null,
-    source_ip: sourceIp,
-    raw_body: rawBody,
-    outcome: 'received',
-  });
-  return deps.db.transaction().execute(async (trx) => {
+  await transact(deps.db, (trx) =>
+    repo.insertCallback(trx, {
+      id: callbackId,
+      received_at: receivedAt,
+      checkout_request_id: callback.checkoutRequestId,
+      transaction_id: null,
+      source_ip: sourceIp,
+      raw_body: rawBody,
+      outcome: 'received',
+    }),
+  );
+  return transact(deps.db, async (trx) => {
     let row: TransactionRow | undefined = await repo.findTransactionByCheckoutId(
       trx,
       callback.checkoutRequestId,

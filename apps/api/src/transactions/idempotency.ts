@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import { AppError, GENERIC_FAILURE } from '../errors.ts';
 import type { Database } from '../db/schema.ts';
 import { MAX_LENGTH } from '../db/stored-lengths.ts';
+import { transact } from '../db/transact.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 const KEY_FORMAT = new RegExp(`^[\x21-\x7e]{1,${MAX_LENGTH.idempotencyKey}}$`);
@@ -29,20 +30,22 @@ async function claimKey(
   hash: string,
   now: Date,
 ): Promise<boolean> {
-  const inserted = await db
-    .insertInto('idempotency_keys')
-    .values({
-      key,
-      request_hash: hash,
-      transaction_id: null,
-      status_code: null,
-      response_body: null,
-      created_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
-    })
-    .onConflict((conflict) => conflict.column('key').doNothing())
-    .returning('key')
-    .executeTakeFirst();
+  const inserted = await transact(db, (trx) =>
+    trx
+      .insertInto('idempotency_keys')
+      .values({
+        key,
+        request_hash: hash,
+        transaction_id: null,
+        status_code: null,
+        response_body: null,
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
+      })
+      .onConflict((conflict) => conflict.column('key').doNothing())
+      .returning('key')
+      .executeTakeFirst(),
+  );
   return inserted !== undefined;
 }
 
@@ -129,15 +132,17 @@ async function store(
   key: string,
   result: { statusCode: number; body: unknown; transactionId?: string },
 ): Promise<void> {
-  await db
-    .updateTable('idempotency_keys')
-    .set({
-      status_code: result.statusCode,
-      response_body: JSON.stringify(result.body),
-      transaction_id: result.transactionId ?? null,
-    })
-    .where('key', '=', key)
-    .execute();
+  await transact(db, (trx) =>
+    trx
+      .updateTable('idempotency_keys')
+      .set({
+        status_code: result.statusCode,
+        response_body: JSON.stringify(result.body),
+        transaction_id: result.transactionId ?? null,
+      })
+      .where('key', '=', key)
+      .execute(),
+  );
 }
 
 /** Removes idempotency keys past their 24 hours. */

@@ -21,6 +21,7 @@ import * as repo from './transactions.repository.ts';
 import * as schedules from './reconciliation.repository.ts';
 import { purgeExpiredKeys } from './idempotency.ts';
 import { formatDuration } from '../lib/duration.ts';
+import { transact } from '../db/transact.ts';
 
 export interface ReconcileSettings {
   afterS: number;
@@ -76,17 +77,15 @@ function unknownOutcomeText(row: TransactionRow, why: string): string {
 async function giveUp(deps: ReconcilerDeps, row: TransactionRow, why: string): Promise<void> {
   const at = deps.now().toISOString();
   const text = unknownOutcomeText(row, why);
-  await deps.db
-    .transaction()
-    .execute((trx) =>
-      transition(
-        trx,
-        row,
-        'unknown',
-        { response_description: text },
-        { source: 'reconciliation', note: why, at },
-      ),
-    );
+  await transact(deps.db, (trx) =>
+    transition(
+      trx,
+      row,
+      'unknown',
+      { response_description: text },
+      { source: 'reconciliation', note: why, at },
+    ),
+  );
   deps.log.warn({ transactionId: row.id }, `reconciliation gave up: ${why}`);
 }
 
@@ -133,7 +132,7 @@ async function checkOne(deps: ReconcilerDeps, row: TransactionRow): Promise<void
   }
 
   const at = deps.now().toISOString();
-  await deps.db.transaction().execute(async (trx) => {
+  await transact(deps.db, async (trx) => {
     const current = await repo.findTransactionById(trx, row.id);
     if (!current || current.status !== 'pending') return;
     await applyOutcome(

@@ -9,6 +9,7 @@ import type { TransactionStatus } from '@mpesa/shared';
 import type { Database, TransactionRow } from '../db/schema.ts';
 import { recordEvent } from './transaction-outcome.ts';
 import * as repo from './transactions.repository.ts';
+import { transact } from '../db/transact.ts';
 
 /** What a reviewer may settle a flagged payment as. */
 export const REVIEW_STATUSES = ['success', 'failed', 'cancelled', 'timeout'] as const;
@@ -32,7 +33,7 @@ export async function clearFlag(
 ): Promise<TransactionRow> {
   const note = review.note.trim();
   if (note === '') throw new ReviewError('Say why the flag is cleared (--note).');
-  return db.transaction().execute(async (trx) => {
+  return transact(db, async (trx) => {
     const row = await repo.findTransactionById(trx, id);
     if (!row) throw new ReviewError(`No transaction ${id}.`);
     if (!row.flagged_reason && row.status !== 'unknown') {

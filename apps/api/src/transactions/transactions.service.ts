@@ -19,6 +19,7 @@ import { flag, recordEvent, transition } from './transaction-outcome.ts';
 import * as repo from './transactions.repository.ts';
 import * as locks from './phone-locks.repository.ts';
 import { countHit } from '../limits/rate-limit.repository.ts';
+import { transact } from '../db/transact.ts';
 
 export interface PaymentDeps {
   db: Kysely<Database>;
@@ -65,7 +66,7 @@ export async function initiatePayment(
   // Saved before Safaricom is called: whatever happens next, the attempt exists. In the same
   // database transaction the phone's lock is taken, so that no one can send a second prompt to a
   // phone whose first is still open, from this instance or any other.
-  await deps.db.transaction().execute(async (trx) => {
+  await transact(deps.db, async (trx) => {
     // The address's count goes up with the payment it lets through, in the same commit: a request
     // refused for any reason (the limit itself, a busy phone) leaves it as it was.
     if (limit && limit.max > 0) {
@@ -128,7 +129,7 @@ export async function initiatePayment(
       callbackUrl: deps.callbackUrl,
     });
     const at = deps.now().toISOString();
-    await deps.db.transaction().execute(async (trx) => {
+    await transact(deps.db, async (trx) => {
       const attached = await repo.attachDarajaIds(trx, id, ack, {
         responseDescription: ack.responseDescription,
         customerMessage: ack.customerMessage,
@@ -168,7 +169,7 @@ export async function initiatePayment(
     if (error.kind === 'unknown') {
       // The request may have reached Safaricom and the payer may be looking at a prompt right
       // now: the transaction stays pending for reconciliation instead of being guessed.
-      await deps.db.transaction().execute(async (trx) => {
+      await transact(deps.db, async (trx) => {
         await recordEvent(trx, id, {
           source: 'initiation',
           from: 'pending',
@@ -189,7 +190,7 @@ export async function initiatePayment(
       error.kind === 'rejected'
         ? (error.errorMessage ?? error.message)
         : 'M-PESA could not be reached; no payment request was sent';
-    await deps.db.transaction().execute(async (trx) => {
+    await transact(deps.db, async (trx) => {
       await transition(
         trx,
         { id, status: 'pending' },

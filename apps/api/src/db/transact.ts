@@ -1,0 +1,144 @@
+/**
+ * The writes along a payment's way go through `transact`: saving it, Daraja's acknowledgement, the
+ * idempotency key and its answer, a callback's body and then its effect, reconciliation's outcomes
+ * and a person's review. (The reconciler's leases and the clean-ups are single statements, committed
+ * on their own.) On PostgreSQL it is a plain database
+ * transaction: the server already makes concurrent commits share their flushes. On SQLite it is a
+ * group commit: the transactions waiting at the same time run one after another inside a single
+ * database transaction, each in a savepoint of its own, and are committed (and flushed to disk) once.
+ *
+ * Nothing is given up for it. A caller's promise resolves only after the commit that holds its work
+ * has reached the disk, so no answer is sent and no prompt is pushed before its record is durable;
+ * a transaction that fails is rolled back to its savepoint and leaves the others of its group as
+ * they were; and when the commit itself fails, every transaction of the group fails with it, as a
+ * transaction on its own would. Each one sees what the earlier ones of its group wrote, exactly as
+ * if they had run one after another, which on SQLite's single connection they would have.
+ *
+ * Why: `node:sqlite` waits for the disk on the main thread, and with `synchronous = FULL` each
+ * commit took about 350 µs of an API under load, two per payment and two per callback: most of a
+ * callback's time (docs/performance.md).
+ *
+ * The work given must only use the database: it holds the one connection while it runs, so waiting
+ * on anything else (an HTTP call) would hold up every transaction grouped with it.
+ */
+import { SqliteAdapter, sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from './schema.ts';
+
+type Work<T> = (trx: Transaction<Database>) => Promise<T>;
+
+interface Waiting {
+  work: Work<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+class GroupCommit {
+  readonly #db: Kysely<Database>;
+  #waiting: Waiting[] = [];
+  #scheduled = false;
+  /** Commits made, and transactions they held (for tests and measurements). */
+  commits = 0;
+  transactions = 0;
+
+  constructor(db: Kysely<Database>) {
+    this.#db = db;
+  }
+
+  run<T>(work: Work<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.#scheduled) {
+        this.#scheduled = true;
+        // After the requests read in this turn of the event loop have had their turn to join.
+        setImmediate(() => void this.#commitWaiting());
+      }
+    });
+  }
+
+  async #commitWaiting(): Promise<void> {
+    while (this.#waiting.length > 0) {
+      const group = this.#waiting;
+      this.#waiting = [];
+      let settled: Settled[];
+      let lost: { error: unknown } | undefined;
+      try {
+        settled = await this.#db.transaction().execute(async (trx) => {
+          const results: Settled[] = [];
+          for (const { work } of group) {
+            try {
+              results.push(await inSavepoint(trx, work));
+            } catch (error) {
+              lost = { error };
+              throw error;
+            }
+          }
+          return results;
+        });
+        this.commits += 1;
+        this.transactions += group.length;
+      } catch (error) {
+        // Nothing of the group was kept. What ended it is said, rather than the failure of the
+        // rollback that followed.
+        for (const waiting of group) waiting.reject(lost ? lost.error : error);
+        continue;
+      }
+      group.forEach((waiting, i) => {
+        const result = settled[i]!;
+        if (result.ok) waiting.resolve(result.value);
+        else waiting.reject(result.error);
+      });
+    }
+    this.#scheduled = false;
+  }
+}
+
+/**
+ * Runs one transaction's work in a savepoint: undone on its own if it fails. When the failure took
+ * the whole database transaction with it (SQLite does so for a full disk or an I/O error), the
+ * savepoint is gone too, and the error ends the group.
+ */
+async function inSavepoint(trx: Transaction<Database>, work: Work<unknown>): Promise<Settled> {
+  await sql`savepoint grouped`.execute(trx);
+  let result: Settled;
+  try {
+    result = { ok: true, value: await work(trx) };
+  } catch (error) {
+    try {
+      await sql`rollback to grouped`.execute(trx);
+    } catch {
+      throw error;
+    }
+    result = { ok: false, error };
+  }
+  await sql`release grouped`.execute(trx);
+  return result;
+}
+
+const groups = new WeakMap<Kysely<Database>, GroupCommit>();
+
+function groupFor(db: Kysely<Database>): GroupCommit | null {
+  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return null;
+  let group = groups.get(db);
+  if (!group) {
+    group = new GroupCommit(db);
+    groups.set(db, group);
+  }
+  return group;
+}
+
+/** Runs `work` in a database transaction; resolves with its result once that is committed. */
+export function transact<T>(db: Kysely<Database>, work: Work<T>): Promise<T> {
+  const group = groupFor(db);
+  return group ? group.run(work) : db.transaction().execute(work);
+}
+
+/** How many commits held how many transactions on this database, so far (SQLite only). */
+export function groupCommitCounts(db: Kysely<Database>): {
+  commits: number;
+  transactions: number;
+} {
+  const group = groupFor(db);
+  return { commits: group?.commits ?? 0, transactions: group?.transactions ?? 0 };
+}
