@@ -196,7 +196,9 @@ async function scenariosFor(
   }
   let callbacks = 0;
   let phonesAsked = 0;
-  let payments = 0;
+  // Phones of their own per database: the simulator, shared by both, refuses the same amount to
+  // the same phone within two minutes.
+  let payments = dialect === 'sqlite' ? 10_000_000 : 50_000_000;
   const callbackFor = (n: number) =>
     successCallback(`ws_CO_BENCH${n}`, {
       amount: 10,
@@ -262,7 +264,7 @@ async function scenariosFor(
       ...(dialect === 'sqlite' ? { target: { perSecond: 1000 } } : {}),
       request: () =>
         post('/api/mpesa/stkpush', () => ({
-          phoneNumber: `07${String(10_000_000 + payments++).padStart(8, '0')}`,
+          phoneNumber: `07${String(payments++).padStart(8, '0')}`,
           amount: 10,
         }))(),
     },
@@ -383,7 +385,7 @@ try {
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...results.map(
       (row) =>
-        `| ${row.scenario} | ${row.database ?? ''} | ${row.requestsPerS.toLocaleString('en-US')} (${row.rounds.map((n) => n.toLocaleString('en-US')).join(', ')}) | ${row.p50Ms.toFixed(1)} / ${row.p99Ms.toFixed(1)} | ${row.cpuMicrosPerRequest} | ${row.peakRssMb} | ${row.ratioToFastify.toFixed(2)} | ${goal(row.target ?? undefined)} | ${row.met === null ? '' : row.met ? 'met' : 'MISSED'} |`,
+        `| ${row.scenario} | ${row.database ?? ''} | ${row.requestsPerS.toLocaleString('en-US')} (${row.rounds.map((n) => n.toLocaleString('en-US')).join(', ')}) | ${row.p50Ms.toFixed(1)} / ${row.p99Ms.toFixed(1)} | ${row.cpuMicrosPerRequest} | ${row.peakRssMb} | ${row.ratioToFastify.toFixed(2)} | ${goal(row.target ?? undefined)} | ${[row.met === null ? '' : row.met ? 'met' : 'MISSED', row.failures ? `${row.failures.toLocaleString('en-US')} failed` : ''].filter(Boolean).join(', ')} |`,
     ),
   ];
   console.log(`\n${table.join('\n')}`);
@@ -401,7 +403,8 @@ try {
   console.log(
     `\n${machine}; ${Math.round((Date.now() - started) / 1000)} s in all.\nWritten to ${path.relative(ROOT, file)}`,
   );
-  if (results.some((row) => row.met === false)) process.exitCode = 1;
+  // A figure made of failed requests measures nothing.
+  if (results.some((row) => row.met === false || row.failures > 0)) process.exitCode = 1;
 } finally {
   for (const cleanUp of cleanUps.reverse()) {
     try {
