@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import Fastify, {
+  LogController,
   type FastifyError,
   type FastifyInstance,
   type FastifyRequest,
@@ -129,7 +130,7 @@ export async function buildApp(deps: AppDeps) {
     forceCloseConnections: 'idle',
     frameworkErrors: answerError,
     // One line per request, when it is answered (below), instead of two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

@@ -21,7 +21,7 @@
  * The work given must only use the database: it holds the one connection while it runs, so waiting
  * on anything else (an HTTP call) would hold up every transaction grouped with it.
  */
-import { SqliteAdapter, sql, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, SqliteAdapter, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 
 type Work<T> = (trx: Transaction<Database>) => Promise<T>;
@@ -68,7 +68,10 @@ class GroupCommit {
           const results: Settled[] = [];
           for (const { work } of group) {
             try {
-              results.push(await inSavepoint(trx, work));
+              // Alone, it needs no savepoint: its failure rolls back the database transaction.
+              results.push(
+                group.length === 1 ? await alone(work, trx) : await inSavepoint(trx, work),
+              );
             } catch (error) {
               lost = { error };
               throw error;
@@ -100,20 +103,28 @@ class GroupCommit {
  * savepoint is gone too, and the error ends the group.
  */
 async function inSavepoint(trx: Transaction<Database>, work: Work<unknown>): Promise<Settled> {
-  await sql`savepoint grouped`.execute(trx);
+  await trx.executeQuery(SAVEPOINT);
   let result: Settled;
   try {
     result = { ok: true, value: await work(trx) };
   } catch (error) {
     try {
-      await sql`rollback to grouped`.execute(trx);
+      await trx.executeQuery(ROLLBACK_TO_SAVEPOINT);
     } catch {
       throw error;
     }
     result = { ok: false, error };
   }
-  await sql`release grouped`.execute(trx);
+  await trx.executeQuery(RELEASE_SAVEPOINT);
   return result;
+}
+
+const SAVEPOINT = CompiledQuery.raw('savepoint grouped');
+const ROLLBACK_TO_SAVEPOINT = CompiledQuery.raw('rollback to grouped');
+const RELEASE_SAVEPOINT = CompiledQuery.raw('release grouped');
+
+async function alone(work: Work<unknown>, trx: Transaction<Database>): Promise<Settled> {
+  return { ok: true, value: await work(trx) };
 }
 
 const groups = new WeakMap<Kysely<Database>, GroupCommit>();

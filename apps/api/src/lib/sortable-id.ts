@@ -3,6 +3,21 @@ import { randomBytes } from 'node:crypto';
 let lastMs = 0;
 let sequence = 0;
 
+// Random bytes drawn from the system 4 KB at a time, as crypto.randomUUID does: one call for each
+// id cost 15 µs of a callback's 350 under load.
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let poolAt = POOL_BYTES;
+
+function randomHex(bytes: number): string {
+  if (poolAt + bytes > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    poolAt = 0;
+  }
+  poolAt += bytes;
+  return pool.toString('hex', poolAt - bytes, poolAt);
+}
+
 /**
  * An id that sorts in the order this process made it: milliseconds, a counter within the
  * millisecond, then randomness so that ids from different instances never collide. Events are
@@ -16,5 +31,5 @@ export function sortableId(): string {
   } else {
     sequence++;
   }
-  return `${lastMs.toString(16).padStart(12, '0')}${sequence.toString(16).padStart(6, '0')}${randomBytes(8).toString('hex')}`;
+  return `${lastMs.toString(16).padStart(12, '0')}${sequence.toString(16).padStart(6, '0')}${randomHex(8)}`;
 }
