@@ -2,18 +2,13 @@
  * Every screen, at 360 px, checked with axe-core for what keeps a screen-reader or keyboard user
  * out: missing names and labels, broken roles, contrast, landmarks.
  */
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { fitsWidth, launchBrowser } from './browser.ts';
+import { axeViolations } from './page-checks.ts';
 
 const appUrl = inject('appUrl');
 const simulatorUrl = inject('simulatorUrl');
-const axeSource = fs.readFileSync(
-  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-  'utf8',
-);
 
 let browser: Browser;
 let page: Page;
@@ -31,28 +26,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-interface Violation {
-  id: string;
-  impact: string;
-  help: string;
-  nodes: Array<{ target: string[] }>;
-}
-
-async function violations(): Promise<string[]> {
-  await page.addScriptTag({ content: axeSource });
-  const found = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run: (context: Document, options: object) => Promise<{ violations: unknown[] }> };
-      }
-    ).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations as Violation[];
-  });
-  return found.map(
-    (v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
-  );
-}
+const violations = () => axeViolations(page);
 
 describe('accessibility', () => {
   it('the Make Payment screen, also with a validation message showing', async () => {

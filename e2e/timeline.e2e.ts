@@ -3,18 +3,13 @@
  * a payment made in the form followed from saving to the simulator's callback, the receipt copied
  * by keyboard, and axe's view of the screen with both showing.
  */
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
+import { axeViolations as violations } from './page-checks.ts';
 
 const appUrl = inject('appUrl');
 const simulatorUrl = inject('simulatorUrl');
-const axeSource = fs.readFileSync(
-  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-  'utf8',
-);
 
 const SENT = 'Payment initiated! Check your phone to complete the transaction.';
 const PAID = /^Callback: paid \(receipt ([A-Z0-9]{10})\)$/;
@@ -137,26 +132,3 @@ describe('the timeline on the Transaction Details screen', () => {
     }
   });
 });
-
-interface Violation {
-  id: string;
-  impact: string;
-  help: string;
-  nodes: Array<{ target: string[] }>;
-}
-
-async function violations(on: Page): Promise<string[]> {
-  await on.addScriptTag({ content: axeSource });
-  const found = await on.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run: (context: Document, options: object) => Promise<{ violations: unknown[] }> };
-      }
-    ).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations as Violation[];
-  });
-  return found.map(
-    (v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
-  );
-}

@@ -31,18 +31,16 @@ function preloadConfig(apiBase: string): Plugin {
 }
 
 export default defineConfig(({ mode }) => {
-  const apiBase = (loadEnv(mode, import.meta.dirname, 'VITE_').VITE_API_BASE_URL ?? '/api').replace(
-    /\/+$/,
-    '',
-  );
+  const env = loadEnv(mode, import.meta.dirname, ['VITE_', 'PORT']);
+  const apiBase = (env.VITE_API_BASE_URL ?? '/api').replace(/\/+$/, '');
   return {
     plugins: [react(), preloadConfig(apiBase), precompress(), initialSizeReport()],
     define: {
       __REPOSITORY_URL__: JSON.stringify(repositoryUrl),
     },
     server: {
-      // `npm run dev -w apps/web` talks to the API started by `npm start`.
-      proxy: { '/api': 'http://127.0.0.1:3000' },
+      // `npm run dev:web` talks to the API started by `npm start`, on the same PORT (3000 unless set).
+      proxy: { '/api': `http://127.0.0.1:${env.PORT || '3000'}` },
     },
     build: {
       target: 'es2022',

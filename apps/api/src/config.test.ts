@@ -172,6 +172,20 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name} `));
   });
 
+  it('names the business the payer pays: the simulator’s own by default, else only when set', () => {
+    expect(loadConfig({}).businessName).toBe('Sandbox Test Merchant');
+    expect(loadConfig({ BUSINESS_NAME: '  Mama Mboga Ltd ' }).businessName).toBe('Mama Mboga Ltd');
+    const sandbox = {
+      MPESA_ENV: 'sandbox',
+      MPESA_CONSUMER_KEY: 'k',
+      MPESA_CONSUMER_SECRET: 's',
+      MPESA_CALLBACK_URL: 'https://pay.example.com',
+    };
+    expect(loadConfig(sandbox).businessName).toBeUndefined();
+    expect(loadConfig({ ...sandbox, BUSINESS_NAME: 'Duka' }).businessName).toBe('Duka');
+    expect(() => loadConfig({ BUSINESS_NAME: 'x'.repeat(61) })).toThrow(/^BUSINESS_NAME /);
+  });
+
   it('refuses a give-up time shorter than the first check', () => {
     expect(() => loadConfig({ RECONCILE_AFTER_S: '90', RECONCILE_GIVE_UP_S: '60' })).toThrow(
       'RECONCILE_GIVE_UP_S must not be shorter than RECONCILE_AFTER_S',

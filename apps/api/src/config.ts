@@ -16,6 +16,9 @@ export const DARAJA_BASE_URLS = {
   production: 'https://api.safaricom.co.ke',
 } as const;
 
+/** The name the simulator's prompts give the merchant unless SIM_BUSINESS_NAME says otherwise. */
+export const SIMULATOR_BUSINESS_NAME = 'Sandbox Test Merchant';
+
 /**
  * Safaricom's published callback source addresses (PROTOCOL.md §4.3). The list is widely copied and
  * not complete; production deployments should confirm it and override MPESA_CALLBACK_ALLOWED_IPS.
@@ -185,6 +188,12 @@ const EnvSchema = z.object({
       }
       return list;
     }),
+  BUSINESS_NAME: z
+    .string()
+    .trim()
+    .max(60, 'must be at most 60 characters')
+    .transform((value) => (value === '' ? undefined : value))
+    .optional(),
   BUSINESS_TIME_ZONE: z
     .string()
     .trim()
@@ -306,6 +315,12 @@ export function loadConfig(source: Record<string, string | undefined>) {
     databasePoolSize: env.DATABASE_POOL_SIZE,
     databaseSchema: env.DATABASE_SCHEMA,
     webDistDir: path.resolve(env.WEB_DIST_DIR),
+    /**
+     * Whom the payer pays, as the M-PESA prompt names the shortcode's owner: the payment form says
+     * it. The simulator's own default name in simulator mode (its SIM_BUSINESS_NAME); unknown
+     * otherwise unless set.
+     */
+    businessName: env.BUSINESS_NAME ?? (simulated ? SIMULATOR_BUSINESS_NAME : undefined),
     /** Where the merchant's days begin and end (history filters, the summary). */
     businessTimeZone: env.BUSINESS_TIME_ZONE,
     /** Set once the secret is known (from the setting or the data folder); see server.ts. */

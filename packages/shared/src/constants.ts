@@ -35,13 +35,21 @@ export const TRANSACTION_STATUSES = [
 ] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
+/**
+ * The specification's own words (spec §2, §5, §8), each on its own so that the web app's first
+ * screen downloads the two it shows and not every message the API may send.
+ */
+export const INVALID_PHONE_MESSAGE = 'Please enter a valid Kenyan phone number';
+export const AMOUNT_TOO_SMALL_MESSAGE = `Amount must be at least ${MIN_AMOUNT} KES`;
+export const TRANSACTION_NOT_FOUND_MESSAGE = 'Transaction not found';
+
 /** Messages a payer reads. The first two are the specification's own words (spec §5, §8). */
 export const messages = {
-  invalidPhone: 'Please enter a valid Kenyan phone number',
-  amountTooSmall: `Amount must be at least ${MIN_AMOUNT} KES`,
+  invalidPhone: INVALID_PHONE_MESSAGE,
+  amountTooSmall: AMOUNT_TOO_SMALL_MESSAGE,
   amountTooLarge: `Amount must not be more than ${MAX_AMOUNT.toLocaleString('en-US')} KES`,
   amountNotWhole: 'Amount must be a whole number of shillings',
   amountNotNumber: 'Amount must be a number',
   amountRequired: 'Please enter an amount',
-  transactionNotFound: 'Transaction not found',
+  transactionNotFound: TRANSACTION_NOT_FOUND_MESSAGE,
 } as const;

@@ -1,3 +1,5 @@
 export * from './constants.ts';
 export * from './phone.ts';
 export * from './text.ts';
+// payer-outcomes.ts is imported by its own path (`@mpesa/shared/payer-outcomes`): re-exported
+// here, it made the bundler split the web app's first-screen chunk in two.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isClientValidPhone, maskPhone, normaliseKenyanPhone } from './phone.ts';
+import { isClientValidPhone, localPhoneNumber, maskPhone, normaliseKenyanPhone } from './phone.ts';
 
 describe('the browser phone check (spec §5)', () => {
   it.each([
@@ -56,5 +56,18 @@ describe('normaliseKenyanPhone', () => {
 describe('maskPhone', () => {
   it('keeps only the country code and the last four digits', () => {
     expect(maskPhone('254712345678')).toBe('2547****5678');
+  });
+});
+
+describe('localPhoneNumber', () => {
+  it('writes a stored number as a payer does, which the form’s check accepts', () => {
+    expect(localPhoneNumber('254712345678')).toBe('0712345678');
+    expect(localPhoneNumber('254112345678')).toBe('0112345678');
+    expect(isClientValidPhone(localPhoneNumber('254700001032'))).toBe(true);
+  });
+
+  it('leaves anything else as it is', () => {
+    expect(localPhoneNumber('0712345678')).toBe('0712345678');
+    expect(localPhoneNumber('25471234567')).toBe('25471234567');
   });
 });

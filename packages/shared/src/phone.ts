@@ -36,6 +36,15 @@ export function normaliseKenyanPhone(input: string): string | null {
   return null;
 }
 
+/**
+ * 254712345678 → 0712345678: a stored number as a Kenyan payer writes it (and as the form's own
+ * check accepts it). Anything else is returned as it is.
+ */
+export function localPhoneNumber(phone: string): string {
+  const match = /^254([17][0-9]{8})$/.exec(phone);
+  return match ? `0${match[1]}` : phone;
+}
+
 /** 254712345678 → 2547****5678, for logs and anything else that must not hold a full number. */
 export function maskPhone(phone: string): string {
   if (phone.length < 8) return '*'.repeat(phone.length);

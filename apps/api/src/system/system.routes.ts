@@ -22,11 +22,17 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
           200: z.object({
             mpesaEnv: z.enum(['simulator', 'sandbox', 'production']),
             simulatorUrl: z.string().nullable(),
+            /** Whom the payer pays (BUSINESS_NAME), for the payment form; null when not known. */
+            businessName: z.string().nullable(),
           }),
         },
       },
     },
-    async () => ({ mpesaEnv: config.mpesa.env, simulatorUrl: config.mpesa.simulatorUrl ?? null }),
+    async () => ({
+      mpesaEnv: config.mpesa.env,
+      simulatorUrl: config.mpesa.simulatorUrl ?? null,
+      businessName: config.businessName ?? null,
+    }),
   );
 
   app.get('/health', async () => ({ status: 'ok' }));

@@ -251,7 +251,11 @@ for (const dialect of DIALECTS) {
 
     it('tells the web app it runs against the simulator', async () => {
       const response = await world.app.inject({ url: '/api/config' });
-      expect(response.json()).toEqual({ mpesaEnv: 'simulator', simulatorUrl: world.simulator.url });
+      expect(response.json()).toEqual({
+        mpesaEnv: 'simulator',
+        simulatorUrl: world.simulator.url,
+        businessName: 'Sandbox Test Merchant',
+      });
     });
   });
 }

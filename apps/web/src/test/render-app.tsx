@@ -55,8 +55,9 @@ export function mockApi(handler: Handler) {
   return { calls, fetchMock, count: (path: string) => calls.filter((c) => c.path === path).length };
 }
 
-export function renderApp(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+/** Opens the app at a path, or at a path with a navigation's state (`{ pathname, state }`). */
+export function renderApp(entry: string | { pathname: string; state: unknown }) {
+  const router = createMemoryRouter(routes, { initialEntries: [entry] });
   const queryClient = createQueryClient();
   const view = render(
     <QueryClientProvider client={queryClient}>

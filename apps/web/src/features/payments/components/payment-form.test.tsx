@@ -2,6 +2,9 @@ import { act, fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockApi, renderApp } from '../../../test/render-app';
+import { SUCCESS_MESSAGE } from './payment-form';
+import { tryAgainState } from '../../transactions/components/transaction-details';
+import { transaction } from '../../../test/render-app';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -98,10 +101,14 @@ describe('the Make Payment screen', () => {
         ),
       );
     });
+    expect(screen.getByText(SUCCESS_MESSAGE)).toBeInTheDocument();
+    // Heard with the coming move; and nothing can be sent again meanwhile (issue 11).
     expect(screen.getByRole('status')).toHaveTextContent(
-      'Payment initiated! Check your phone to complete the transaction.',
+      `${SUCCESS_MESSAGE}Opening this payment’s details in 3 seconds.`,
     );
-    expect(screen.getByRole('button', { name: 'Pay with M-PESA' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Pay with M-PESA' })).toBeDisabled();
+    expect(screen.getByLabelText('Phone Number')).toBeDisabled();
+    expect(screen.getByLabelText('Amount (KES)')).toBeDisabled();
 
     await act(() => vi.advanceTimersByTimeAsync(2900));
     expect(router.state.location.pathname).toBe('/');
@@ -206,5 +213,221 @@ describe('the shell', () => {
     mockApi(() => undefined);
     renderApp('/nowhere');
     expect(screen.getByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+  });
+});
+
+const PAID = {
+  status: 200,
+  body: {
+    success: true,
+    message: 'ok',
+    transactionId: 'tx-9',
+    checkoutRequestId: 'ws_CO_9',
+    customerMessage: 'ok',
+  },
+} as const;
+
+const posts = (api: ReturnType<typeof mockApi>) =>
+  api.calls.filter((call) => call.method === 'POST');
+
+describe('the Make Payment screen on a real phone (issue 11)', () => {
+  it('says whom the payer pays and that the prompt expires in about a minute', async () => {
+    mockApi((call) =>
+      call.path === '/api/config'
+        ? {
+            status: 200,
+            body: { mpesaEnv: 'sandbox', simulatorUrl: null, businessName: 'Duka la Mama' },
+          }
+        : undefined,
+    );
+    renderApp('/');
+    const intro = await screen.findByText(/You are paying/);
+    expect(intro).toHaveTextContent(
+      'You are paying Duka la Mama. M-PESA will send a prompt to the phone number below: enter your M-PESA PIN there within about a minute, before the prompt expires.',
+    );
+  });
+
+  it('says that the prompt expires even when the business is not known', () => {
+    mockApi(() => undefined);
+    renderApp('/');
+    expect(
+      screen.getByText(/within about a minute, before the prompt expires/),
+    ).not.toHaveTextContent('You are paying');
+  });
+
+  it('ties each validation message to its field and moves focus to it', async () => {
+    mockApi(() => undefined);
+    renderApp('/');
+    const phone = screen.getByLabelText('Phone Number');
+    const amount = screen.getByLabelText('Amount (KES)');
+    fill({ 'Phone Number': '12345', 'Amount (KES)': '0' });
+    submit();
+    expect(await screen.findByRole('alert')).toHaveAttribute('id', 'phoneNumber-error');
+    expect(phone).toHaveAttribute('aria-invalid', 'true');
+    expect(phone).toHaveAccessibleDescription(
+      'Please enter a valid Kenyan phone number Format: 07XXXXXXXX or +2547XXXXXXXX',
+    );
+    expect(phone).toHaveFocus();
+    expect(amount).toHaveAttribute('aria-invalid', 'false');
+
+    fill({ 'Phone Number': '0712345678' });
+    submit();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Amount must be at least 1 KES');
+    expect(phone).toHaveAttribute('aria-invalid', 'false');
+    expect(phone).toHaveAccessibleDescription('Format: 07XXXXXXXX or +2547XXXXXXXX');
+    expect(amount).toHaveAttribute('aria-invalid', 'true');
+    expect(amount).toHaveAccessibleDescription('Amount must be at least 1 KES');
+    expect(amount).toHaveFocus();
+  });
+
+  it('sends one payment however often it is tapped, before and after the answer', async () => {
+    vi.useFakeTimers();
+    const api = mockApi((call) => (call.method === 'POST' ? PAID : undefined));
+    const { router } = renderApp('/');
+    fill({ 'Phone Number': '0712345678', 'Amount (KES)': '150' });
+    const form = screen.getByRole('button', { name: 'Pay with M-PESA' }).closest('form')!;
+    submit();
+    fireEvent.submit(form);
+    await act(async () => {});
+    expect(screen.getByText(SUCCESS_MESSAGE)).toBeInTheDocument();
+    // The button is disabled, and the Enter key (a submit event) does nothing either.
+    fireEvent.submit(form);
+    submit();
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    fireEvent.submit(form);
+    await act(async () => {});
+    expect(posts(api)).toHaveLength(1);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(router.state.location.pathname).toBe('/transactions/tx-9');
+  });
+
+  it('gives up on a request with no answer after 20 s, says what that means, and sends the same details under the same key', async () => {
+    vi.useFakeTimers();
+    const api = mockApi((call) =>
+      call.method === 'POST' ? () => new Promise<never>(() => {}) : undefined,
+    );
+    renderApp('/');
+    fill({ 'Phone Number': '0712345678', 'Amount (KES)': '150' });
+    submit();
+    await act(() => vi.advanceTimersByTimeAsync(19_900));
+    expect(screen.getByRole('button', { name: 'Processing...' })).toBeDisabled();
+    await act(() => vi.advanceTimersByTimeAsync(100));
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent('Failed to initiate payment. Please try again.');
+    expect(alert).toHaveTextContent(
+      'The server did not answer within 20 seconds, so the payment may have started: if your phone shows an M-PESA prompt, answer it. Sending the same details again cannot start a second payment.',
+    );
+    expect(alert).toHaveFocus();
+    expect(screen.getByRole('button', { name: 'Pay with M-PESA' })).toBeEnabled();
+
+    submit();
+    await act(async () => {});
+    fill({ 'Amount (KES)': '151' });
+    await act(() => vi.advanceTimersByTimeAsync(20_000));
+    submit();
+    await act(async () => {});
+    const keys = posts(api).map((call) => call.headers.get('Idempotency-Key'));
+    expect(keys).toHaveLength(3);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
+  });
+
+  it('takes a new key once the server has answered', async () => {
+    const api = mockApi((call) =>
+      call.method === 'POST'
+        ? { status: 429, body: { success: false, code: 'PHONE_BUSY', message: 'Busy phone.' } }
+        : undefined,
+    );
+    renderApp('/');
+    fill({ 'Phone Number': '0712345678', 'Amount (KES)': '10' });
+    submit();
+    await screen.findByText('Busy phone.');
+    submit();
+    await vi.waitFor(() => expect(posts(api)).toHaveLength(2));
+    const [first, second] = posts(api).map((call) => call.headers.get('Idempotency-Key'));
+    expect(second).not.toBe(first);
+  });
+
+  it('keeps the key when a proxy answers instead of the API (its 502 has no code)', async () => {
+    const api = mockApi((call) => (call.method === 'POST' ? { status: 502 } : undefined));
+    renderApp('/');
+    fill({ 'Phone Number': '0712345678', 'Amount (KES)': '10' });
+    submit();
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Failed to initiate payment. Please try again.',
+    );
+    submit();
+    await vi.waitFor(() => expect(posts(api)).toHaveLength(2));
+    const [first, second] = posts(api).map((call) => call.headers.get('Idempotency-Key'));
+    expect(second).toBe(first);
+  });
+
+  it('says plainly when the payer is offline, and never sends the payment later by itself', async () => {
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    const api = mockApi((call) => (call.method === 'POST' ? 'network-error' : undefined));
+    renderApp('/');
+    fill({ 'Phone Number': '0712345678', 'Amount (KES)': '10' });
+    submit();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Failed to initiate payment. Please try again.');
+    expect(alert).toHaveTextContent(
+      'You are offline, so no payment request was sent. Connect to the internet, then try again.',
+    );
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true);
+    await act(async () => {
+      window.dispatchEvent(new Event('online'));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    expect(posts(api)).toHaveLength(1);
+  });
+
+  it('opens filled in with a payment’s details when the payer tries again', () => {
+    mockApi(() => undefined);
+    renderApp({
+      pathname: '/',
+      state: tryAgainState(
+        transaction({
+          phoneNumber: '254700002001',
+          amount: 15,
+          reference: 'INV-7',
+          description: 'School fees',
+        }),
+      ),
+    });
+    expect(screen.getByLabelText('Phone Number')).toHaveValue('0700002001');
+    expect(screen.getByLabelText('Amount (KES)')).toHaveValue(15);
+    expect(screen.getByLabelText('Reference')).toHaveValue('INV-7');
+    expect(screen.getByLabelText('Description')).toHaveValue('School fees');
+  });
+
+  it('opens empty when the navigation carries anything else', () => {
+    mockApi(() => undefined);
+    renderApp({ pathname: '/', state: { repeat: { phoneNumber: 7 } } });
+    expect(screen.getByLabelText('Phone Number')).toHaveValue('');
+  });
+});
+
+describe('the server’s refusals of a field', () => {
+  it.each([
+    ['VALIDATION_ERROR', 'Amount must be a whole number of shillings', 'Amount (KES)'],
+    ['VALIDATION_ERROR', 'Please enter a valid Kenyan phone number', 'Phone Number'],
+    [
+      'MPESA_INVALID_PHONE',
+      'M-PESA cannot send a payment request to this phone number. Please check it and try again.',
+      'Phone Number',
+    ],
+  ])('shows %s "%s" under its field, which gets focus', async (code, message, label) => {
+    mockApi((call) =>
+      call.method === 'POST' ? { status: 400, body: { success: false, code, message } } : undefined,
+    );
+    renderApp('/');
+    fill({ 'Phone Number': '+112345678', 'Amount (KES)': '1.5' });
+    submit();
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    const field = screen.getByLabelText(label);
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(field).toHaveAccessibleDescription(expect.stringContaining(message));
+    await vi.waitFor(() => expect(field).toHaveFocus());
   });
 });

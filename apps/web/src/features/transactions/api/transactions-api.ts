@@ -6,7 +6,15 @@ import type {
   TransactionListResponse,
   TransactionResponse,
 } from '@mpesa/shared/contract';
-import { apiRequest, apiUrl } from '../../../lib/api-client';
+import { apiRequest, apiUrl, isRefusal } from '../../../lib/api-client';
+
+/**
+ * A query whose last attempt failed for want of an answer (not a refusal, such as a 404): the
+ * screen says so, and asks again every 5 s until it hears from the server (issue 11).
+ */
+function outOfTouch(state: { error: unknown; errorUpdatedAt: number; dataUpdatedAt: number }) {
+  return state.errorUpdatedAt > state.dataUpdatedAt && !isRefusal(state.error);
+}
 
 /** What the history shows, as the address says it (the API judges the values). */
 export interface ListFilters {
@@ -70,7 +78,7 @@ export function exportUrl(filters: ListFilters): string {
 
 /**
  * The history, a page at a time ("Load more"), asked for again every 5 s while any row shown is
- * pending, so that a person watching sees statuses change.
+ * pending, so that a person watching sees statuses change, and while it could not be loaded.
  */
 export function transactionsQueryOptions(filters: ListFilters) {
   return infiniteQueryOptions({
@@ -80,19 +88,24 @@ export function transactionsQueryOptions(filters: ListFilters) {
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     refetchInterval: (query) =>
-      query.state.data?.pages.some((page) => page.data.some((row) => row.status === 'pending'))
+      query.state.data?.pages.some((page) => page.data.some((row) => row.status === 'pending')) ||
+      outOfTouch(query.state)
         ? POLL_INTERVAL_MS
         : false,
   });
 }
 
-/** One transaction, asked for again every 5 s while it is pending, and no more once it is not. */
+/**
+ * One transaction, asked for again every 5 s while it is pending, and no more once it is not; and
+ * while it could not be brought up to date.
+ */
 export function transactionQueryOptions(id: string) {
   return queryOptions({
     queryKey: transactionKeys.detail(id),
     queryFn: async () =>
       (await apiRequest<TransactionResponse>(`/mpesa/transactions/${encodeURIComponent(id)}`)).data,
-    refetchInterval: (query) => (query.state.data?.status === 'pending' ? POLL_INTERVAL_MS : false),
+    refetchInterval: (query) =>
+      query.state.data?.status === 'pending' || outOfTouch(query.state) ? POLL_INTERVAL_MS : false,
   });
 }
 

@@ -98,6 +98,7 @@ describe('the Transaction Details screen', () => {
       'M-PESA Receipt',
       'Transaction Date',
       'Response',
+      'What this means',
     ]);
     expect(screen.getByText('N/A')).toBeInTheDocument();
     expect(screen.getByText('Success')).toBeInTheDocument();
@@ -160,11 +161,11 @@ describe('the Transaction Details screen', () => {
     expect(api.count(DETAIL)).toBe(4);
   });
 
-  it('keeps showing the transaction when a poll fails, and only logs it', async () => {
+  it('keeps showing the transaction when a poll fails, logs it, says since when it may be out of date, and recovers', async () => {
     vi.useFakeTimers();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     let fail = false;
-    mockDetailApi((call) =>
+    const api = mockDetailApi((call) =>
       call.path === DETAIL
         ? fail
           ? { status: 503, body: { success: false, message: 'down' } }
@@ -173,12 +174,122 @@ describe('the Transaction Details screen', () => {
     );
     renderApp('/transactions/tx-1');
     await act(() => vi.advanceTimersByTimeAsync(0));
+    const heard = new Date().toLocaleTimeString();
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
     fail = true;
     await act(() => vi.advanceTimersByTimeAsync(20_000));
     expect(screen.getByText('Please complete the payment on your phone.')).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(warn).toHaveBeenCalled();
+    const notice = screen.getByText(/this page may be out of date/);
+    expect(notice).toHaveTextContent(
+      `The server had a problem, so this page may be out of date. Last updated at ${heard}. Trying again every 5 seconds.`,
+    );
+    expect(notice.closest('[role="status"]')).toBeInTheDocument();
+
+    // Retry asks at once; and once the server answers, the notice goes.
+    const asked = api.count(DETAIL);
+    fail = false;
+    await act(async () => {
+      screen.getByRole('button', { name: 'Retry' }).click();
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(api.count(DETAIL)).toBe(asked + 1);
+    expect(screen.queryByText(/this page may be out of date/)).not.toBeInTheDocument();
   });
+
+  it('keeps trying to load the details, and says so, until the server answers', async () => {
+    vi.useFakeTimers();
+    let down = true;
+    const api = mockDetailApi((call) =>
+      call.path === DETAIL
+        ? down
+          ? 'network-error'
+          : { status: 200, body: { success: true, data: transaction() } }
+        : undefined,
+    );
+    renderApp('/transactions/tx-1');
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    // Said from the first failure, while the retries go on.
+    expect(screen.getByText('Loading transaction details...')).toBeInTheDocument();
+    expect(
+      screen.getByText(/could not be reached, so this page could not be loaded yet/),
+    ).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(5_000));
+    expect(screen.getByRole('alert')).toHaveTextContent('Failed to fetch transaction details');
+    const asked = api.count(DETAIL);
+    await act(() => vi.advanceTimersByTimeAsync(5_000));
+    expect(api.count(DETAIL)).toBeGreaterThan(asked);
+    // Still said between the attempts, not flickering back to "Loading".
+    expect(screen.getByRole('alert')).toHaveTextContent('Failed to fetch transaction details');
+    down = false;
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    expect(screen.getByText('Please complete the payment on your phone.')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
+  });
+
+  it.each([
+    [
+      'failed',
+      '2001',
+      'The M-PESA PIN was wrong, so no money moved. Try again with your M-PESA PIN.',
+    ],
+    ['cancelled', '1032', 'You cancelled the prompt on your phone, so no money moved.'],
+    ['timeout', '1037', /Your phone could not be reached/],
+    ['failed', '17', /same amount was sent from this phone less than 2 minutes ago/],
+  ] as const)(
+    'explains a %s payment (%s) beside M-PESA’s words, and offers to try it again',
+    async (status, resultCode, sentence) => {
+      mockDetailApi((call) =>
+        call.path === DETAIL
+          ? {
+              status: 200,
+              body: {
+                success: true,
+                data: transaction({
+                  status,
+                  resultCode,
+                  responseDescription: 'M-PESA’s own words.',
+                }),
+              },
+            }
+          : undefined,
+      );
+      const { router } = renderApp('/transactions/tx-1');
+      const meaning = await screen.findByText(sentence, { selector: 'dd' });
+      expect(labels().slice(-2)).toEqual(['Response', 'What this means']);
+      expect(meaning.closest('.detail-row')?.querySelector('dt')).toHaveTextContent(
+        'What this means',
+      );
+      expect(screen.getByText('M-PESA’s own words.')).toBeInTheDocument();
+      // The live region says the status with its reason.
+      const live = document.querySelector('.transaction-status')!;
+      expect(live).toHaveAttribute('aria-live', 'polite');
+      expect(live.textContent).toMatch(sentence);
+
+      await userEvent.click(screen.getByRole('link', { name: 'Try again' }));
+      expect(router.state.location.pathname).toBe('/');
+      expect(screen.getByLabelText('Phone Number')).toHaveValue('0712345678');
+      expect(screen.getByLabelText('Amount (KES)')).toHaveValue(150);
+      expect(screen.getByLabelText('Reference')).toHaveValue('INV-42');
+      expect(screen.getByLabelText('Description')).toHaveValue('School fees');
+    },
+  );
+
+  it.each(['pending', 'success', 'unknown'] as const)(
+    'offers no "Try again" for a %s payment, which may have moved money',
+    async (status) => {
+      mockDetailApi((call) =>
+        call.path === DETAIL
+          ? { status: 200, body: { success: true, data: transaction({ status }) } }
+          : undefined,
+      );
+      renderApp('/transactions/tx-1');
+      await screen.findByRole('link', { name: 'Make Another Payment' });
+      expect(screen.queryByRole('link', { name: 'Try again' })).not.toBeInTheDocument();
+    },
+  );
 
   it('says "Transaction not found" for an unknown id', async () => {
     mockDetailApi((call) =>
@@ -267,6 +378,7 @@ describe('the timeline and the receipt on the Transaction Details screen', () =>
       'M-PESA Receipt',
       'Transaction Date',
       'Response',
+      'What this means',
     ]);
     for (const dl of document.querySelectorAll('dl')) {
       expect(dl.compareDocumentPosition(section) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();

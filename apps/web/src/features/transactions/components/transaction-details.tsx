@@ -1,33 +1,68 @@
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { messages } from '@mpesa/shared';
+import { TRANSACTION_NOT_FOUND_MESSAGE, localPhoneNumber } from '@mpesa/shared';
+import { canTryAgain, payerSentence } from '@mpesa/shared/payer-outcomes';
 import { paths } from '../../../app/paths';
 import { ApiError } from '../../../lib/api-client';
 import { formatAmount, formatDate } from '../../../lib/format';
-import { transactionQueryOptions } from '../api/transactions-api';
+import type { RepeatPaymentState } from '../../payments/repeat-payment';
+import { transactionQueryOptions, type Transaction } from '../api/transactions-api';
+import { ConnectionNotice, useQueryHealth } from './connection-notice';
 import { StatusBadge } from './status-badge';
 import { CopyReceipt } from './copy-receipt';
 import { TransactionTimeline } from './transaction-timeline';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 
-function DetailRow({ label, value }: { label: string; value: string }) {
+/** A row of the details; `sentence` for a value that is a sentence, read best left-aligned. */
+function DetailRow({
+  label,
+  value,
+  sentence = false,
+}: {
+  label: string;
+  value: string;
+  sentence?: boolean;
+}) {
   return (
-    <div className="detail-row">
+    <div className={sentence ? 'detail-row detail-sentence' : 'detail-row'}>
       <dt>{label}</dt>
       <dd>{value}</dd>
     </div>
   );
 }
 
-/** The screen's two ways out (spec §2). */
-function DetailLinks() {
+/** What "Try again" opens the form with: the payment's details, its phone as a payer writes it. */
+export function tryAgainState(
+  transaction: Pick<Transaction, 'phoneNumber' | 'amount' | 'reference' | 'description'>,
+): RepeatPaymentState {
+  return {
+    repeat: {
+      phoneNumber: localPhoneNumber(transaction.phoneNumber),
+      amount: String(transaction.amount),
+      reference: transaction.reference,
+      description: transaction.description,
+    },
+  };
+}
+
+/**
+ * The screen's two ways out (spec §2); and for a payment that did not go through (no money
+ * moved), "Try again", which opens the form with its details.
+ */
+function DetailLinks({ transaction }: { transaction?: Transaction }) {
+  const again = transaction && canTryAgain(transaction.status);
   return (
     <div className="actions">
+      {again && (
+        <Link to={paths.home} state={tryAgainState(transaction)} className="button button-primary">
+          Try again
+        </Link>
+      )}
       <Link to={paths.transactions} className="button button-secondary">
         Back to Transactions
       </Link>
-      <Link to={paths.home} className="button button-primary">
+      <Link to={paths.home} className={again ? 'button button-secondary' : 'button button-primary'}>
         Make Another Payment
       </Link>
     </div>
@@ -37,52 +72,59 @@ function DetailLinks() {
 export function TransactionDetails() {
   useDocumentTitle('Transaction Details');
   const { id = '' } = useParams();
-  const { data: transaction, error, isPending } = useQuery(transactionQueryOptions(id));
+  const query = useQuery(transactionQueryOptions(id));
+  const { data: transaction, error } = query;
+  const health = useQueryHealth(query);
 
-  // A failed poll keeps the last good data on screen: it is only logged (spec §8).
+  // A failed poll keeps the last good data on screen, logged (spec §8) and said (issue 11).
   useEffect(() => {
     if (error && transaction) console.warn('Polling the transaction failed:', error);
   }, [error, transaction]);
 
-  if (isPending) {
+  if (!transaction && !health.failed) {
     return (
       <section className="card">
         <h2>Transaction Details</h2>
         <p className="loading" role="status">
           Loading transaction details...
         </p>
+        <ConnectionNotice query={query} health={health} />
       </section>
     );
   }
 
   if (!transaction) {
-    const notFound = error instanceof ApiError && error.status === 404;
+    const notFound = health.error instanceof ApiError && health.error.status === 404;
     return (
       <section className="card">
         <h2>Transaction Details</h2>
         {notFound ? (
           <p className="not-found" role="alert">
-            {messages.transactionNotFound}
+            {TRANSACTION_NOT_FOUND_MESSAGE}
           </p>
         ) : (
           <p className="error-message" role="alert">
             Failed to fetch transaction details
           </p>
         )}
+        <ConnectionNotice query={query} health={health} />
         <DetailLinks />
       </section>
     );
   }
 
   const receipt = transaction.mpesaReceiptNumber;
+  // M-PESA's own words stay in the Response row; this says what they mean for the payer.
+  const outcome = payerSentence(transaction.status, transaction.resultCode);
   const rowsAfterReceipt = (
     <>
       {transaction.transactionDate && (
         <DetailRow label="Transaction Date" value={formatDate(transaction.transactionDate)} />
       )}
       {transaction.responseDescription && (
-        <DetailRow label="Response" value={transaction.responseDescription} />
+        <DetailRow label="Response" value={transaction.responseDescription} sentence />
       )}
+      {outcome && <DetailRow label="What this means" value={outcome} sentence />}
     </>
   );
 
@@ -90,13 +132,17 @@ export function TransactionDetails() {
     <section className="card transaction-details" aria-labelledby="details-title">
       <h2 id="details-title">Transaction Details</h2>
 
-      <div className="transaction-status" aria-live="polite">
+      <ConnectionNotice query={query} health={health} />
+      {/* Heard when the status changes: the status and why, beyond the badge's one word. */}
+      <div className="transaction-status" aria-live="polite" aria-atomic="true">
         <StatusBadge status={transaction.status} large />
-        {transaction.status === 'pending' && (
+        {transaction.status === 'pending' ? (
           <div className="pending-message">
             <p>Please complete the payment on your phone.</p>
             <span className="spinner" aria-hidden="true" />
           </div>
+        ) : (
+          outcome && <span className="visually-hidden">{outcome}</span>
         )}
       </div>
 
@@ -112,7 +158,7 @@ export function TransactionDetails() {
       {receipt && (
         <>
           <CopyReceipt receipt={receipt} />
-          {(transaction.transactionDate || transaction.responseDescription) && (
+          {(transaction.transactionDate || transaction.responseDescription || outcome) && (
             <dl className="details">{rowsAfterReceipt}</dl>
           )}
         </>
@@ -120,7 +166,7 @@ export function TransactionDetails() {
 
       <TransactionTimeline id={id} status={transaction.status} />
 
-      <DetailLinks />
+      <DetailLinks transaction={transaction} />
     </section>
   );
 }

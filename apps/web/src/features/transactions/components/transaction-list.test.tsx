@@ -86,6 +86,60 @@ describe('the Transaction History screen', () => {
     vi.useRealTimers();
   });
 
+  it('keeps trying when the list cannot be loaded, says so under the specification’s text, and offers Retry', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let down = true;
+    const api = mockApi((call) =>
+      call.path === '/api/mpesa/transactions'
+        ? down
+          ? 'network-error'
+          : { status: 200, body: { success: true, data: [transaction()], nextCursor: null } }
+        : undefined,
+    );
+    renderApp('/transactions');
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch transactions');
+    expect(
+      screen.getByText(
+        'The server could not be reached, so this page could not be loaded yet. Trying again every 5 seconds.',
+      ),
+    ).toBeInTheDocument();
+    const asked = api.count('/api/mpesa/transactions');
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(api.count('/api/mpesa/transactions')).toBeGreaterThan(asked);
+    expect(screen.getByRole('alert')).toHaveTextContent('Failed to fetch transactions');
+    expect(screen.queryByText('Loading transactions...')).not.toBeInTheDocument();
+
+    down = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('table', { name: 'Transaction History' })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
+    vi.useRealTimers();
+  });
+
+  it('keeps the rows on screen when refreshing them fails, and says since when', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let down = false;
+    mockApi((call) =>
+      call.path === '/api/mpesa/transactions'
+        ? down
+          ? { status: 503, body: { success: false, message: 'down' } }
+          : { status: 200, body: { success: true, data: [transaction()], nextCursor: null } }
+        : undefined,
+    );
+    renderApp('/transactions');
+    await screen.findByText('Pending');
+    down = true;
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(
+      await screen.findByText(/this page may be out of date\. Last updated at/),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('table', { name: 'Transaction History' })).toBeInTheDocument();
+    expect(screen.queryByText('Failed to fetch transactions')).not.toBeInTheDocument();
+    vi.useRealTimers();
+  });
+
   it('loads more rows by cursor, keeping the first page', async () => {
     const api = mockApi((call) =>
       call.path === '/api/mpesa/transactions'

@@ -5,6 +5,7 @@ import { paths } from '../../../app/paths';
 import { ApiError } from '../../../lib/api-client';
 import { formatAmount, formatDate } from '../../../lib/format';
 import { exportUrl, filtersFromSearch, transactionsQueryOptions } from '../api/transactions-api';
+import { ConnectionNotice, useQueryHealth } from './connection-notice';
 import { HistoryFilters } from './history-filters';
 import { HistorySummary } from './history-summary';
 import { StatusBadge } from './status-badge';
@@ -18,11 +19,13 @@ export function TransactionList() {
   const navigate = useNavigate();
   const searchText = search.toString();
   const filters = useMemo(() => filtersFromSearch(new URLSearchParams(searchText)), [searchText]);
-  const { data, error, isPending, isError, hasNextPage, fetchNextPage, isFetchingNextPage } =
-    useInfiniteQuery(transactionsQueryOptions(filters));
+  const query = useInfiniteQuery(transactionsQueryOptions(filters));
+  const { data, hasNextPage, fetchNextPage, isFetchingNextPage, isFetchNextPageError } = query;
+  const health = useQueryHealth(query);
   const rows = data?.pages.flatMap((page) => page.data) ?? [];
   // A filter the server refused (a bad date in a shared address) is named under the spec's text.
-  const refusal = error instanceof ApiError && error.status === 400 ? error.message : '';
+  const refusal =
+    health.error instanceof ApiError && health.error.status === 400 ? health.error.message : '';
 
   return (
     <section className="card transaction-list" aria-labelledby="transactions-title">
@@ -38,16 +41,18 @@ export function TransactionList() {
           Export CSV
         </a>
       </p>
-      {isPending ? (
-        <p className="loading" role="status">
-          Loading transactions...
-        </p>
-      ) : isError ? (
+      {data ? null : health.failed ? (
         <div role="alert">
           <p className="error-message">Failed to fetch transactions</p>
           {refusal && <p className="error-detail">{refusal}</p>}
         </div>
-      ) : rows.length === 0 ? (
+      ) : (
+        <p className="loading" role="status">
+          Loading transactions...
+        </p>
+      )}
+      <ConnectionNotice query={query} health={health} />
+      {!data ? null : rows.length === 0 ? (
         <p className="empty">No transactions found.</p>
       ) : (
         // Explicit roles keep the table's meaning for screen readers when narrow screens restyle
@@ -89,6 +94,11 @@ export function TransactionList() {
             ))}
           </tbody>
         </table>
+      )}
+      {isFetchNextPageError && (
+        <p className="error-detail" role="alert">
+          More transactions could not be loaded.
+        </p>
       )}
       {hasNextPage && (
         <button
