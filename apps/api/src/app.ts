@@ -23,7 +23,13 @@ import { CALLBACK_SECRET_LENGTH, type Config } from './config.ts';
 import type { DbHandle } from './db/create-db.ts';
 import { startReconciler } from './transactions/reconciler.ts';
 import type { DarajaClient } from './daraja/daraja-client.ts';
-import { AppError, answerClientError, answerError, answerNodeRefusals } from './errors.ts';
+import {
+  AppError,
+  NOT_FOUND_MESSAGE,
+  answerClientError,
+  answerError,
+  answerNodeRefusals,
+} from './errors.ts';
 import { clientAddress } from './lib/client-address.ts';
 import { transactionRoutes } from './transactions/transactions.routes.ts';
 import { transactionEventRoutes } from './transactions/events.routes.ts';
@@ -230,7 +236,11 @@ export async function buildApp(deps: AppDeps) {
         deps: paymentDeps,
         callbackSecret: deps.callbackSecret,
         callbackAllowedIps: config.callbackAllowedIps,
-        rateLimit: { max: config.limits.stkPushPerWindow, windowS: config.limits.stkPushWindowS },
+        rateLimit: {
+          max: config.limits.stkPushPerWindow,
+          requestsMax: config.limits.stkPushRequestsPerWindow,
+          windowS: config.limits.stkPushWindowS,
+        },
         bodyLimits: {
           paymentBytes: config.limits.paymentBodyBytes,
           callbackBytes: config.limits.callbackBodyBytes,
@@ -268,7 +278,7 @@ export async function buildApp(deps: AppDeps) {
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url;
     if (url.startsWith('/api/') || url === '/api' || request.method !== 'GET') {
-      throw new AppError(404, 'NOT_FOUND', 'Not found');
+      throw new AppError(404, 'NOT_FOUND', NOT_FOUND_MESSAGE);
     }
     if (!webBuilt) {
       return reply

@@ -129,6 +129,7 @@ const EnvSchema = z.object({
   CALLBACK_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(65_536),
   STKPUSH_RATE_LIMIT: count(10),
   STKPUSH_RATE_WINDOW_S: seconds(60, 1),
+  STKPUSH_REQUEST_LIMIT: z.coerce.number().int().min(0).max(10_000_000).optional(),
   MPESA_CALLBACK_ALLOWED_IPS: z
     .string()
     .trim()
@@ -337,6 +338,11 @@ export function loadConfig(source: Record<string, string | undefined>) {
       /** Payment requests per client address per window; 0 turns the limit off. */
       stkPushPerWindow: env.STKPUSH_RATE_LIMIT,
       stkPushWindowS: env.STKPUSH_RATE_WINDOW_S,
+      /**
+       * Every payment request per client address per window, valid or not (ten times the payment
+       * limit unless set; 0 turns it off): a flood of refused requests is stopped too.
+       */
+      stkPushRequestsPerWindow: env.STKPUSH_REQUEST_LIMIT ?? env.STKPUSH_RATE_LIMIT * 10,
       paymentBodyBytes: env.PAYMENT_BODY_LIMIT_BYTES,
       callbackBodyBytes: env.CALLBACK_BODY_LIMIT_BYTES,
     }),

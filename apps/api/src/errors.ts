@@ -10,19 +10,34 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
+export interface AppErrorOptions {
+  cause?: unknown;
+  /** Sent as `Retry-After`: when asking again can succeed, in seconds. */
+  retryAfterS?: number;
+  /** The saved payment the refusal is about (a push M-PESA refused is kept as failed). */
+  transactionId?: string;
+}
+
 export class AppError extends Error {
   override name = 'AppError';
   readonly statusCode: number;
   readonly code: string;
+  readonly retryAfterS: number | undefined;
+  readonly transactionId: string | undefined;
 
-  constructor(statusCode: number, code: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(statusCode: number, code: string, message: string, options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.statusCode = statusCode;
     this.code = code;
+    this.retryAfterS = options.retryAfterS;
+    this.transactionId = options.transactionId;
   }
 }
 
 export const GENERIC_FAILURE = 'Something went wrong on our side. Please try again.';
+
+/** Any address with nothing behind it, in the API (and a callback path with a wrong secret). */
+export const NOT_FOUND_MESSAGE = 'There is nothing at this address. Check the URL.';
 
 interface Answer {
   statusCode: number;
@@ -56,6 +71,22 @@ const CLIENT_MISTAKES: Record<string, Answer> = {
     statusCode: 400,
     code: 'INVALID_BODY',
     message: 'The request body does not match its Content-Length',
+  },
+  FST_ERR_NOT_FOUND: { statusCode: 404, code: 'NOT_FOUND', message: NOT_FOUND_MESSAGE },
+  FST_ERR_INVALID_URL: {
+    statusCode: 400,
+    code: 'BAD_URL',
+    message: 'The address is not valid',
+  },
+  FST_ERR_ROUTE_MISSING_CONTENT_TYPE: {
+    statusCode: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'Send the request as JSON (Content-Type: application/json)',
+  },
+  FST_ERR_ROUTE_MISSING_CONTENT: {
+    statusCode: 400,
+    code: 'INVALID_BODY',
+    message: 'The request body must be a JSON object',
   },
   FST_ERR_BAD_URL: {
     statusCode: 400,
@@ -105,7 +136,7 @@ function answerFor(error: FastifyError): Answer | undefined {
     return {
       statusCode: status,
       code: name.toUpperCase().replace(/[^A-Z]+/g, '_'),
-      message: `The request was refused: ${name}`,
+      message: `The request was refused: ${name}.`,
     };
   }
   return undefined;
@@ -123,6 +154,14 @@ export function answerError(error: FastifyError, request: FastifyRequest, reply:
     code: 'INTERNAL_ERROR',
     message: GENERIC_FAILURE,
   };
+  if (error instanceof AppError) {
+    if (error.retryAfterS !== undefined) reply.header('Retry-After', String(error.retryAfterS));
+    if (error.transactionId !== undefined) {
+      return reply
+        .code(statusCode)
+        .send({ success: false, code, message, transactionId: error.transactionId });
+    }
+  }
   return reply.code(statusCode).send({ success: false, code, message });
 }
 

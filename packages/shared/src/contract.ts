@@ -239,5 +239,10 @@ export const errorResponseSchema = z.object({
   success: z.literal(false),
   code: z.string(),
   message: z.string(),
+  /**
+   * The payment this refusal is about, when one was saved: a push M-PESA refused is kept as a
+   * failed payment, and its page can be opened.
+   */
+  transactionId: z.string().optional(),
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;

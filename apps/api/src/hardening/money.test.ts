@@ -125,6 +125,7 @@ for (const dialect of DIALECTS) {
             'arrive or may already have been paid. Check the phone for a prompt or an M-PESA ' +
             'message before paying again. A new request can be sent in 40 seconds.',
         });
+        expect(held.headers['retry-after']).toBe('40');
 
         world.clock += 41_000;
         expect((await pay()).statusCode).toBe(504); // a new push was sent

@@ -108,9 +108,9 @@ export async function withIdempotencyKey(
   try {
     result = await answer();
   } catch (error) {
-    if (error instanceof AppError && error.code === 'RATE_LIMITED') {
-      // Refused before anything was done, and it will pass in a minute: the key is free again for
-      // that retry, instead of answering it with this refusal for a day.
+    if (error instanceof AppError && refusedBeforeAnythingWasDone(error)) {
+      // It will pass in a minute: the key is free again for that retry, instead of answering it
+      // with this refusal for a day.
       await db.deleteFrom('idempotency_keys').where('key', '=', key).execute();
       throw error;
     }
@@ -118,13 +118,31 @@ export async function withIdempotencyKey(
       error instanceof AppError ? error : new AppError(500, 'INTERNAL_ERROR', GENERIC_FAILURE);
     result = {
       statusCode: failure.statusCode,
-      body: { success: false, code: failure.code, message: failure.message },
+      body: {
+        success: false,
+        code: failure.code,
+        message: failure.message,
+        ...(failure.transactionId === undefined ? {} : { transactionId: failure.transactionId }),
+      },
+      ...(failure.transactionId === undefined ? {} : { transactionId: failure.transactionId }),
     };
     await store(db, key, result);
     throw error;
   }
   await store(db, key, result);
   return { ...result, replayed: false };
+}
+
+/**
+ * The per-address limit, and a phone still held, refuse a payment before it is saved: nothing was
+ * done, and the same request can pass a minute later. (A busy phone that M-PESA reported after the
+ * payment was saved carries its transaction, and is kept like any other answer.)
+ */
+function refusedBeforeAnythingWasDone(error: AppError): boolean {
+  return (
+    (error.code === 'RATE_LIMITED' || error.code === 'PHONE_BUSY') &&
+    error.transactionId === undefined
+  );
 }
 
 async function store(

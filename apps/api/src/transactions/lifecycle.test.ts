@@ -315,17 +315,33 @@ for (const dialect of DIALECTS) {
     });
 
     describe('no prompt bombing', () => {
-      it('refuses a new prompt to a phone for 60 s, even after the first was answered', async () => {
-        const first = (await pay({ phoneNumber: '0700001032', amount: 5 })).json();
-        await new Promise((resolve) => setTimeout(resolve, 150));
-        await deliver(failureCallback(first.checkoutRequestId, 1032, 'Request Cancelled by user.'));
-        const again = await pay({ phoneNumber: '0700001032', amount: 6 });
+      it('refuses a new prompt to a phone while its prompt is open, saying so, with no time to wait', async () => {
+        expect((await pay({ phoneNumber: '0708374149', amount: 5 })).statusCode).toBe(200);
+        const again = await pay({ phoneNumber: '0708374149', amount: 6 });
         expect(again.statusCode).toBe(429);
         expect(again.json()).toEqual({
           success: false,
           code: 'PHONE_BUSY',
           message:
             'A payment request is already waiting on this phone. Complete or cancel it, then try again in a minute.',
+        });
+        expect(again.headers['retry-after']).toBeUndefined();
+        expect(world.simulator.prompts.list()).toHaveLength(1);
+      });
+
+      it('refuses a new prompt to a phone for 60 s after the first was answered, saying how long is left', async () => {
+        const first = (await pay({ phoneNumber: '0700001032', amount: 5 })).json();
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        await deliver(failureCallback(first.checkoutRequestId, 1032, 'Request Cancelled by user.'));
+        const again = await pay({ phoneNumber: '0700001032', amount: 6 });
+        expect(again.statusCode).toBe(429);
+        const wait = Number(again.headers['retry-after']);
+        expect(wait).toBeGreaterThanOrEqual(58);
+        expect(wait).toBeLessThanOrEqual(60);
+        expect(again.json()).toEqual({
+          success: false,
+          code: 'PHONE_BUSY',
+          message: `The last payment request to this phone has just ended. To protect the phone from repeated prompts, a new one can be sent in ${wait === 60 ? '1 minute' : `${wait} seconds`}.`,
         });
         expect(world.simulator.prompts.list()).toHaveLength(1);
       });
@@ -347,6 +363,10 @@ for (const dialect of DIALECTS) {
           message:
             'Too many payment requests from your network. Please wait a minute and try again.',
         });
+        // When the address's minute ends.
+        const wait = Number(third.headers['retry-after']);
+        expect(wait).toBeGreaterThanOrEqual(1);
+        expect(wait).toBeLessThanOrEqual(60);
         const elsewhere = await world.app.inject({
           method: 'POST',
           url: '/api/mpesa/stkpush',
@@ -388,6 +408,71 @@ for (const dialect of DIALECTS) {
             .where('key', '=', 'retry-me-later')
             .execute(),
         ).toEqual([]);
+      });
+
+      it('stops a flood of payment requests of any kind from one address, at ten times the payment limit', async () => {
+        await world.rebuild({ STKPUSH_RATE_LIMIT: '1' });
+        // Invalid requests spend nothing of the payment limit, but count toward the looser one.
+        for (let i = 0; i < 10; i++) {
+          expect((await pay({ phoneNumber: 'not a phone', amount: 1 })).statusCode).toBe(400);
+        }
+        const flooded = await pay({ phoneNumber: '0711000031', amount: 1 });
+        expect(flooded.statusCode).toBe(429);
+        expect(flooded.json()).toEqual({
+          success: false,
+          code: 'TOO_MANY_REQUESTS',
+          message: 'Too many requests from your network. Please wait a minute and try again.',
+        });
+        expect(Number(flooded.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+        expect(world.simulator.prompts.list()).toEqual([]);
+        const elsewhere = await world.app.inject({
+          method: 'POST',
+          url: '/api/mpesa/stkpush',
+          payload: { phoneNumber: '0711000032', amount: 1 },
+          remoteAddress: '10.0.0.9',
+        });
+        expect(elsewhere.statusCode).toBe(200);
+      });
+
+      it('keeps no busy phone’s refusal under an Idempotency-Key: the same request passes once the phone is free', async () => {
+        const withKey = (key: string) =>
+          world.app.inject({
+            method: 'POST',
+            url: '/api/mpesa/stkpush',
+            headers: { 'idempotency-key': key },
+            payload: { phoneNumber: '0700001032', amount: 7 },
+          });
+        const first = (await withKey('first-try')).json();
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        await deliver(failureCallback(first.checkoutRequestId, 1032, 'Request Cancelled by user.'));
+        const held = await withKey('second-try');
+        expect(held.statusCode).toBe(429);
+        expect(held.json()).toMatchObject({ code: 'PHONE_BUSY' });
+        clock += Number(held.headers['retry-after']) * 1000;
+        const later = await withKey('second-try');
+        expect(later.statusCode).toBe(200);
+        expect(later.headers['idempotent-replayed']).toBeUndefined();
+        expect(later.json().transactionId).not.toBe(first.transactionId);
+      });
+
+      it('replays a refused push with the id of the failed payment it saved', async () => {
+        const withKey = () =>
+          world.app.inject({
+            method: 'POST',
+            url: '/api/mpesa/stkpush',
+            headers: { 'idempotency-key': 'refused-push' },
+            payload: { phoneNumber: '0700000503', amount: 7 },
+          });
+        const refused = await withKey();
+        expect(refused.statusCode).toBe(503);
+        const { transactionId } = refused.json();
+        expect(typeof transactionId).toBe('string');
+        const replay = await withKey();
+        expect(replay.headers['idempotent-replayed']).toBe('true');
+        expect(replay.statusCode).toBe(503);
+        expect(replay.json()).toEqual(refused.json());
+        const saved = await world.app.inject({ url: `/api/mpesa/transactions/${transactionId}` });
+        expect(saved.json().data).toMatchObject({ status: 'failed' });
       });
 
       it('accepts callbacks only from allowed addresses when an allow-list is set', async () => {

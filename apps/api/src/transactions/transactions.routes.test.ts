@@ -148,16 +148,17 @@ for (const dialect of DIALECTS) {
       });
     });
 
-    it('marks the transaction failed with Daraja’s words when Daraja refuses the push, and tells the payer plainly', async () => {
+    it('marks the transaction failed with Daraja’s words when Daraja refuses the push, and tells the payer plainly, with the id of the failed payment', async () => {
       const response = await pay({ phoneNumber: '0700000503', amount: 10 });
       expect(response.statusCode).toBe(503);
+      const { data } = (await world.app.inject({ url: '/api/mpesa/transactions' })).json();
+      expect(data).toHaveLength(1);
       expect(response.json()).toEqual({
         success: false,
         code: 'MPESA_BUSY',
         message: 'M-PESA is busy right now. Please try again in a few minutes.',
+        transactionId: data[0]._id,
       });
-      const { data } = (await world.app.inject({ url: '/api/mpesa/transactions' })).json();
-      expect(data).toHaveLength(1);
       expect(data[0]).toMatchObject({
         status: 'failed',
         responseDescription: 'System is busy. Please try again in few minutes.',

@@ -12,10 +12,11 @@ import {
   transactionListResponseSchema,
   transactionResponseSchema,
 } from '@mpesa/shared/contract';
-import { AppError } from '../errors.ts';
+import { AppError, NOT_FOUND_MESSAGE } from '../errors.ts';
 import { addressList, clientAddress, limitKeyFor } from '../lib/client-address.ts';
 import { applyCallback } from './callbacks.service.ts';
 import { withIdempotencyKey } from './idempotency.ts';
+import { floodLimit } from '../limits/flood-limit.ts';
 import * as service from './transactions.service.ts';
 import * as history from './history.service.ts';
 import { businessDayOf } from '../lib/business-day.ts';
@@ -26,12 +27,18 @@ export interface TransactionRoutesOptions {
   callbackSecret: string;
   /** Addresses allowed to deliver callbacks; empty allows any. */
   callbackAllowedIps: readonly string[];
-  /** Payment requests per client address per window (0: no limit). */
-  rateLimit: { max: number; windowS: number };
+  /**
+   * Payment requests per client address per window (0: no limit): `max` those that would send a
+   * prompt, `requestsMax` all of them, valid or not.
+   */
+  rateLimit: { max: number; requestsMax: number; windowS: number };
   bodyLimits: { paymentBytes: number; callbackBytes: number };
   /** Where the history's business days begin (BUSINESS_TIME_ZONE). */
   businessTimeZone: string;
 }
+
+export const TOO_MANY_REQUESTS_MESSAGE =
+  'Too many requests from your network. Please wait a minute and try again.';
 
 const errorResponses = Object.fromEntries(
   [400, 404, 409, 415, 422, 429, 500, 502, 503, 504].map((status) => [status, errorResponseSchema]),
@@ -47,10 +54,20 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
   app,
   { deps, callbackSecret, callbackAllowedIps, rateLimit, bodyLimits, businessTimeZone },
 ) => {
+  const flood = floodLimit({ max: rateLimit.requestsMax, windowS: rateLimit.windowS });
   app.post(
     '/mpesa/stkpush',
     {
       bodyLimit: bodyLimits.paymentBytes,
+      // Before the body is read: a flood costs as little as it can.
+      onRequest: async (request) => {
+        const waitS = flood.hit(limitKeyFor(clientAddress(request)), deps.now());
+        if (waitS !== null) {
+          throw new AppError(429, 'TOO_MANY_REQUESTS', TOO_MANY_REQUESTS_MESSAGE, {
+            retryAfterS: waitS,
+          });
+        }
+      },
       schema: {
         body: initiatePaymentSchema,
         headers: z.object({ 'idempotency-key': z.string().optional() }),
@@ -60,7 +77,8 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
     async (request, reply) => {
       const limit = {
         key: `POST /api/mpesa/stkpush|${limitKeyFor(clientAddress(request))}`,
-        ...rateLimit,
+        max: rateLimit.max,
+        windowS: rateLimit.windowS,
       };
       const run = () => service.initiatePayment({ ...deps, log: request.log }, request.body, limit);
       const key = request.headers['idempotency-key'];
@@ -154,11 +172,11 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
         const ip = clientAddress(request);
         if (callbackAllowedIps.length > 0 && !allowed(ip)) {
           request.log.warn({ ip }, 'callback from an address not on the allow-list refused');
-          throw new AppError(403, 'FORBIDDEN', 'Forbidden');
+          throw new AppError(403, 'FORBIDDEN', 'Callbacks are not accepted from this address');
         }
         if (!sameSecret(request.params.secret, callbackSecret)) {
           request.log.warn({ ip }, 'callback with a wrong secret refused');
-          throw new AppError(404, 'NOT_FOUND', 'Not found');
+          throw new AppError(404, 'NOT_FOUND', NOT_FOUND_MESSAGE);
         }
         const raw = typeof request.body === 'string' ? request.body : '';
         const result = await applyCallback({ ...deps, log: request.log }, raw, ip);

@@ -13,7 +13,7 @@ import type { DarajaClient, StkPushAck } from '../daraja/daraja-client.ts';
 import type { DialectName } from '../db/create-db.ts';
 import type { Database } from '../db/schema.ts';
 import { accountReferenceFor, transactionDescFor } from './daraja-text.ts';
-import { busyPhoneMessage, payerErrorFor } from './initiation-errors.ts';
+import { busyPhoneError, payerErrorFor } from './initiation-errors.ts';
 import { toTransactionDto } from './transaction-dto.ts';
 import { flag, recordEvent, transition } from './transaction-outcome.ts';
 import * as repo from './transactions.repository.ts';
@@ -75,7 +75,13 @@ export async function initiatePayment(
         limit.key,
         Math.floor(now.getTime() / (limit.windowS * 1000)),
       );
-      if (hits > limit.max) throw new AppError(429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE);
+      if (hits > limit.max) {
+        const windowMs = limit.windowS * 1000;
+        throw new AppError(429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE, {
+          // When this address's window ends.
+          retryAfterS: Math.ceil((windowMs - (now.getTime() % windowMs)) / 1000),
+        });
+      }
     }
     await repo.insertTransaction(trx, {
       id,
@@ -108,7 +114,7 @@ export async function initiatePayment(
     );
     if (!locked) {
       const holder = await locks.findPhoneLockHolder(trx, input.phoneNumber);
-      throw new AppError(429, 'PHONE_BUSY', busyPhoneMessage(holder, now));
+      throw busyPhoneError(holder, now);
     }
     await recordEvent(trx, id, {
       source: 'initiation',
@@ -184,6 +190,7 @@ export async function initiatePayment(
         504,
         'MPESA_NO_ANSWER',
         'M-PESA did not confirm the payment request. If a prompt reaches your phone you can still complete it; this payment will update on its own.',
+        { transactionId: id },
       );
     }
     const reason =
@@ -213,7 +220,7 @@ export async function initiatePayment(
       { transactionId: id, errorCode: error.errorCode, kind: error.kind },
       'stk push refused',
     );
-    throw payerErrorFor(error);
+    throw payerErrorFor(error, id);
   }
 }
 
