@@ -224,6 +224,11 @@ describe('STK push (§3)', () => {
     },
   );
 
+  it('checks PhoneNumber before PartyA: a non-Kenyan number in both is "Invalid PhoneNumber", as Daraja answers', async () => {
+    const answer = await push(pushBody({ PartyA: '243812345678', PhoneNumber: '243812345678' }));
+    expectDarajaError(answer, 400, '400.002.02', 'Bad Request - Invalid PhoneNumber');
+  });
+
   it('accepts the amount limits themselves', async () => {
     expect((await push(pushBody({ Amount: 250_000 }))).status).toBe(200);
     expect(

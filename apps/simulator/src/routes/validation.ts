@@ -106,12 +106,14 @@ export function checkPush(body: Fields, strictLengths: boolean): Checked<Validat
   }
   const amount = amountOf(body.Amount);
   if (amount === null) return { ok: false, field: 'Amount' };
+  // PhoneNumber before PartyA: a push whose two numbers are both a non-Kenyan one is refused as
+  // "Invalid PhoneNumber" (PROTOCOL.md §3.5, LNMOnlineAndroidSample#11).
+  const phoneNumber = numericText(body.PhoneNumber);
+  if (phoneNumber === null || !MSISDN.test(phoneNumber)) return { ok: false, field: 'PhoneNumber' };
   const partyA = numericText(body.PartyA);
   if (partyA === null || !MSISDN.test(partyA)) return { ok: false, field: 'PartyA' };
   const partyB = numericText(body.PartyB);
   if (partyB === null || !SHORTCODE.test(partyB)) return { ok: false, field: 'PartyB' };
-  const phoneNumber = numericText(body.PhoneNumber);
-  if (phoneNumber === null || !MSISDN.test(phoneNumber)) return { ok: false, field: 'PhoneNumber' };
   if (!isUrl(body.CallBackURL)) return { ok: false, field: 'CallBackURL' };
   const accountReference = body.AccountReference;
   if (
