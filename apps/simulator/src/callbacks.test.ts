@@ -178,6 +178,41 @@ describe('delivery faults through the control API (§4.3)', () => {
     expect(receiver.received).toHaveLength(3);
   });
 
+  it('tries no delivery again by default, as Safaricom is said to do', async () => {
+    receiver.answers.push(503);
+    const { CheckoutRequestID } = await pushTo('254700000000');
+    await receiver.waitFor(1);
+    await expect.poll(() => sim.prompts.get(CheckoutRequestID)?.callback).toBe('failed');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it('retries with a doubling wait when SIM_CALLBACK_RETRIES asks it to', async () => {
+    const retrying = await startSimulator({
+      SIM_CALLBACK_RETRIES: '2',
+      SIM_CALLBACK_RETRY_BACKOFF_MS: '100',
+    });
+    try {
+      const key = await token(retrying.url);
+      receiver.answers.push(500, 502);
+      const answer = await call(`${retrying.url}/mpesa/stkpush/v1/processrequest`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` },
+        body: pushBody({ PartyA: '254700000000', PhoneNumber: '254700000000' }, receiver.url),
+      });
+      const { CheckoutRequestID } = answer.body as { CheckoutRequestID: string };
+      await receiver.waitFor(3);
+      await expect.poll(() => retrying.prompts.get(CheckoutRequestID)?.callback).toBe('delivered');
+      const times = receiver.received.map((delivery) => delivery.at);
+      // 100 ms, then 200 ms.
+      expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(90);
+      expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(190);
+      expect(receiver.received).toHaveLength(3);
+    } finally {
+      await retrying.close();
+    }
+  });
+
   it('applies a chosen fault to the next push only', async () => {
     await control('/numbers/0700000000/next', { fault: { drop: true } }, 'PUT');
     await pushTo('254700000000');

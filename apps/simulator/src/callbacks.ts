@@ -1,6 +1,6 @@
 /**
  * Delivers result callbacks the way Daraja does (PROTOCOL.md §4): one POST of JSON to CallBackURL,
- * no retry unless a fault asks for it, and every attempt recorded with the receiver's answer.
+ * no retry unless a fault or SIM_CALLBACK_RETRIES asks for it, and every attempt recorded with the receiver's answer.
  */
 import { eatNumber } from './ids.ts';
 import type { Prompt } from './prompts.ts';
@@ -12,8 +12,12 @@ export interface DeliveryFault {
   delayMs?: number;
   /** Never deliver: only an STK query can tell what happened. */
   drop?: boolean;
-  /** Try again on a non-2xx answer or a network error (off by default, like Safaricom as far as anyone knows). */
+  /**
+   * Try again on a non-2xx answer or a network error (SIM_CALLBACK_RETRIES unless given: none by
+   * default, like Safaricom as far as anyone knows).
+   */
   retries?: number;
+  /** The wait before the first retry (SIM_CALLBACK_RETRY_BACKOFF_MS unless given), doubled each time. */
   retryIntervalMs?: number;
 }
 

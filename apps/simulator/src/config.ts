@@ -56,6 +56,13 @@ const EnvSchema = z.object({
   /** The merchant name the virtual phone shows on prompts and messages. */
   SIM_BUSINESS_NAME: z.string().trim().min(1).max(60).default('Sandbox Test Merchant'),
   SIM_CALLBACK_TIMEOUT_MS: int(10_000, 100),
+  /**
+   * Deliveries tried again after a non-2xx answer or no answer: none by default, as Safaricom is
+   * said to do; public sources disagree (PROTOCOL.md §4.3), so a client can be tried both ways.
+   */
+  SIM_CALLBACK_RETRIES: int(0).pipe(z.number().max(10)),
+  /** The wait before the first retry, doubled before each next one. */
+  SIM_CALLBACK_RETRY_BACKOFF_MS: int(1000).pipe(z.number().max(600_000)),
   /** Reject AccountReference over 12 and TransactionDesc over 13 characters (Daraja's documented limits). */
   SIM_STRICT_LENGTHS: flag('false'),
   /**
@@ -98,6 +105,8 @@ export function loadSimulatorConfig(source: Record<string, string | undefined>) 
     pin: env.SIM_PIN,
     businessName: env.SIM_BUSINESS_NAME,
     callbackTimeoutMs: env.SIM_CALLBACK_TIMEOUT_MS,
+    callbackRetries: env.SIM_CALLBACK_RETRIES,
+    callbackRetryBackoffMs: env.SIM_CALLBACK_RETRY_BACKOFF_MS,
     strictLengths: env.SIM_STRICT_LENGTHS,
     repeatRule: env.SIM_REPEAT_RULE,
     maxTimestampSkewH: env.SIM_MAX_TIMESTAMP_SKEW_H,

@@ -255,14 +255,16 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
     if (fault.delayMs) await sleep(fault.delayMs);
     if (generation !== this.#generation) return;
     setState('delivering');
-    const attempts = 1 + (fault.retries ?? 0);
+    // The number's fault, else the setting (SIM_CALLBACK_RETRIES); each wait twice the one before.
+    const attempts = 1 + (fault.retries ?? this.#config.callbackRetries);
+    const firstWaitMs = fault.retryIntervalMs ?? this.#config.callbackRetryBackoffMs;
     let delivered = false;
     for (let attempt = 1; attempt <= attempts && generation === this.#generation; attempt++) {
       const result = await postCallback(prompt, attempt, this.#config.callbackTimeoutMs);
       this.#emit({ type: 'callback', attempt: { ...result, at: new Date().toISOString() } });
       delivered = result.status !== null && result.status >= 200 && result.status < 300;
       if (delivered) break;
-      if (attempt < attempts) await sleep(fault.retryIntervalMs ?? 1000);
+      if (attempt < attempts) await sleep(firstWaitMs * 2 ** (attempt - 1));
     }
     for (let copy = 0; copy < (fault.duplicates ?? 0) && generation === this.#generation; copy++) {
       const result = await postCallback(prompt, 1, this.#config.callbackTimeoutMs);
