@@ -16,6 +16,8 @@ declare module 'vitest' {
     simulatorUrl: string;
     /** The API's SQLite file, for tests that need many payments at once. */
     databaseFile: string;
+    /** An origin the API takes browser calls from (CORS_ORIGINS); nothing listens there until a test does. */
+    otherOriginUrl: string;
   }
 }
 
@@ -30,7 +32,12 @@ async function freePort(): Promise<number> {
 export default async function setup(project: TestProject) {
   await buildWebIfNeeded();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpesa-e2e-'));
-  const [port, simulatorPort] = [await freePort(), await freePort()];
+  const [port, simulatorPort, otherOriginPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
+  const otherOriginUrl = `http://127.0.0.1:${otherOriginPort}`;
   const env = {
     ...process.env,
     HOST: '127.0.0.1',
@@ -45,6 +52,8 @@ export default async function setup(project: TestProject) {
     SIM_PROMPT_TIMEOUT_S: '60',
     // All browser tests pay from one address; keep them clear of the per-address limit.
     STKPUSH_RATE_LIMIT: '100',
+    // cross-origin.e2e.ts serves the web app from this second origin, and pays through it.
+    CORS_ORIGINS: otherOriginUrl,
   };
   const children: ChildProcess[] = [];
   const start = (entry: string) => {
@@ -60,6 +69,7 @@ export default async function setup(project: TestProject) {
   project.provide('appUrl', `http://127.0.0.1:${port}`);
   project.provide('simulatorUrl', `http://127.0.0.1:${simulatorPort}`);
   project.provide('databaseFile', path.join(dataDir, 'mpesa.sqlite'));
+  project.provide('otherOriginUrl', otherOriginUrl);
 
   return async () => {
     for (const child of children) child.kill('SIGTERM');

@@ -35,6 +35,7 @@ import { transactionRoutes } from './transactions/transactions.routes.ts';
 import { transactionEventRoutes } from './transactions/events.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
 import { securityHeaders } from './security-headers.ts';
+import { createCors, registerCors } from './cors.ts';
 
 export interface AppDeps {
   config: Config;
@@ -113,6 +114,7 @@ export async function buildApp(deps: AppDeps) {
     },
   };
   const { http } = config;
+  const cors = createCors(config.corsOrigins);
   const app = Fastify({
     logger,
     // Every other route takes no body worth more than this.
@@ -134,7 +136,11 @@ export async function buildApp(deps: AppDeps) {
     // Answered below in our own shape instead.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
-    frameworkErrors: answerError,
+    // The router's refusals pass no hook: their answers get the CORS headers here.
+    frameworkErrors: (error, request, reply) => {
+      cors.addHeaders(request, reply);
+      return answerError(error, request, reply);
+    },
     // One line per request, when it is answered (below), instead of two.
     logController: new LogController({ disableRequestLogging: true }),
     clientErrorHandler: answerClientError,
@@ -142,6 +148,8 @@ export async function buildApp(deps: AppDeps) {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(answerError);
+  // First of the hooks, so that the refusals below carry the CORS headers too.
+  registerCors(app, cors);
 
   // Once closing, requests still arriving on open connections are turned away (the process is
   // draining; a load balancer retries elsewhere).

@@ -78,6 +78,58 @@ const optionalText = z
   .transform((value) => (value === '' ? undefined : value))
   .optional();
 
+/**
+ * CORS_ORIGINS: `*`, or the web origins allowed to call the API from a browser, comma-separated. An
+ * origin is exactly what a browser sends in its Origin header (scheme, host and a port other than
+ * the scheme's default, nothing more), so anything else (a path, a trailing slash, a default port,
+ * a wildcard in a host) could never match and is refused here rather than ignored.
+ */
+function corsOrigins(value: string, ctx: z.RefinementCtx): '*' | readonly string[] {
+  const list = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  if (list.length === 1 && list[0] === '*') return '*';
+  for (const entry of list) {
+    if (entry === '*') {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be "*" alone, or a list of origins without it',
+      });
+      return z.NEVER;
+    }
+    if (entry.includes('*')) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `has "${entry}": an origin cannot hold a wildcard (list each origin, or give "*" alone)`,
+      });
+      return z.NEVER;
+    }
+    let origin: string | undefined;
+    try {
+      const url = new URL(entry);
+      if (url.protocol === 'http:' || url.protocol === 'https:') origin = url.origin;
+    } catch {
+      // not a URL at all
+    }
+    if (origin === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `has "${entry}", which is not a web origin (such as https://pay.example.com or http://127.0.0.1:5173)`,
+      });
+      return z.NEVER;
+    }
+    if (origin !== entry) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `has "${entry}", which is not an origin as a browser sends it: write "${origin}" (scheme, host and port only)`,
+      });
+      return z.NEVER;
+    }
+  }
+  return Object.freeze([...new Set(list)]);
+}
+
 const EnvSchema = z.object({
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   PORT: port(3000),
@@ -200,6 +252,7 @@ const EnvSchema = z.object({
     .trim()
     .default('Africa/Nairobi')
     .refine(isTimeZone, 'must be an IANA time zone, such as Africa/Nairobi'),
+  CORS_ORIGINS: z.string().trim().default('').transform(corsOrigins),
   HTTP_HEADERS_TIMEOUT_MS: milliseconds(10_000),
   HTTP_REQUEST_TIMEOUT_MS: milliseconds(30_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000),
@@ -295,6 +348,13 @@ export function loadConfig(source: Record<string, string | undefined>) {
   const callbackAllowedIps =
     env.MPESA_CALLBACK_ALLOWED_IPS ?? (production ? [...SAFARICOM_CALLBACK_IPS] : []);
   const warnings = trustProxyWarnings(env.TRUST_PROXY, callbackAllowedIps.length > 0);
+  if (env.CORS_ORIGINS === '*') {
+    warnings.push(
+      "CORS_ORIGINS=* lets pages on any site call the API from their visitors' browsers: a site could " +
+        'send payment prompts through its visitors, each from their own address and so past the ' +
+        'per-address limit; list the origins of your web app instead.',
+    );
+  }
   if (env.RECONCILE_GIVE_UP_S < env.RECONCILE_AFTER_S) {
     throw new ConfigError(
       'RECONCILE_GIVE_UP_S must not be shorter than RECONCILE_AFTER_S (a payment would be given up before Daraja is first asked about it)',
@@ -365,6 +425,11 @@ export function loadConfig(source: Record<string, string | undefined>) {
       keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       checkIntervalMs: Math.min(1000, Math.ceil(env.HTTP_HEADERS_TIMEOUT_MS / 10)),
     }),
+    /**
+     * The web origins whose pages may call /api from a browser (cors.ts): `*` for any, none by
+     * default (the web app the API serves is on its own origin and needs no CORS).
+     */
+    corsOrigins: env.CORS_ORIGINS,
     /** Start-up warnings about settings that work but weaken a protection; server.ts logs them. */
     warnings: Object.freeze(warnings),
     mpesa: Object.freeze({
