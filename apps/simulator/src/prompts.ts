@@ -7,6 +7,7 @@ import { RESULT_CODES, FORCED_NUMBERS, type ForcedOutcome } from './catalogue.ts
 import { postCallback, type CallbackAttempt, type DeliveryFault } from './callbacks.ts';
 import { checkoutRequestId, merchantRequestId, mpesaReceiptNumber } from './ids.ts';
 import type { SimulatorConfig } from './config.ts';
+import { SimClock, type ClockTimer } from './clock.ts';
 
 export type PromptPlan = 'forced' | 'auto' | 'manual';
 export type CallbackState = 'waiting' | 'delivering' | 'delivered' | 'failed' | 'withheld';
@@ -66,16 +67,18 @@ const REPEAT_WINDOW_MS = 2 * 60_000;
 export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
   readonly #config: SimulatorConfig;
   readonly #prompts = new Map<string, Prompt>();
-  readonly #timers = new Map<string, NodeJS.Timeout[]>();
+  readonly #timers = new Map<string, ClockTimer[]>();
   readonly #next = new Map<string, NextOutcome>();
   readonly #watchers = new Map<string, number>();
   /** Auto-approvals that came due while someone was looking at the prompt. */
   readonly #autoDue = new Set<string>();
   #generation = 0;
+  readonly #clock: SimClock;
 
-  constructor(config: SimulatorConfig) {
+  constructor(config: SimulatorConfig, clock = new SimClock()) {
     super();
     this.#config = config;
+    this.#clock = clock;
   }
 
   list(filter: { phoneNumber?: string } = {}): Prompt[] {
@@ -107,7 +110,7 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
     this.#next.delete(phoneNumber);
   }
 
-  create(request: NewPrompt, now = new Date()): Prompt {
+  create(request: NewPrompt, now = this.#clock.now()): Prompt {
     const choice = this.#next.get(request.phoneNumber);
     this.#next.delete(request.phoneNumber);
     const outcome = choice?.outcome ?? FORCED_NUMBERS[request.phoneNumber] ?? { kind: 'auto' };
@@ -136,16 +139,20 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
     this.#evict();
 
     const id = prompt.checkoutRequestId;
-    const timers: NodeJS.Timeout[] = [
-      setTimeout(() => this.complete(id, '1037', 'timeout'), this.#config.promptTimeoutS * 1000),
+    const clock = this.#clock;
+    const timers: ClockTimer[] = [
+      clock.setTimeout(
+        () => this.complete(id, '1037', 'timeout'),
+        this.#config.promptTimeoutS * 1000,
+      ),
     ];
     if (outcome.kind === 'result' || outcome.kind === 'paid-no-callback') {
       const code = outcome.kind === 'result' ? outcome.resultCode : '0';
       timers.push(
-        setTimeout(() => this.complete(id, code, 'forced'), this.#config.callbackDelayMs),
+        clock.setTimeout(() => this.complete(id, code, 'forced'), this.#config.callbackDelayMs),
       );
     } else if (outcome.kind === 'auto' && this.#config.autoApproveS > 0) {
-      timers.push(setTimeout(() => this.#autoApprove(id), this.#config.autoApproveS * 1000));
+      timers.push(clock.setTimeout(() => this.#autoApprove(id), this.#config.autoApproveS * 1000));
     }
     this.#timers.set(id, timers);
     this.#emit({ type: 'prompt', prompt });
@@ -163,7 +170,12 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
    * Ends an open prompt with a result code and sends the callback. Returns undefined when the prompt
    * does not exist or has already ended (a prompt ends once).
    */
-  complete(id: string, resultCode: string, by: string, now = new Date()): Prompt | undefined {
+  complete(
+    id: string,
+    resultCode: string,
+    by: string,
+    now = this.#clock.now(),
+  ): Prompt | undefined {
     const prompt = this.#prompts.get(id);
     if (!prompt || prompt.state !== 'open') return undefined;
     let code = resultCode;
@@ -252,7 +264,7 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
       setState('withheld');
       return;
     }
-    if (fault.delayMs) await sleep(fault.delayMs);
+    if (fault.delayMs) await this.#clock.sleep(fault.delayMs);
     if (generation !== this.#generation) return;
     setState('delivering');
     // The number's fault, else the setting (SIM_CALLBACK_RETRIES); each wait twice the one before.
@@ -261,20 +273,20 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
     let delivered = false;
     for (let attempt = 1; attempt <= attempts && generation === this.#generation; attempt++) {
       const result = await postCallback(prompt, attempt, this.#config.callbackTimeoutMs);
-      this.#emit({ type: 'callback', attempt: { ...result, at: new Date().toISOString() } });
+      this.#emit({ type: 'callback', attempt: { ...result, at: this.#clock.now().toISOString() } });
       delivered = result.status !== null && result.status >= 200 && result.status < 300;
       if (delivered) break;
-      if (attempt < attempts) await sleep(firstWaitMs * 2 ** (attempt - 1));
+      if (attempt < attempts) await this.#clock.sleep(firstWaitMs * 2 ** (attempt - 1));
     }
     for (let copy = 0; copy < (fault.duplicates ?? 0) && generation === this.#generation; copy++) {
       const result = await postCallback(prompt, 1, this.#config.callbackTimeoutMs);
-      this.#emit({ type: 'callback', attempt: { ...result, at: new Date().toISOString() } });
+      this.#emit({ type: 'callback', attempt: { ...result, at: this.#clock.now().toISOString() } });
     }
     if (generation === this.#generation) setState(delivered ? 'delivered' : 'failed');
   }
 
   #clearTimers(id: string): void {
-    for (const timer of this.#timers.get(id) ?? []) clearTimeout(timer);
+    for (const timer of this.#timers.get(id) ?? []) this.#clock.clearTimeout(timer);
     this.#timers.delete(id);
   }
 
@@ -289,8 +301,4 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
   #emit(event: SimEvent): void {
     this.emit('change', event);
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

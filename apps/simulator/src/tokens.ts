@@ -1,15 +1,18 @@
 /** OAuth access tokens: valid for SIM_TOKEN_TTL_S after issue; several may be valid at once. */
 import { accessToken } from './ids.ts';
+import { SimClock } from './clock.ts';
 
 export class TokenStore {
   readonly #ttlMs: number;
   readonly #tokens = new Map<string, number>();
+  readonly #clock: SimClock;
 
-  constructor(ttlS: number) {
+  constructor(ttlS: number, clock = new SimClock()) {
     this.#ttlMs = ttlS * 1000;
+    this.#clock = clock;
   }
 
-  issue(now = Date.now()): { token: string; expiresInS: number } {
+  issue(now = this.#clock.nowMs()): { token: string; expiresInS: number } {
     for (const [token, expiresAt] of this.#tokens) if (expiresAt <= now) this.#tokens.delete(token);
     const token = accessToken();
     this.#tokens.set(token, now + this.#ttlMs);
@@ -17,7 +20,7 @@ export class TokenStore {
     return { token, expiresInS: Math.max(1, Math.round(this.#ttlMs / 1000) - 1) };
   }
 
-  isValid(token: string, now = Date.now()): boolean {
+  isValid(token: string, now = this.#clock.nowMs()): boolean {
     const expiresAt = this.#tokens.get(token);
     return expiresAt !== undefined && expiresAt > now;
   }

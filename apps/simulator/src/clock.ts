@@ -1,0 +1,90 @@
+/**
+ * The simulator's time: the real clock, plus whatever `advance` has added. Every wait the simulator
+ * makes (a prompt's timeout, an auto-approval, a delayed callback, a retry) is a timer of this
+ * clock, and every time it reads (a token's expiry, a prompt's timestamps, the repeat rule) comes
+ * from it, so that moving it forward makes all of them happen at once: a test of a 60-second
+ * timeout takes milliseconds (POST /_sim/clock/advance).
+ */
+export interface ClockTimer {
+  readonly dueMs: number;
+}
+
+interface Pending extends ClockTimer {
+  run: () => void;
+  handle: NodeJS.Timeout;
+}
+
+export class SimClock {
+  #offsetMs = 0;
+  readonly #pending = new Set<Pending>();
+
+  nowMs(): number {
+    return Date.now() + this.#offsetMs;
+  }
+
+  now(): Date {
+    return new Date(this.nowMs());
+  }
+
+  /** How far the clock has been moved ahead of the real one. */
+  get offsetMs(): number {
+    return this.#offsetMs;
+  }
+
+  setTimeout(run: () => void, ms: number): ClockTimer {
+    const timer: Pending = {
+      dueMs: this.nowMs() + Math.max(0, ms),
+      run,
+      handle: setTimeout(() => this.#fire(timer), Math.max(0, ms)),
+    };
+    this.#pending.add(timer);
+    return timer;
+  }
+
+  clearTimeout(timer: ClockTimer): void {
+    const pending = timer as Pending;
+    clearTimeout(pending.handle);
+    this.#pending.delete(pending);
+  }
+
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => this.setTimeout(resolve, ms));
+  }
+
+  /**
+   * Moves the clock forward and runs, in the order they fall due, the timers due by then (a timer
+   * such a run sets is run too, if it falls due within the move). Returns how many ran.
+   */
+  advance(ms: number): number {
+    const target = this.nowMs() + Math.max(0, ms);
+    let ran = 0;
+    for (;;) {
+      const due = [...this.#pending]
+        .filter((timer) => timer.dueMs <= target)
+        .sort((a, b) => a.dueMs - b.dueMs)[0];
+      if (!due) break;
+      // Each runs at its own time, so that what it sets falls due from then.
+      this.#moveTo(due.dueMs);
+      this.#fire(due);
+      ran++;
+    }
+    this.#moveTo(target);
+    return ran;
+  }
+
+  #moveTo(ms: number): void {
+    this.#offsetMs += Math.max(0, ms - this.nowMs());
+  }
+
+  /** Forgets every timer (the simulator's reset). */
+  clearAll(): void {
+    for (const timer of this.#pending) clearTimeout(timer.handle);
+    this.#pending.clear();
+  }
+
+  #fire(timer: Pending): void {
+    if (!this.#pending.delete(timer)) return;
+    clearTimeout(timer.handle);
+    timer.run();
+  }
+}
