@@ -1,0 +1,47 @@
+/**
+ * The journal (SIM_JOURNAL=file.jsonl): every entry of the request log, one JSON object per line,
+ * appended as it happens: each request with the simulator's answer, each callback delivery with
+ * the receiver's answer. Entries are masked as the log masks them (redact.ts: passwords, tokens,
+ * the secret in a callback URL), so the file can be shared; callback bodies are kept whole, and
+ * `daraja-simulator replay` sends them again (replay.ts).
+ */
+import fs from 'node:fs';
+import type { LogEntry, RequestLog } from './request-log.ts';
+
+export interface Journal {
+  /** Waits until every line so far is written, and stops writing. */
+  close(): Promise<void>;
+}
+
+export function writeJournal(file: string, log: RequestLog): Journal {
+  const out = fs.createWriteStream(file, { flags: 'a' });
+  let failed: Error | undefined;
+  out.on('error', (error) => {
+    failed = error;
+  });
+  const write = (entry: LogEntry) => {
+    if (!failed) out.write(`${JSON.stringify(entry)}\n`);
+  };
+  log.on('entry', write);
+  return {
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        log.off('entry', write);
+        if (failed) {
+          reject(failed);
+          return;
+        }
+        out.end(() => resolve());
+      }),
+  };
+}
+
+/** Checks that a journal can be written there, before the simulator starts. */
+export function checkJournalPath(file: string): string | null {
+  try {
+    fs.closeSync(fs.openSync(file, 'a'));
+    return null;
+  } catch (error) {
+    return `cannot write the journal ${file}: ${(error as Error).message}`;
+  }
+}

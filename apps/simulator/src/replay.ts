@@ -1,0 +1,113 @@
+/**
+ * `daraja-simulator replay file.jsonl --to URL`: sends the callbacks a journal (journal.ts)
+ * recorded to a URL again, one after another in the order they were delivered, each exactly as
+ * it was sent, so that a receiver's handling of real traffic (above all, of the same callback
+ * delivered twice) can be tried again at will.
+ */
+import fs from 'node:fs';
+
+export interface ReplayResult {
+  line: number;
+  checkoutRequestId: string | null;
+  status: number | null;
+  error: string | null;
+}
+
+export class ReplayError extends Error {
+  override name = 'ReplayError';
+}
+
+interface JournalCallback {
+  line: number;
+  body: unknown;
+  checkoutRequestId: string | null;
+}
+
+/** The callbacks a journal holds, in order; a line that is not a journal entry is an error naming it. */
+export function journalCallbacks(text: string): JournalCallback[] {
+  const callbacks: JournalCallback[] = [];
+  text.split('\n').forEach((raw, index) => {
+    if (raw.trim() === '') return;
+    let entry: unknown;
+    try {
+      entry = JSON.parse(raw);
+    } catch {
+      throw new ReplayError(`line ${index + 1} is not JSON: is this a SIM_JOURNAL file?`);
+    }
+    if (typeof entry !== 'object' || entry === null || !('kind' in entry)) {
+      throw new ReplayError(`line ${index + 1} is not a journal entry (it has no "kind")`);
+    }
+    if (entry.kind !== 'callback') return;
+    const { requestBody, checkoutRequestId } = entry as {
+      requestBody?: unknown;
+      checkoutRequestId?: unknown;
+    };
+    if (requestBody === undefined) {
+      throw new ReplayError(`line ${index + 1} is a callback with no body`);
+    }
+    callbacks.push({
+      line: index + 1,
+      body: requestBody,
+      checkoutRequestId: typeof checkoutRequestId === 'string' ? checkoutRequestId : null,
+    });
+  });
+  return callbacks;
+}
+
+export function checkReplayUrl(to: string): URL {
+  let url: URL;
+  try {
+    url = new URL(to);
+  } catch {
+    throw new ReplayError(
+      `--to ${to} is not a URL (such as http://127.0.0.1:3000/api/mpesa/callback/…)`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ReplayError(`--to ${to} must be an http or https URL`);
+  }
+  return url;
+}
+
+export async function replayJournal(
+  file: string,
+  to: string,
+  options: { timeoutMs?: number; onResult?: (result: ReplayResult) => void } = {},
+): Promise<ReplayResult[]> {
+  const url = checkReplayUrl(to);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ReplayError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  const results: ReplayResult[] = [];
+  for (const callback of journalCallbacks(text)) {
+    let result: ReplayResult;
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'User-Agent': 'Daraja-Simulator/1.0' },
+        body: JSON.stringify(callback.body),
+        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+        redirect: 'manual',
+      });
+      await response.arrayBuffer();
+      result = { ...describe(callback), status: response.status, error: null };
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string } }).cause;
+      result = {
+        ...describe(callback),
+        status: null,
+        error: cause?.code ?? (error as Error).message,
+      };
+    }
+    results.push(result);
+    options.onResult?.(result);
+  }
+  return results;
+}
+
+function describe(callback: JournalCallback) {
+  return { line: callback.line, checkoutRequestId: callback.checkoutRequestId };
+}
