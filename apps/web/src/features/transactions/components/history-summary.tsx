@@ -12,14 +12,22 @@ function stackOf(status: string): Stack {
   return (STACKED as readonly string[]).includes(status) ? (status as Stack) : 'other';
 }
 
-/** A period's figures; without them (still loading), blank lines of the same height. */
+/**
+ * A period's figures; without them (still loading), hidden figures of a usual length in their
+ * place, which wrap as the real ones will on a narrow card, so that nothing below moves when
+ * they come.
+ */
 function Period({ title, period }: { title: string; period?: PeriodSummary }) {
   if (!period) {
     return (
       <div className="summary-period">
         <h3>{title}</h3>
-        <p className="summary-collected">&nbsp;</p>
-        <p className="summary-detail">&nbsp;</p>
+        <p className="summary-collected summary-placeholder" aria-hidden="true">
+          0000 KES
+        </p>
+        <p className="summary-detail summary-placeholder" aria-hidden="true">
+          00 payments, 00% successful
+        </p>
       </div>
     );
   }
