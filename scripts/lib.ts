@@ -1,4 +1,4 @@
-/** Helpers shared by the repository's scripts (start, test, CI). */
+/** Helpers shared by the repository's scripts (start, dev, test, CI). */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -57,16 +57,21 @@ export async function buildWebIfNeeded(log: (line: string) => void = console.log
   if (code !== 0) throw new Error(`The web build failed (exit code ${code})`);
 }
 
-/** Resolves once an HTTP GET on the URL answers 2xx, or rejects after the timeout. */
+/**
+ * Resolves once an HTTP GET on the URL answers 2xx, or rejects after the timeout, when the child
+ * exits, or when the signal is aborted (with its reason).
+ */
 export async function waitForHttp(
   url: string,
   timeoutMs: number,
   child?: ChildProcess,
+  signal?: AbortSignal,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child && child.exitCode !== null)
       throw new Error(`${url}: the process exited with code ${child.exitCode}`);
+    signal?.throwIfAborted();
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
       if (response.ok) return;

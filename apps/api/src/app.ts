@@ -34,6 +34,7 @@ import { clientAddress } from './lib/client-address.ts';
 import { transactionRoutes } from './transactions/transactions.routes.ts';
 import { transactionEventRoutes } from './transactions/events.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
+import { openApiRoutes, registerOpenApi } from './system/openapi.ts';
 import { securityHeaders } from './security-headers.ts';
 import { createCors, registerCors } from './cors.ts';
 
@@ -238,6 +239,8 @@ export async function buildApp(deps: AppDeps) {
     const reconciler = startReconciler({ ...paymentDeps, settings: config.reconcile });
     app.addHook('onClose', () => reconciler.stop());
   }
+  // The API's description, collected from the routes registered after it.
+  await registerOpenApi(app);
   await app.register(
     async (api) => {
       await api.register(transactionRoutes, {
@@ -257,6 +260,8 @@ export async function buildApp(deps: AppDeps) {
       });
       await api.register(transactionEventRoutes, { deps: paymentDeps });
       await api.register(systemRoutes, { config, database: deps.database });
+      // /api/openapi.json and the page /api/docs.
+      await api.register(openApiRoutes, { document: () => app.swagger() });
     },
     { prefix: '/api' },
   );

@@ -46,7 +46,7 @@ interface Answer {
 }
 
 /** Fastify's and Node's errors that are the client's doing, in words for people. */
-const CLIENT_MISTAKES: Record<string, Answer> = {
+export const CLIENT_MISTAKES: Record<string, Answer> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: {
     statusCode: 400,
     code: 'INVALID_BODY',

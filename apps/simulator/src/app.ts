@@ -11,6 +11,7 @@ import { thisMachineOnly } from './remote-access.ts';
 import { TokenStore } from './tokens.ts';
 import { darajaRoutes } from './routes/daraja.routes.ts';
 import { controlRoutes } from './routes/control.routes.ts';
+import { openApiRoutes, registerOpenApi } from './openapi.ts';
 
 export interface Simulator {
   app: FastifyInstance;
@@ -68,6 +69,8 @@ export async function buildSimulator(
     return reply.code(status).send({ error: status >= 500 ? 'Internal error' : error.message });
   });
 
+  // The simulator's description, collected from the routes registered after it.
+  await registerOpenApi(app, config);
   await app.register(async (daraja) => {
     // Record every Daraja request with its answer for the live log (which masks its secrets).
     daraja.addHook('onSend', async (request, reply, payload) => {
@@ -95,6 +98,8 @@ export async function buildSimulator(
   await app.register(async (local) => {
     local.addHook('onRequest', thisMachineOnly(config));
     await local.register(controlRoutes, { prefix: '/_sim', config, prompts, log, tokens });
+    // /_sim/openapi.json and the page /_sim/docs.
+    await local.register(openApiRoutes, { prefix: '/_sim', document: () => app.swagger() });
     await local.register(fastifyStatic, {
       root: path.join(import.meta.dirname, 'public'),
       prefix: '/',

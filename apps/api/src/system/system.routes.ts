@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { DbHandle } from '../db/create-db.ts';
+import { answer, refusals } from './openapi-answers.ts';
 
 export interface SystemRoutesOptions {
   config: Config;
@@ -18,13 +19,34 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
     '/config',
     {
       schema: {
+        summary:
+          'The settings the web app needs: which M-PESA, the simulator’s address, whom the payer pays',
+        tags: ['System'],
         response: {
-          200: z.object({
-            mpesaEnv: z.enum(['simulator', 'sandbox', 'production']),
-            simulatorUrl: z.string().nullable(),
-            /** Whom the payer pays (BUSINESS_NAME), for the payment form; null when not known. */
-            businessName: z.string().nullable(),
-          }),
+          200: answer(
+            z.object({
+              mpesaEnv: z.enum(['simulator', 'sandbox', 'production']),
+              simulatorUrl: z.string().nullable(),
+              /** Whom the payer pays (BUSINESS_NAME), for the payment form; null when not known. */
+              businessName: z.string().nullable(),
+            }),
+            'The settings.',
+            {
+              simulator: {
+                summary: 'Paying through the Daraja simulator',
+                value: {
+                  mpesaEnv: 'simulator',
+                  simulatorUrl: 'http://127.0.0.1:3001',
+                  businessName: 'Mama Mboga Groceries',
+                },
+              },
+              production: {
+                summary: 'Paying through Safaricom',
+                value: { mpesaEnv: 'production', simulatorUrl: null, businessName: null },
+              },
+            },
+          ),
+          ...refusals([]),
         },
       },
     },
@@ -35,22 +57,69 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
     }),
   );
 
-  app.get('/health', async () => ({ status: 'ok' }));
+  app.get(
+    '/health',
+    {
+      schema: {
+        summary: 'Liveness: the process answers',
+        tags: ['System'],
+        response: {
+          200: answer(z.object({ status: z.literal('ok') }), 'The process is up.', {
+            ok: { summary: 'Up', value: { status: 'ok' } },
+          }),
+          ...refusals([]),
+        },
+      },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
 
-  app.get('/ready', async (request, reply) => {
-    try {
-      await sql`select 1`.execute(database.db);
-      const migrations = await database.migrator.getMigrations();
-      const pending = migrations.filter((migration) => migration.executedAt === undefined);
-      if (pending.length > 0) {
-        return reply
-          .code(503)
-          .send({ status: 'not ready', reason: 'database migrations are pending' });
+  const notReady = z.object({ status: z.literal('not ready'), reason: z.string() });
+  const NOT_READY = {
+    unreachable: { status: 'not ready', reason: 'database unreachable' },
+    migrations: { status: 'not ready', reason: 'database migrations are pending' },
+  } as const;
+  app.get(
+    '/ready',
+    {
+      schema: {
+        summary: 'Readiness: the database answers and its migrations have all run',
+        tags: ['System'],
+        response: {
+          200: answer(z.object({ status: z.literal('ready') }), 'Ready for requests.', {
+            ready: { summary: 'Ready', value: { status: 'ready' } },
+          }),
+          ...refusals([], {
+            503: {
+              schema: notReady,
+              examples: {
+                unreachable: {
+                  summary: 'The database does not answer',
+                  value: NOT_READY.unreachable,
+                },
+                migrations: {
+                  summary: 'Migrations have still to run',
+                  value: NOT_READY.migrations,
+                },
+              },
+            },
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      try {
+        await sql`select 1`.execute(database.db);
+        const migrations = await database.migrator.getMigrations();
+        const pending = migrations.filter((migration) => migration.executedAt === undefined);
+        if (pending.length > 0) {
+          return reply.code(503).send(NOT_READY.migrations);
+        }
+        return { status: 'ready' as const };
+      } catch (error) {
+        request.log.error({ err: error }, 'readiness check failed');
+        return reply.code(503).send(NOT_READY.unreachable);
       }
-      return { status: 'ready' };
-    } catch (error) {
-      request.log.error({ err: error }, 'readiness check failed');
-      return reply.code(503).send({ status: 'not ready', reason: 'database unreachable' });
-    }
-  });
+    },
+  );
 };

@@ -7,7 +7,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { stripControlCharacters, type TransactionStatus } from '@mpesa/shared';
-import { errorResponseSchema } from '@mpesa/shared/contract';
 import {
   transactionEventsResponseSchema,
   type TransactionEvent,
@@ -16,6 +15,8 @@ import { parseStkCallback } from '../daraja/callback-parser.ts';
 import { statusForResultCode } from '../daraja/result-codes.ts';
 import { listTransactionEvents, type TimelineRow } from './events.repository.ts';
 import { getTransaction, type PaymentDeps } from './transactions.service.ts';
+import { PATH_REFUSALS, REFUSED, answer, refusals } from '../system/openapi-answers.ts';
+import { SAMPLE_TIMELINE } from '../system/openapi-examples.ts';
 
 export interface TransactionEventRoutesOptions {
   deps: Pick<PaymentDeps, 'db'>;
@@ -29,12 +30,22 @@ export const transactionEventRoutes: FastifyPluginAsyncZod<TransactionEventRoute
     '/mpesa/transactions/:id/events',
     {
       schema: {
+        summary: 'A payment’s timeline, in sentences',
+        description:
+          'What happened to the payment, oldest first: saved, accepted by M-PESA, each callback and ' +
+          'query answer, reconciliation, a person’s review. Never the messages as received, which ' +
+          'hold phone numbers.',
+        tags: ['History'],
         // As for one transaction: an id that cannot be ours is simply not found.
-        params: z.object({ id: z.string() }),
+        params: z.object({ id: z.string().describe('The payment’s `transactionId`') }),
         response: {
-          200: transactionEventsResponseSchema,
-          400: errorResponseSchema,
-          404: errorResponseSchema,
+          200: answer(transactionEventsResponseSchema, 'The events, oldest first.', {
+            paid: {
+              summary: 'A payment paid at the first prompt',
+              value: { success: true, data: SAMPLE_TIMELINE.map(describeEvent) },
+            },
+          }),
+          ...refusals([...PATH_REFUSALS, REFUSED.transactionNotFound]),
         },
       },
     },

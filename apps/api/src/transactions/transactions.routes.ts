@@ -3,14 +3,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  errorResponseSchema,
-  initiatePaymentResponseSchema,
   initiatePaymentSchema,
-  summaryResponseSchema,
   transactionFiltersSchema,
   transactionListQuerySchema,
-  transactionListResponseSchema,
-  transactionResponseSchema,
 } from '@mpesa/shared/contract';
 import { AppError, NOT_FOUND_MESSAGE } from '../errors.ts';
 import { addressList, clientAddress, limitKeyFor } from '../lib/client-address.ts';
@@ -18,6 +13,17 @@ import { applyCallback } from './callbacks.service.ts';
 import { withIdempotencyKey } from './idempotency.ts';
 import { floodLimit } from '../limits/flood-limit.ts';
 import * as service from './transactions.service.ts';
+import {
+  ANSWERS,
+  CALLBACK_ACCEPTED,
+  CALLBACK_BODY,
+  CALLBACK_REJECTED,
+  DESCRIBED,
+  IDEMPOTENCY_KEY,
+  PAYMENT_BODY,
+  callbackForbidden,
+  tooManyRequests,
+} from './transactions.answers.ts';
 import * as history from './history.service.ts';
 import { businessDayOf } from '../lib/business-day.ts';
 import type { PaymentDeps } from './transactions.service.ts';
@@ -36,13 +42,6 @@ export interface TransactionRoutesOptions {
   /** Where the history's business days begin (BUSINESS_TIME_ZONE). */
   businessTimeZone: string;
 }
-
-export const TOO_MANY_REQUESTS_MESSAGE =
-  'Too many requests from your network. Please wait a minute and try again.';
-
-const errorResponses = Object.fromEntries(
-  [400, 404, 409, 415, 422, 429, 500, 502, 503, 504].map((status) => [status, errorResponseSchema]),
-);
 
 /** Compares secrets in constant time, whatever their lengths, so the path token cannot be guessed byte by byte. */
 function sameSecret(given: string, expected: string): boolean {
@@ -63,15 +62,14 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
       onRequest: async (request) => {
         const waitS = flood.hit(limitKeyFor(clientAddress(request)), deps.now());
         if (waitS !== null) {
-          throw new AppError(429, 'TOO_MANY_REQUESTS', TOO_MANY_REQUESTS_MESSAGE, {
-            retryAfterS: waitS,
-          });
+          throw tooManyRequests(waitS);
         }
       },
       schema: {
-        body: initiatePaymentSchema,
-        headers: z.object({ 'idempotency-key': z.string().optional() }),
-        response: { 200: initiatePaymentResponseSchema, ...errorResponses },
+        ...DESCRIBED.stkpush,
+        body: initiatePaymentSchema.meta(PAYMENT_BODY),
+        headers: z.object({ 'idempotency-key': z.string().optional().describe(IDEMPOTENCY_KEY) }),
+        response: ANSWERS.stkpush,
       },
     },
     async (request, reply) => {
@@ -97,8 +95,9 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
     '/mpesa/transactions',
     {
       schema: {
+        ...DESCRIBED.list,
         querystring: transactionListQuerySchema,
-        response: { 200: transactionListResponseSchema, 400: errorResponseSchema },
+        response: ANSWERS.list,
       },
     },
     async (request) => {
@@ -111,15 +110,27 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
     },
   );
 
-  app.get('/mpesa/summary', { schema: { response: { 200: summaryResponseSchema } } }, async () => ({
-    success: true as const,
-    data: await history.summary({ ...deps, businessTimeZone }),
-  }));
+  app.get(
+    '/mpesa/summary',
+    {
+      schema: { ...DESCRIBED.summary, response: ANSWERS.summary },
+    },
+    async () => ({
+      success: true as const,
+      data: await history.summary({ ...deps, businessTimeZone }),
+    }),
+  );
 
   // The same selection as CSV, streamed. Registered before ":id", which it would otherwise match.
   app.get(
     '/mpesa/transactions/export',
-    { schema: { querystring: transactionFiltersSchema } },
+    {
+      schema: {
+        ...DESCRIBED.export,
+        querystring: transactionFiltersSchema,
+        response: ANSWERS.export,
+      },
+    },
     async (request, reply) => {
       const today = businessDayOf(deps.now(), businessTimeZone);
       return reply
@@ -134,13 +145,12 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
     '/mpesa/transactions/:id',
     {
       schema: {
+        ...DESCRIBED.byId,
         // Any text: an id that cannot be ours (empty, too long) is simply not found.
-        params: z.object({ id: z.string() }),
-        response: {
-          200: transactionResponseSchema,
-          400: errorResponseSchema,
-          404: errorResponseSchema,
-        },
+        params: z.object({
+          id: z.string().describe('The `transactionId` the payment was started with'),
+        }),
+        response: ANSWERS.byId,
       },
     },
     async (request) => ({
@@ -167,12 +177,20 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
     callbackScope.post(
       '/mpesa/callback/:secret',
       // The router refuses a parameter longer than the longest allowed secret (414).
-      { schema: { params: z.object({ secret: z.string() }) } },
+      {
+        schema: {
+          ...DESCRIBED.callback,
+          params: z.object({ secret: z.string().describe('MPESA_CALLBACK_SECRET') }),
+          // Taken as text, whatever it holds: described here, checked by the callback parser.
+          body: z.unknown().meta(CALLBACK_BODY),
+          response: ANSWERS.callback,
+        },
+      },
       async (request, reply) => {
         const ip = clientAddress(request);
         if (callbackAllowedIps.length > 0 && !allowed(ip)) {
           request.log.warn({ ip }, 'callback from an address not on the allow-list refused');
-          throw new AppError(403, 'FORBIDDEN', 'Callbacks are not accepted from this address');
+          throw callbackForbidden();
         }
         if (!sameSecret(request.params.secret, callbackSecret)) {
           request.log.warn({ ip }, 'callback with a wrong secret refused');
@@ -181,11 +199,9 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
         const raw = typeof request.body === 'string' ? request.body : '';
         const result = await applyCallback({ ...deps, log: request.log }, raw, ip);
         if (result.outcome === 'invalid') {
-          return reply
-            .code(400)
-            .send({ ResultCode: 1, ResultDesc: 'Rejected: not an STK callback' });
+          return reply.code(400).send(CALLBACK_REJECTED);
         }
-        return reply.code(200).send({ ResultCode: 0, ResultDesc: 'Accepted' });
+        return reply.code(200).send(CALLBACK_ACCEPTED);
       },
     );
   });

@@ -1,0 +1,237 @@
+/**
+ * What the transactions routes (transactions.routes.ts) answer, and what the API description says
+ * of them: the refusals and acknowledgements the handlers send, each route's summary, and its
+ * answers' schemas with an example of each (system/openapi-answers.ts). Kept apart so that the
+ * routes stay readable; they spread these into their schemas.
+ */
+import type { Readable } from 'node:stream';
+import { z } from 'zod';
+import {
+  DEFAULT_DESCRIPTION,
+  DEFAULT_REFERENCE,
+  DESCRIPTION_MAX_LENGTH,
+  MAX_AMOUNT,
+  MIN_AMOUNT,
+  REFERENCE_MAX_LENGTH,
+} from '@mpesa/shared';
+import {
+  initiatePaymentResponseSchema,
+  summaryResponseSchema,
+  transactionListResponseSchema,
+  transactionResponseSchema,
+} from '@mpesa/shared/contract';
+import { AppError } from '../errors.ts';
+import { MAX_LENGTH } from '../db/stored-lengths.ts';
+import { PATH_REFUSALS, REFUSED, answer, refusal, refusals } from '../system/openapi-answers.ts';
+import { SAMPLE, SAMPLE_CALLBACK, SAMPLE_CSV, SAMPLE_SUMMARY } from '../system/openapi-examples.ts';
+import { ACCOUNT_REFERENCE_MAX } from './daraja-text.ts';
+
+export const TOO_MANY_REQUESTS_MESSAGE =
+  'Too many requests from your network. Please wait a minute and try again.';
+
+/** The looser limit on every payment request from an address: wait this long. */
+export const tooManyRequests = (waitS: number) =>
+  new AppError(429, 'TOO_MANY_REQUESTS', TOO_MANY_REQUESTS_MESSAGE, { retryAfterS: waitS });
+
+export const callbackForbidden = () =>
+  new AppError(403, 'FORBIDDEN', 'Callbacks are not accepted from this address');
+
+/** What Daraja is told: its callback was taken, or was not an STK callback at all. */
+export const CALLBACK_ACCEPTED = { ResultCode: 0, ResultDesc: 'Accepted' };
+export const CALLBACK_REJECTED = { ResultCode: 1, ResultDesc: 'Rejected: not an STK callback' };
+const callbackAnswerSchema = z.object({ ResultCode: z.number(), ResultDesc: z.string() });
+
+/** The payment's fields, in words, from the rules the contract applies. */
+const PAYMENT_FIELDS = [
+  '- `phoneNumber`: a Kenyan mobile number, as 07…, 01…, 7…, 1…, 2547…, 2541… or +254…, spaces and dashes allowed.',
+  `- \`amount\`: whole shillings, ${MIN_AMOUNT} to ${MAX_AMOUNT}, as a number or as text ("100").`,
+  `- \`reference\`: at most ${REFERENCE_MAX_LENGTH} characters ("${DEFAULT_REFERENCE}" when empty or left out); M-PESA gets a plain copy of its first ${ACCOUNT_REFERENCE_MAX} characters, shown on the prompt.`,
+  `- \`description\`: at most ${DESCRIPTION_MAX_LENGTH} characters ("${DEFAULT_DESCRIPTION}" when empty or left out).`,
+].join('\n');
+
+/** The payment request's body, described (for `initiatePaymentSchema.meta`). */
+export const PAYMENT_BODY = {
+  description: PAYMENT_FIELDS,
+  // Named examples: zod leaves `examples` out of a transforming schema's input.
+  'x-examples': {
+    payment: {
+      summary: 'A payment of 450 KES',
+      value: {
+        phoneNumber: '0712345678',
+        amount: 450,
+        reference: 'INV-1042',
+        description: 'Order 1042',
+      },
+    },
+  },
+};
+
+export const IDEMPOTENCY_KEY =
+  `Any 1 to ${MAX_LENGTH.idempotencyKey} visible ASCII characters, new for each payment. The same ` +
+  'request sent again with the same key (after a lost answer) gets the first answer back and ' +
+  'sends no second prompt; a key is kept 24 hours.';
+
+/** Each route's summary, description and tag. */
+export const DESCRIBED = {
+  stkpush: {
+    summary: 'Start a payment: send an STK push prompt to the payer’s phone',
+    description:
+      'The payment is saved as `pending` before M-PESA is asked, then M-PESA sends the prompt. ' +
+      'The answer comes once M-PESA has acknowledged the request; the outcome comes later, by ' +
+      'callback: follow it with `GET /api/mpesa/transactions/{id}`.\n\n' +
+      'Each address may send a limited number of payment requests a minute, and a phone gets one ' +
+      'prompt at a time.',
+    tags: ['Payments'],
+  },
+  list: {
+    summary: 'List payments, newest first, a page at a time',
+    description:
+      'Filters: `status` (one or several, repeated or comma-separated), `from` and `to` (business ' +
+      'days, both included), `q` (a phone number in any accepted form, a receipt, or the start ' +
+      'of a reference). Pass `nextCursor` back as `cursor` for the next page.',
+    tags: ['History'],
+  },
+  summary: {
+    summary: 'The figures at a glance: today, the last 7 business days, and 14 days by status',
+    tags: ['History'],
+  },
+  export: {
+    summary: 'Download the selected payments as CSV',
+    description:
+      'The same filters as the list; every payment they select, newest first, streamed. Times ' +
+      "are in the business time zone. A cell a spreadsheet would run as a formula starts with `'`.",
+    tags: ['History'],
+  },
+  byId: {
+    summary: 'One payment, with its status',
+    description:
+      'While it is `pending`, ask again every few seconds: the status changes once M-PESA reports.',
+    tags: ['History'],
+  },
+  callback: {
+    summary: 'M-PESA’s result callback for a payment',
+    description:
+      'Daraja posts the STK callback here (PROTOCOL.md §4): the body is stored as it arrived, ' +
+      'whatever it holds, and applied to its payment. The path’s secret (MPESA_CALLBACK_SECRET) ' +
+      'is what tells a genuine callback from a forged one; MPESA_CALLBACK_ALLOWED_IPS may also ' +
+      'limit who may deliver.',
+    tags: ['M-PESA callback'],
+  },
+};
+
+/** Daraja's callback body, taken as text whatever it holds: described, never validated here. */
+export const CALLBACK_BODY = {
+  description: 'Daraja’s STK callback (PROTOCOL.md §4.1)',
+  examples: [SAMPLE_CALLBACK],
+};
+
+/** Each route's answers, by status. */
+export const ANSWERS = {
+  stkpush: {
+    200: answer(
+      initiatePaymentResponseSchema,
+      'M-PESA accepted the request and the prompt is on its way.',
+      {
+        accepted: {
+          summary: 'Accepted by M-PESA',
+          value: {
+            success: true,
+            message: 'STK Push initiated successfully',
+            transactionId: SAMPLE.transactionId,
+            checkoutRequestId: SAMPLE.checkoutRequestId,
+            customerMessage: 'Success. Request accepted for processing',
+          },
+        },
+      },
+    ),
+    ...refusals([
+      REFUSED.validation,
+      REFUSED.invalidJson,
+      REFUSED.emptyBody,
+      REFUSED.forbiddenKey,
+      REFUSED.invalidIdempotencyKey,
+      REFUSED.mpesaInvalidPhone,
+      REFUSED.mpesaInvalidAmount,
+      REFUSED.idempotencyKeyInUse,
+      REFUSED.bodyTooLarge,
+      REFUSED.unsupportedMediaType,
+      REFUSED.idempotencyKeyReused,
+      refusal(
+        'This address sent too many requests of any kind (valid or not)',
+        tooManyRequests(42),
+      ),
+      REFUSED.rateLimited,
+      REFUSED.phoneBusyOpen,
+      REFUSED.phoneBusyCooldown,
+      REFUSED.phoneBusyUnconfirmed,
+      REFUSED.phoneBusyAtMpesa,
+      REFUSED.mpesaRejected,
+      REFUSED.mpesaBusy,
+      REFUSED.mpesaUnreachable,
+      REFUSED.mpesaNoAnswer,
+    ]),
+  },
+  list: {
+    200: answer(transactionListResponseSchema, 'A page of payments.', {
+      page: {
+        summary: 'The last page (no cursor to go on with)',
+        value: { success: true, data: [SAMPLE.paid], nextCursor: null },
+      },
+    }),
+    ...refusals([REFUSED.validation, REFUSED.invalidCursor]),
+  },
+  summary: {
+    200: answer(summaryResponseSchema, 'The figures, in business days.', {
+      summary: {
+        summary: 'A business with one payment today',
+        value: { success: true, data: SAMPLE_SUMMARY },
+      },
+    }),
+    ...refusals([]),
+  },
+  export: {
+    200: {
+      description: 'The payments as CSV (RFC 4180), as an attachment.',
+      content: {
+        'text/csv': {
+          // A stream of text, which Fastify sends as it is (no serializer): described as the
+          // string it makes.
+          schema: z.custom<Readable>().meta({ type: 'string', examples: [SAMPLE_CSV] }),
+        },
+      },
+    },
+    ...refusals([REFUSED.validation]),
+  },
+  byId: {
+    200: answer(transactionResponseSchema, 'The payment.', {
+      paid: { summary: 'Paid', value: { success: true, data: SAMPLE.paid } },
+      pending: { summary: 'Waiting for the payer', value: { success: true, data: SAMPLE.pending } },
+    }),
+    ...refusals([...PATH_REFUSALS, REFUSED.transactionNotFound]),
+  },
+  callback: {
+    200: answer(callbackAnswerSchema, 'Taken: stored and applied, or recognised as a duplicate.', {
+      accepted: { summary: 'Taken', value: CALLBACK_ACCEPTED },
+    }),
+    ...refusals(
+      [
+        ...PATH_REFUSALS,
+        refusal('The sender is not on MPESA_CALLBACK_ALLOWED_IPS', callbackForbidden()),
+        REFUSED.callbackNotFound,
+        REFUSED.bodyTooLarge,
+        REFUSED.unsupportedMediaType,
+      ],
+      {
+        400: {
+          schema: callbackAnswerSchema,
+          examples: {
+            rejected: {
+              summary: 'Not an STK callback (it is stored all the same)',
+              value: CALLBACK_REJECTED,
+            },
+          },
+        },
+      },
+    ),
+  },
+};
