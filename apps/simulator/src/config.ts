@@ -75,10 +75,55 @@ const EnvSchema = z.object({
 });
 
 /** Every environment variable the simulator reads. */
-export const SETTING_NAMES = Object.keys(EnvSchema.shape);
+export const SETTING_NAMES = Object.keys(EnvSchema.shape) as SettingName[];
+
+export type SettingName = keyof typeof EnvSchema.shape;
+
+/**
+ * What each setting does, in a line: `daraja-simulator --help` prints it beside the setting's flag
+ * (cli.ts). Kept here, typed by the schema, so that a setting cannot be added without one.
+ */
+export const SETTING_HELP: Record<SettingName, string> = {
+  SIM_HOST: 'Address to listen on; 0.0.0.0 lets other machines use it as their Daraja.',
+  SIM_REMOTE_CONTROL: 'Let other machines use the control API (/_sim/) and the virtual phone.',
+  SIMULATOR_PORT: 'Port to listen on (0: any free port).',
+  LOG_LEVEL: 'fatal, error, warn, info, debug, trace or silent.',
+  SIM_CONSUMER_KEY: 'Accept only this OAuth consumer key (unset: any non-empty pair).',
+  SIM_CONSUMER_SECRET: 'Accept only this OAuth consumer secret (unset: any).',
+  SIM_SHORTCODE: 'The Lipa Na M-PESA Online shortcode it knows.',
+  SIM_PASSKEY: "That shortcode's passkey (the default is Safaricom's public sandbox passkey).",
+  SIM_TOKEN_TTL_S: 'Lifetime of access tokens, in seconds.',
+  SIM_CALLBACK_DELAY_MS: 'Delay before a forced outcome and its callback, in milliseconds.',
+  SIM_AUTO_APPROVE_S: 'Other numbers are approved after this many seconds (0: never).',
+  SIM_PROMPT_TIMEOUT_S: 'An unanswered prompt ends with 1037 after this many seconds.',
+  SIM_PIN: 'The PIN that pays on the virtual phone (4 to 6 digits).',
+  SIM_BUSINESS_NAME: "The merchant name on the virtual phone's prompts and messages.",
+  SIM_CALLBACK_TIMEOUT_MS:
+    'How long to wait for your callback endpoint to answer, in milliseconds.',
+  SIM_CALLBACK_RETRIES: 'Deliveries of a callback tried again after a non-2xx answer or none.',
+  SIM_CALLBACK_RETRY_BACKOFF_MS: 'The wait before the first retry, doubled before each next one.',
+  SIM_STRICT_LENGTHS: 'Refuse AccountReference over 12 and TransactionDesc over 13 characters.',
+  SIM_MAX_TIMESTAMP_SKEW_H:
+    'Refuse a Timestamp more than this many hours from Nairobi time (0: off).',
+  SIM_REPEAT_RULE: 'Same phone and amount again within 2 minutes gives ResultCode 17.',
+};
+
+/** Each setting's value when it is not set, as the schema gives it. */
+export function settingDefaults() {
+  return EnvSchema.parse({});
+}
 
 export class SimulatorConfigError extends Error {
   override name = 'SimulatorConfigError';
+  /** The setting at fault, and what is wrong with its value (the message says both). */
+  readonly setting: string;
+  readonly problem: string;
+
+  constructor(setting: string, problem: string) {
+    super(`${setting} ${problem}`);
+    this.setting = setting;
+    this.problem = problem;
+  }
 }
 
 export function loadSimulatorConfig(source: Record<string, string | undefined>) {
@@ -86,7 +131,7 @@ export function loadSimulatorConfig(source: Record<string, string | undefined>) 
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = issue?.path.join('.') ?? 'configuration';
-    throw new SimulatorConfigError(`${name} ${issue?.message ?? 'is invalid'}`);
+    throw new SimulatorConfigError(name, issue?.message ?? 'is invalid');
   }
   const env = parsed.data;
   return Object.freeze({

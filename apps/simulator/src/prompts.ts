@@ -27,6 +27,8 @@ export interface Prompt {
   createdAt: string;
   expiresAt: string;
   plan: PromptPlan;
+  /** The result a forced prompt ends with, SIM_CALLBACK_DELAY_MS after it was sent. */
+  forcedResult: string | null;
   state: 'open' | 'completed';
   resultCode: string | null;
   resultDesc: string | null;
@@ -54,6 +56,11 @@ export type NewPrompt = Pick<
 export interface NextOutcome {
   outcome?: ForcedOutcome | { kind: 'manual' } | { kind: 'auto' };
   fault?: DeliveryFault;
+}
+
+export interface PromptBookState {
+  prompts: Prompt[];
+  next: [string, NextOutcome][];
 }
 
 export type SimEvent =
@@ -126,6 +133,12 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + this.#config.promptTimeoutS * 1000).toISOString(),
       plan,
+      forcedResult:
+        outcome.kind === 'result'
+          ? outcome.resultCode
+          : outcome.kind === 'paid-no-callback'
+            ? '0'
+            : null,
       state: 'open',
       resultCode: null,
       resultDesc: null,
@@ -137,26 +150,56 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
     };
     this.#prompts.set(prompt.checkoutRequestId, prompt);
     this.#evict();
-
-    const id = prompt.checkoutRequestId;
-    const clock = this.#clock;
-    const timers: ClockTimer[] = [
-      clock.setTimeout(
-        () => this.complete(id, '1037', 'timeout'),
-        this.#config.promptTimeoutS * 1000,
-      ),
-    ];
-    if (outcome.kind === 'result' || outcome.kind === 'paid-no-callback') {
-      const code = outcome.kind === 'result' ? outcome.resultCode : '0';
-      timers.push(
-        clock.setTimeout(() => this.complete(id, code, 'forced'), this.#config.callbackDelayMs),
-      );
-    } else if (outcome.kind === 'auto' && this.#config.autoApproveS > 0) {
-      timers.push(clock.setTimeout(() => this.#autoApprove(id), this.#config.autoApproveS * 1000));
-    }
-    this.#timers.set(id, timers);
+    this.#schedule(prompt);
     this.#emit({ type: 'prompt', prompt });
     return prompt;
+  }
+
+  /**
+   * An open prompt's timers, from the times it holds: its timeout at `expiresAt`, a forced result
+   * SIM_CALLBACK_DELAY_MS after it was sent, an auto-approval SIM_AUTO_APPROVE_S after. One whose
+   * time has passed (a prompt restored after a restart) runs at once.
+   */
+  #schedule(prompt: Prompt): void {
+    const id = prompt.checkoutRequestId;
+    const clock = this.#clock;
+    const sent = Date.parse(prompt.createdAt);
+    const at = (dueMs: number, run: () => void) =>
+      clock.setTimeout(run, Math.max(0, dueMs - clock.nowMs()));
+    const timers: ClockTimer[] = [
+      at(Date.parse(prompt.expiresAt), () => this.complete(id, '1037', 'timeout')),
+    ];
+    const forced = prompt.forcedResult;
+    if (prompt.plan === 'forced' && forced !== null) {
+      timers.push(
+        at(sent + this.#config.callbackDelayMs, () => this.complete(id, forced, 'forced')),
+      );
+    } else if (prompt.plan === 'auto' && this.#config.autoApproveS > 0) {
+      timers.push(at(sent + this.#config.autoApproveS * 1000, () => this.#autoApprove(id)));
+    }
+    this.#timers.set(id, timers);
+  }
+
+  /** What a restart needs to carry on (SIM_STATE): every prompt, and the numbers' next outcomes. */
+  snapshot(): PromptBookState {
+    return { prompts: [...this.#prompts.values()], next: [...this.#next] };
+  }
+
+  /**
+   * Carries on from a snapshot: open prompts wait out what is left of their time (or end at once,
+   * if it ran out while the simulator was down), and callbacks not yet delivered are delivered,
+   * late, as Daraja would after an outage.
+   */
+  restore(state: PromptBookState): void {
+    this.reset();
+    for (const [phoneNumber, next] of state.next) this.#next.set(phoneNumber, next);
+    for (const prompt of state.prompts) this.#prompts.set(prompt.checkoutRequestId, prompt);
+    for (const prompt of state.prompts) {
+      if (prompt.state === 'open') this.#schedule(prompt);
+      else if (prompt.callback === 'waiting' || prompt.callback === 'delivering') {
+        void this.#deliver(prompt);
+      }
+    }
   }
 
   /** The payer typed a PIN: the right one pays, any other gives 2001. */

@@ -1,39 +1,42 @@
-/** Runs the Daraja simulator on its own: `npm run simulator`. */
+#!/usr/bin/env node
+/**
+ * Runs the Daraja simulator as a process: `npm run simulator` in this repository, `daraja-simulator`
+ * once the package is installed (its bin, compiled to dist/server.js). The flags and environment
+ * variables it reads: cli.ts.
+ */
 import { buildSimulator } from './app.ts';
-import { SimulatorConfigError, loadSimulatorConfig } from './config.ts';
+import { COMMAND_NAME, parseCommandLine } from './cli.ts';
 import { exposureWarning } from './remote-access.ts';
 
-let config;
-try {
-  config = loadSimulatorConfig(process.env);
-} catch (error) {
-  if (error instanceof SimulatorConfigError) {
-    console.error(`Configuration error: ${error.message}`);
-    process.exit(1);
+const command = parseCommandLine(process.argv.slice(2), process.env);
+if (command.kind === 'help' || command.kind === 'version') {
+  console.log(command.text);
+} else if (command.kind === 'error') {
+  console.error(command.message);
+  process.exitCode = 1;
+} else {
+  const { config } = command;
+  const { app } = await buildSimulator(config);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      void app.close().then(() => process.exit(0));
+    });
   }
-  throw error;
-}
-
-const { app } = await buildSimulator(config);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    void app.close().then(() => process.exit(0));
-  });
-}
-try {
-  await app.listen({ host: config.host, port: config.port });
-} catch (error) {
-  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-    console.error(
-      `Port ${config.port} on ${config.host} is already in use: stop what uses it, or set SIMULATOR_PORT.`,
-    );
-    process.exit(1);
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      console.error(
+        `Port ${config.port} on ${config.host} is already in use: stop what uses it, or choose another with SIMULATOR_PORT (${COMMAND_NAME} --port).`,
+      );
+      process.exit(1);
+    }
+    throw error;
   }
-  throw error;
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  app.log.info(`Daraja simulator listening on http://${host}:${port}`);
+  const warning = exposureWarning(config);
+  if (warning) app.log.warn(warning);
 }
-const address = app.server.address();
-const port = typeof address === 'object' && address ? address.port : config.port;
-const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-app.log.info(`Daraja simulator listening on http://${host}:${port}`);
-const warning = exposureWarning(config);
-if (warning) app.log.warn(warning);

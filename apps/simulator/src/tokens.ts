@@ -16,6 +16,7 @@ export class TokenStore {
     for (const [token, expiresAt] of this.#tokens) if (expiresAt <= now) this.#tokens.delete(token);
     const token = accessToken();
     this.#tokens.set(token, now + this.#ttlMs);
+    this.onChange?.();
     // Daraja answers 3599 for a 3600 s token.
     return { token, expiresInS: Math.max(1, Math.round(this.#ttlMs / 1000) - 1) };
   }
@@ -28,5 +29,20 @@ export class TokenStore {
   /** Makes every issued token invalid, as if it had expired. */
   expireAll(): void {
     this.#tokens.clear();
+    this.onChange?.();
+  }
+
+  /** Called when a token is issued or all are expired (SIM_STATE keeps them). */
+  onChange: (() => void) | undefined;
+
+  /** The tokens still valid, with when each expires (ms since the epoch). */
+  snapshot(): [string, number][] {
+    const now = this.#clock.nowMs();
+    return [...this.#tokens].filter(([, expiresAt]) => expiresAt > now);
+  }
+
+  restore(tokens: [string, number][]): void {
+    this.#tokens.clear();
+    for (const [token, expiresAt] of tokens) this.#tokens.set(token, expiresAt);
   }
 }

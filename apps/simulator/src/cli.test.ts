@@ -1,0 +1,160 @@
+/** The command line (cli.ts, run by server.ts): every setting as a flag, --help, and clear refusals. */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SETTING_FLAGS, flagName, helpText, parseCommandLine, type Command } from './cli.ts';
+import { SETTING_NAMES, loadSimulatorConfig, type SettingName } from './config.ts';
+
+/** A valid value for each setting that is not its default. */
+const SAMPLE: Record<SettingName, string> = {
+  SIM_HOST: '0.0.0.0',
+  SIM_REMOTE_CONTROL: 'true',
+  SIMULATOR_PORT: '4321',
+  LOG_LEVEL: 'debug',
+  SIM_CONSUMER_KEY: 'key',
+  SIM_CONSUMER_SECRET: 'secret',
+  SIM_SHORTCODE: '600000',
+  SIM_PASSKEY: 'passkey',
+  SIM_TOKEN_TTL_S: '60',
+  SIM_CALLBACK_DELAY_MS: '100',
+  SIM_AUTO_APPROVE_S: '0',
+  SIM_PROMPT_TIMEOUT_S: '30',
+  SIM_PIN: '0000',
+  SIM_BUSINESS_NAME: 'Duka',
+  SIM_CALLBACK_TIMEOUT_MS: '500',
+  SIM_CALLBACK_RETRIES: '2',
+  SIM_CALLBACK_RETRY_BACKOFF_MS: '10',
+  SIM_STRICT_LENGTHS: 'true',
+  SIM_MAX_TIMESTAMP_SKEW_H: '2',
+  SIM_REPEAT_RULE: 'false',
+};
+
+function served(command: Command) {
+  if (command.kind !== 'serve')
+    throw new Error(`expected to serve, got ${JSON.stringify(command)}`);
+  return command.config;
+}
+
+function refused(command: Command): string {
+  if (command.kind !== 'error') throw new Error(`expected an error, got ${command.kind}`);
+  return command.message;
+}
+
+describe('the flags', () => {
+  it('are named after the variables', () => {
+    expect(flagName('SIM_CALLBACK_DELAY_MS')).toBe('callback-delay-ms');
+    expect(flagName('SIMULATOR_PORT')).toBe('port');
+    expect(flagName('SIM_HOST')).toBe('host');
+    expect(flagName('LOG_LEVEL')).toBe('log-level');
+  });
+
+  it('are one per setting, all different, and none is --help or --version', () => {
+    expect(SETTING_FLAGS.map(({ name }) => name)).toEqual(SETTING_NAMES);
+    const flags = SETTING_FLAGS.map(({ flag }) => flag);
+    expect(new Set([...flags, 'help', 'version']).size).toBe(flags.length + 2);
+  });
+
+  it.each(SETTING_NAMES)('set %s as its variable does', (name) => {
+    const { flag, yesNo } = SETTING_FLAGS.find((setting) => setting.name === name)!;
+    const value = SAMPLE[name];
+    const argv = yesNo ? [value === 'true' ? `--${flag}` : `--no-${flag}`] : [`--${flag}`, value];
+    const fromFlag = served(parseCommandLine(argv, {}));
+    expect(fromFlag).toEqual(loadSimulatorConfig({ [name]: value }));
+    expect(fromFlag).not.toEqual(loadSimulatorConfig({}));
+  });
+
+  it('win over the environment, which still applies where no flag is given', () => {
+    const config = served(
+      parseCommandLine(['--pin', '2222', '--no-repeat-rule', '--port=4000'], {
+        SIM_PIN: '1111',
+        SIM_REPEAT_RULE: 'true',
+        SIM_BUSINESS_NAME: 'Duka',
+      }),
+    );
+    expect(config).toMatchObject({
+      pin: '2222',
+      repeatRule: false,
+      port: 4000,
+      businessName: 'Duka',
+    });
+    expect(served(parseCommandLine([], { SIM_PIN: '1111' })).pin).toBe('1111');
+  });
+});
+
+describe('--help', () => {
+  it('lists every setting with its flag, its variable and its default', () => {
+    for (const argv of [['--help'], ['-h'], ['--port', '1', '--help']]) {
+      expect(parseCommandLine(argv, {})).toEqual({ kind: 'help', text: helpText() });
+    }
+    const text = helpText();
+    for (const { name, flag, yesNo, fallback } of SETTING_FLAGS) {
+      const line = text.split('\n').find((row) => row.includes(` ${name}, `));
+      expect(line, name).toContain(yesNo ? `--[no-]${flag}` : `--${flag} <value>`);
+      expect(line, name).toContain(fallback === undefined ? 'unset' : `default ${fallback}`);
+    }
+    expect(text).toContain('default 3001');
+    expect(text).toContain('Address to listen on');
+  });
+});
+
+describe('--version', () => {
+  it("is the package's", () => {
+    const manifest = JSON.parse(
+      fs.readFileSync(path.join(import.meta.dirname, '../package.json'), 'utf8'),
+    ) as { version: string };
+    expect(parseCommandLine(['--version'], {})).toEqual({
+      kind: 'version',
+      text: manifest.version,
+    });
+  });
+});
+
+describe('a command line that makes no sense', () => {
+  it.each([
+    [['--bogus'], 'Unknown option --bogus: daraja-simulator --help lists them.'],
+    [['--Port', '1'], 'Unknown option --Port'],
+    [['--port'], "Option '--port <value>' argument missing"],
+    [['--strict-lengths=yes'], "Option '--strict-lengths' does not take an argument"],
+    [['--port', 'abc'], 'Bad value for --port ("abc"): '],
+    [['--port', '70000'], 'Bad value for --port ("70000"): '],
+    [['--pin', '12'], 'Bad value for --pin ("12"): '],
+    [
+      ['--host', 'http://0.0.0.0'],
+      'Bad value for --host ("http://0.0.0.0"): must be an IP address',
+    ],
+    [['--log-level', 'loud'], 'Bad value for --log-level ("loud"): '],
+    [['replay', 'journal.jsonl'], 'Unknown command "replay"'],
+    [['--port', '1', 'extra'], 'Unexpected argument "extra"'],
+  ])('%j is refused with a message naming it', (argv, message) => {
+    expect(refused(parseCommandLine(argv, {}))).toContain(message);
+  });
+
+  it('names the variable when the environment is at fault', () => {
+    expect(refused(parseCommandLine(['--port', '1'], { SIM_PIN: '12' }))).toMatch(
+      /^Configuration error: SIM_PIN /,
+    );
+  });
+});
+
+describe('server.ts', () => {
+  const server = path.join(import.meta.dirname, 'server.ts');
+  const run = (...argv: string[]) =>
+    spawnSync(process.execPath, [server, ...argv], { encoding: 'utf8', timeout: 15_000 });
+
+  it('prints the help and exits 0', () => {
+    const result = run('--help');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('Usage: daraja-simulator [options]');
+  });
+
+  it('says what is wrong on stderr and exits 1', () => {
+    const result = run('--port', 'abc');
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('Bad value for --port ("abc")');
+  });
+
+  it('can be run as a program (the package bin): it starts with a #! line', () => {
+    expect(fs.readFileSync(server, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+  });
+});

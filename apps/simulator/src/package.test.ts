@@ -1,0 +1,171 @@
+/**
+ * The simulator as a package of its own (daraja-simulator): what it needs from npm, and its front
+ * page (README.md), which must agree with the code. The packed package itself is tried by
+ * scripts/simulator-package-check.ts.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { builtinModules } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSimulator, type Simulator } from './app.ts';
+import { FORCED_NUMBERS } from './catalogue.ts';
+import { SETTING_FLAGS } from './cli.ts';
+import { loadSimulatorConfig } from './config.ts';
+
+const PACKAGE_DIR = path.resolve(import.meta.dirname, '..');
+const ROOT = path.resolve(PACKAGE_DIR, '../..');
+const readme = fs.readFileSync(path.join(PACKAGE_DIR, 'README.md'), 'utf8');
+const manifest = JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as {
+  name: string;
+  bin: Record<string, string>;
+  files: string[];
+  dependencies: Record<string, string>;
+};
+
+/** The rows of the README's tables: their cells, trimmed. */
+const rows = readme
+  .split('\n')
+  .filter((line) => line.startsWith('|') && !/^\|\s*-/.test(line))
+  .map((line) =>
+    line
+      .slice(1, -1)
+      .split(/(?<!\\)\|/)
+      .map((cell) => cell.trim()),
+  );
+
+/** Every file the package runs: the sources, without their tests. */
+function shippedSources(dir = import.meta.dirname): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'test' ? [] : shippedSources(file);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [file] : [];
+  });
+}
+
+function workspacePackageNames(): Set<string> {
+  const root = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    workspaces: string[];
+  };
+  const names = new Set<string>();
+  for (const pattern of root.workspaces) {
+    const dirs = pattern.endsWith('/*')
+      ? fs
+          .readdirSync(path.join(ROOT, pattern.slice(0, -2)))
+          .map((dir) => path.join(pattern.slice(0, -2), dir))
+      : [pattern];
+    for (const dir of dirs) {
+      const file = path.join(ROOT, dir, 'package.json');
+      if (fs.existsSync(file))
+        names.add((JSON.parse(fs.readFileSync(file, 'utf8')) as { name: string }).name);
+    }
+  }
+  return names;
+}
+
+describe('the package', () => {
+  it('runs as daraja-simulator, from the compiled server.ts', () => {
+    expect(manifest.name).toBe('daraja-simulator');
+    expect(manifest.bin).toEqual({ 'daraja-simulator': 'dist/server.js' });
+    expect(manifest.files).toEqual(['dist']);
+  });
+
+  it('lists every package its code imports among its dependencies, and none only this repository has', () => {
+    const builtins = new Set(builtinModules);
+    const workspaces = workspacePackageNames();
+    const problems: string[] = [];
+    for (const file of shippedSources()) {
+      const source = fs.readFileSync(file, 'utf8');
+      // Static imports only: a dynamic import() is optional, and the code copes with its absence
+      // (the packed simulator runs without it in scripts/simulator-package-check.ts).
+      for (const [, specifier] of source.matchAll(/(?:from|^import)\s+'([^'.][^']*)'/gm)) {
+        if (specifier!.startsWith('node:') || builtins.has(specifier!)) continue;
+        const name = specifier!
+          .split('/')
+          .slice(0, specifier!.startsWith('@') ? 2 : 1)
+          .join('/');
+        const where = path.relative(PACKAGE_DIR, file);
+        if (workspaces.has(name)) {
+          problems.push(
+            `${where} imports ${name}, a package of this repository that is not on npm: once packed, the simulator could not install it`,
+          );
+        } else if (!(name in manifest.dependencies)) {
+          problems.push(`${where} imports ${name}, which package.json's dependencies lack`);
+        }
+      }
+    }
+    for (const name of Object.keys(manifest.dependencies)) {
+      if (workspaces.has(name)) {
+        problems.push(`${name} is a dependency but a package of this repository, not on npm`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('its README', () => {
+  it('lists exactly the numbers the simulator forces', () => {
+    const documented = Object.fromEntries(
+      rows
+        .filter(([number]) => /^07\d{8}$/.test(number!))
+        .map(([number, outcome]) => [`254${number!.slice(1)}`, outcome!]),
+    );
+    expect(Object.keys(documented).sort()).toEqual(Object.keys(FORCED_NUMBERS).sort());
+    for (const [msisdn, forced] of Object.entries(FORCED_NUMBERS)) {
+      const outcome = documented[msisdn]!;
+      if (forced.kind === 'result') expect(outcome).toContain(`(${forced.resultCode})`);
+      if (forced.kind === 'refuse') expect(outcome).toContain('500.003.02');
+      if (forced.kind === 'paid-no-callback') expect(outcome).toContain('callback never arrives');
+    }
+  });
+
+  it('gives every setting a row with its variable and its flag, and no other', () => {
+    const settingRows = rows.filter(([variable]) => /^`[A-Z_]+`$/.test(variable!));
+    expect(settingRows.map(([variable]) => variable).sort()).toEqual(
+      SETTING_FLAGS.map(({ name }) => `\`${name}\``).sort(),
+    );
+    for (const [variable, flag] of settingRows) {
+      const setting = SETTING_FLAGS.find(({ name }) => `\`${name}\`` === variable)!;
+      expect(flag, variable).toBe(`\`--${setting.flag}\``);
+    }
+  });
+
+  describe('control API', () => {
+    let simulator: Simulator;
+    beforeAll(async () => {
+      simulator = await buildSimulator(loadSimulatorConfig({}), { logger: false });
+      await simulator.app.ready();
+    });
+    afterAll(() => simulator.app.close());
+
+    /** `METHOD /_sim/path` of each route, parameters written `:`, from Fastify's own route tree. */
+    function controlRoutes(): string[] {
+      const routes: string[] = [];
+      const stack: string[] = [];
+      for (const line of simulator.app.printRoutes({ commonPrefix: false }).split('\n')) {
+        const found = /^([│ ]*)[├└]── (\S+) \(([^)]+)\)$/.exec(line);
+        if (!found) continue;
+        const depth = found[1]!.length / 4;
+        stack.length = depth;
+        stack.push(found[2]!);
+        const url = stack.join('');
+        // The OpenAPI document's page is served only where this repository's page renderer is
+        // (openapi.ts), not by the package.
+        if (!url.startsWith('/_sim/') || url.startsWith('/_sim/docs')) continue;
+        for (const method of found[3]!.split(', ')) {
+          if (method !== 'HEAD') routes.push(`${method} ${url.replace(/:[^/]+/g, ':')}`);
+        }
+      }
+      return routes.sort();
+    }
+
+    it('documents every /_sim/ route, and only those', () => {
+      const documented = rows
+        .map(([request]) => /^`(GET|POST|PUT|DELETE|PATCH) (\/_sim\/[^`?\s]*)/.exec(request ?? ''))
+        .filter((found) => found !== null)
+        .map(([, method, url]) => `${method} ${url!.replace(/:[^/]+/g, ':')}`)
+        .sort();
+      expect(controlRoutes().length).toBeGreaterThan(10);
+      expect(documented).toEqual(controlRoutes());
+    });
+  });
+});
