@@ -1,9 +1,11 @@
 /** Builds the Daraja simulator: Daraja's API, the /_sim control API, and the virtual phone page. */
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { SimClock } from './clock.ts';
 import type { SimulatorConfig } from './config.ts';
+import { FaultPlan } from './faults.ts';
 import { PromptBook } from './prompts.ts';
 import { RequestLog } from './request-log.ts';
 import { redactUrl } from './redact.ts';
@@ -18,6 +20,10 @@ export interface Simulator {
   prompts: PromptBook;
   log: RequestLog;
   tokens: TokenStore;
+  /** The simulator's time, which POST /_sim/clock/advance moves forward. */
+  clock: SimClock;
+  /** The fault rules (PUT /_sim/faults). */
+  faults: FaultPlan;
 }
 
 const MAX_LOGGED_BODY = 8192;
@@ -56,9 +62,12 @@ export async function buildSimulator(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const prompts = new PromptBook(config);
+  // One clock for everything that waits or reads the time, so that moving it moves them all.
+  const clock = new SimClock();
+  const faults = new FaultPlan();
+  const prompts = new PromptBook(config, clock, faults);
   const log = new RequestLog();
-  const tokens = new TokenStore(config.tokenTtlS);
+  const tokens = new TokenStore(config.tokenTtlS, clock);
   prompts.on('change', (event) => {
     if (event.type === 'callback') log.add({ kind: 'callback', ...event.attempt });
   });
@@ -72,8 +81,14 @@ export async function buildSimulator(
   // The simulator's description, collected from the routes registered after it.
   await registerOpenApi(app, config);
   await app.register(async (daraja) => {
-    // Record every Daraja request with its answer for the live log (which masks its secrets).
-    daraja.addHook('onSend', async (request, reply, payload) => {
+    // Record every Daraja request with its answer for the live log (which masks its secrets); a
+    // request whose connection a fault dropped, with no status and no answer.
+    const logRequest = (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      status: number | null,
+      payload: unknown,
+    ) =>
       log.add({
         kind: 'request',
         at: new Date().toISOString(),
@@ -81,13 +96,21 @@ export async function buildSimulator(
         path: request.url,
         authorization: request.headers.authorization ?? null,
         requestBody: loggable(request.body),
-        status: reply.statusCode,
-        responseBody: loggable(payload),
+        status,
+        responseBody: status === null ? null : loggable(payload),
         durationMs: Math.round(reply.elapsedTime),
       });
+    daraja.addHook('onSend', async (request, reply, payload) => {
+      logRequest(request, reply, reply.statusCode, payload);
       return payload;
     });
-    await daraja.register(darajaRoutes, { config, prompts, tokens });
+    await daraja.register(darajaRoutes, {
+      config,
+      prompts,
+      tokens,
+      faults,
+      onDropped: (request, reply) => logRequest(request, reply, null, null),
+    });
     daraja.setNotFoundHandler(async (_request, reply) =>
       reply
         .code(404)
@@ -97,7 +120,15 @@ export async function buildSimulator(
   // The control API and the virtual phone: this machine only, unless SIM_REMOTE_CONTROL says otherwise.
   await app.register(async (local) => {
     local.addHook('onRequest', thisMachineOnly(config));
-    await local.register(controlRoutes, { prefix: '/_sim', config, prompts, log, tokens });
+    await local.register(controlRoutes, {
+      prefix: '/_sim',
+      config,
+      prompts,
+      log,
+      tokens,
+      clock,
+      faults,
+    });
     // /_sim/openapi.json and the page /_sim/docs.
     await local.register(openApiRoutes, { prefix: '/_sim', document: () => app.swagger() });
     await local.register(fastifyStatic, {
@@ -106,6 +137,9 @@ export async function buildSimulator(
     });
   });
 
-  app.addHook('onClose', async () => prompts.reset());
-  return { app, prompts, log, tokens };
+  app.addHook('onClose', async () => {
+    prompts.reset();
+    clock.clearAll();
+  });
+  return { app, prompts, log, tokens, clock, faults };
 }

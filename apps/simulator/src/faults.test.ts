@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FaultPlan, faultsSchema } from './faults.ts';
+import { FaultPlan, LATE_CALLBACK_MS, callbackFault, faultsSchema } from './faults.ts';
 
 const issueOf = (input: unknown) => {
   const parsed = faultsSchema.safeParse(input);
@@ -109,5 +109,33 @@ describe('fault rules', () => {
     plan.clear();
     expect(plan.list().rules).toEqual([]);
     expect(plan.decide('oauth')).toEqual({ error: null, latencyMs: 0 });
+  });
+
+  it('makes a late callback LATE_CALLBACK_MS late unless its rule gives a latency', () => {
+    const plan = new FaultPlan();
+    plan.set({ seed: 1, rules: [{ operation: 'callback', probability: 1, error: 'late' }] });
+    expect(plan.decide('callback')).toEqual({ error: 'late', latencyMs: LATE_CALLBACK_MS });
+    plan.set({
+      seed: 1,
+      rules: [{ operation: 'callback', probability: 1, error: 'late', latencyMs: [5, 5] }],
+    });
+    expect(plan.decide('callback')).toEqual({ error: 'late', latencyMs: 5 });
+  });
+});
+
+describe('a callback’s fault', () => {
+  it('is the number’s and the rules’ together', () => {
+    const own = { duplicates: 1, delayMs: 1000, retries: 2 };
+    expect(callbackFault(own, { error: null, latencyMs: 0 })).toEqual(own);
+    expect(callbackFault(own, { error: 'duplicate', latencyMs: 500 })).toEqual({
+      duplicates: 2,
+      delayMs: 1500,
+      retries: 2,
+    });
+    expect(callbackFault({}, { error: 'drop', latencyMs: 0 })).toEqual({ drop: true });
+    expect(callbackFault({ drop: true }, { error: 'late', latencyMs: 9 })).toEqual({
+      drop: true,
+      delayMs: 9,
+    });
   });
 });

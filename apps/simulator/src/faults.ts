@@ -12,7 +12,8 @@
  * A seed makes the draws repeatable: the same seed and the same traffic give the same faults.
  */
 import { z } from 'zod';
-import { REFUSALS } from './catalogue.ts';
+import type { DeliveryFault } from './callbacks.ts';
+import { REFUSALS, type RefusalName } from './catalogue.ts';
 
 export const OPERATIONS = ['oauth', 'stkpush', 'query', 'callback'] as const;
 export type Operation = (typeof OPERATIONS)[number];
@@ -119,7 +120,8 @@ export class FaultPlan {
 
   /**
    * Draws, for each rule of the operation in order, whether it applies: the first error that
-   * applies is the one, and the latencies of all that apply add up.
+   * applies is the one, and the latencies of all that apply add up (a `late` rule with no latency
+   * counts as LATE_CALLBACK_MS of it).
    */
   decide(operation: Operation): FaultDecision {
     let error: string | null = null;
@@ -130,9 +132,30 @@ export class FaultPlan {
       if (current.latencyMs) {
         const [low, high] = current.latencyMs;
         latencyMs += low + Math.floor(this.#next() * (high - low + 1));
+      } else if (current.error === 'late') {
+        latencyMs += LATE_CALLBACK_MS;
       }
       if (current.error !== undefined && error === null) error = current.error;
     }
     return { error, latencyMs };
   }
+}
+
+/** Whether a rule's error is one of Daraja's refusals (as against `drop` or `gateway`). */
+export function isRefusal(error: string): error is RefusalName {
+  return Object.hasOwn(REFUSALS, error);
+}
+
+/**
+ * A number's own delivery fault (PUT /_sim/numbers/:phone/next) with what the rules drew for the
+ * same callback: both apply. Either's `drop` drops it; the delays add up (a `late` rule's
+ * included); a `duplicate` rule sends one copy more than the number asked for. Retries are the
+ * number's (or the setting's) alone.
+ */
+export function callbackFault(own: DeliveryFault, drawn: FaultDecision): DeliveryFault {
+  const fault: DeliveryFault = { ...own };
+  if (drawn.error === 'drop') fault.drop = true;
+  if (drawn.error === 'duplicate') fault.duplicates = (own.duplicates ?? 0) + 1;
+  if (drawn.latencyMs > 0) fault.delayMs = (own.delayMs ?? 0) + drawn.latencyMs;
+  return fault;
 }

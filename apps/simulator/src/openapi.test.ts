@@ -173,6 +173,29 @@ describe('the simulator’s description', () => {
         '/_sim/prompts/{id}/result',
         { method: 'POST', url: '/_sim/prompts/ws_CO_none/result', payload: { resultCode: '77' } },
       ],
+      [
+        'put',
+        '/_sim/faults',
+        {
+          method: 'PUT',
+          url: '/_sim/faults',
+          payload: { rules: [{ operation: 'stkpush', probability: 0, error: 'busy' }] },
+        },
+      ],
+      [
+        'put',
+        '/_sim/faults',
+        {
+          method: 'PUT',
+          url: '/_sim/faults',
+          payload: { rules: [{ operation: 'stkpush', probability: 1, error: 'late' }] },
+        },
+      ],
+      [
+        'post',
+        '/_sim/clock/advance',
+        { method: 'POST', url: '/_sim/clock/advance', payload: { seconds: 0 } },
+      ],
       ['get', '/_sim/info', { url: '/_sim/info', remoteAddress: '192.0.2.10' }],
     ] as const;
     for (const [method, path, request] of cases) {

@@ -8,6 +8,7 @@ import { postCallback, type CallbackAttempt, type DeliveryFault } from './callba
 import { checkoutRequestId, merchantRequestId, mpesaReceiptNumber } from './ids.ts';
 import type { SimulatorConfig } from './config.ts';
 import { SimClock, type ClockTimer } from './clock.ts';
+import { FaultPlan, callbackFault } from './faults.ts';
 
 export type PromptPlan = 'forced' | 'auto' | 'manual';
 export type CallbackState = 'waiting' | 'delivering' | 'delivered' | 'failed' | 'withheld';
@@ -81,11 +82,13 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
   readonly #autoDue = new Set<string>();
   #generation = 0;
   readonly #clock: SimClock;
+  readonly #faults: FaultPlan;
 
-  constructor(config: SimulatorConfig, clock = new SimClock()) {
+  constructor(config: SimulatorConfig, clock = new SimClock(), faults = new FaultPlan()) {
     super();
     this.#config = config;
     this.#clock = clock;
+    this.#faults = faults;
   }
 
   list(filter: { phoneNumber?: string } = {}): Prompt[] {
@@ -298,7 +301,8 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
 
   async #deliver(prompt: Prompt): Promise<void> {
     const generation = this.#generation;
-    const fault = prompt.fault;
+    // The number's own fault and the `callback` fault rules both apply (faults.ts).
+    const fault = callbackFault(prompt.fault, this.#faults.decide('callback'));
     const setState = (state: CallbackState) => {
       prompt.callback = state;
       this.#emit({ type: 'prompt', prompt });
@@ -307,6 +311,7 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
       setState('withheld');
       return;
     }
+    // On the simulator's clock: POST /_sim/clock/advance brings a delayed callback forward.
     if (fault.delayMs) await this.#clock.sleep(fault.delayMs);
     if (generation !== this.#generation) return;
     setState('delivering');

@@ -16,7 +16,8 @@ export type LogEntry =
       path: string;
       authorization: string | null;
       requestBody: unknown;
-      status: number;
+      /** null: a fault rule dropped the connection, with no answer (PUT /_sim/faults). */
+      status: number | null;
       responseBody: unknown;
       durationMs: number;
     }

@@ -200,11 +200,11 @@ function renderLog() {
       const failed =
         entry.kind === 'callback'
           ? entry.status === null || entry.status >= 300
-          : entry.status >= 400;
+          : entry.status === null || entry.status >= 400;
       item.className = `log-entry ${entry.kind} ${failed ? 'bad' : 'good'}`;
       summary.textContent =
         entry.kind === 'request'
-          ? `${time}  ${entry.method} ${entry.path} → ${entry.status}`
+          ? `${time}  ${entry.method} ${entry.path} → ${entry.status ?? 'dropped, no answer'}`
           : `${time}  callback #${entry.attempt} → ${entry.url}  ${entry.status ?? `failed: ${entry.error}`}`;
       details.append(summary);
       if (entry.kind === 'request') {

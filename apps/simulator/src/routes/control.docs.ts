@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { FORCED_NUMBERS, RESULT_CODES } from '../catalogue.ts';
 import type { SimulatorConfig } from '../config.ts';
+import { LATE_CALLBACK_MS } from '../faults.ts';
 import type { RouteDocs } from '../openapi.ts';
 import type { Prompt } from '../prompts.ts';
 import { REMOTE_REFUSED } from '../remote-access.ts';
@@ -87,6 +88,15 @@ const OPEN_PROMPT: Prompt = {
   callback: 'waiting',
 };
 
+const FAULTS = {
+  seed: 7,
+  rules: [
+    { operation: 'stkpush', probability: 0.2, error: 'spike-arrest', latencyMs: [100, 300] },
+    { operation: 'callback', probability: 0.1, error: 'late' },
+  ],
+};
+const CLOCK = { now: '2026-03-14T09:27:53.412Z', aheadMs: 61_000 };
+
 /** An answer's schema for the description: any object, with its examples. */
 const shown = (
   description: string,
@@ -141,6 +151,8 @@ export function controlDocs(config: SimulatorConfig): Record<string, RouteDocs> 
               tokenTtlS: config.tokenTtlS,
               forcedNumbers: FORCED_NUMBERS,
               resultCodes: RESULT_CODES,
+              faultRules: 0,
+              clockAheadMs: 0,
             },
           },
         }),
@@ -148,9 +160,96 @@ export function controlDocs(config: SimulatorConfig): Record<string, RouteDocs> 
       },
     },
     'POST /_sim/reset': {
-      summary: 'Forget every prompt, choice and log entry',
+      summary: 'Forget every prompt, choice, fault rule and log entry',
+      description:
+        'Issued tokens stay valid, and the clock is not moved back (time only goes forward).',
       tags: TAGS,
       response: { ...NO_CONTENT, ...errors({}) },
+    },
+    'GET /_sim/faults': {
+      summary: 'The fault rules, with the seed they draw from',
+      tags: TAGS,
+      response: {
+        200: shown('The rules, in the order they are drawn.', {
+          faults: { summary: 'One rule', value: FAULTS },
+          none: { summary: 'No rules', value: { seed: 0, rules: [] } },
+        }),
+        ...errors({}),
+      },
+    },
+    'PUT /_sim/faults': {
+      summary: 'Set the fault rules: Daraja’s errors and added latency, at a rate',
+      description:
+        'Each rule names an `operation` (`oauth`, `stkpush`, `query` or `callback`), the ' +
+        '`probability` (more than 0, at most 1) that it applies to a request or a callback, and an ' +
+        '`error`, a `latencyMs` range `[lowest, highest]` (`[n, n]` for a fixed one), or both. ' +
+        'Errors for `oauth`, `stkpush` and `query`: `busy`, `spike-arrest`, `quota` and ' +
+        '`internal-error` answer as Daraja does (`500.003.02`, `500.003.03`, `500.003.1001`); ' +
+        '`drop` closes the connection with no answer; `gateway` answers a 502 HTML page, as a ' +
+        'proxy in front of Daraja does. They are drawn before the request is looked at: a faulted ' +
+        'push prompts no phone. Errors for `callback`: `drop` (never delivered), `duplicate` ' +
+        `(delivered twice), \`late\` (delivered ${LATE_CALLBACK_MS / 1000} s later, or by its ` +
+        '`latencyMs`); a callback’s latency is on the simulator’s clock. A number’s own fault ' +
+        '(`PUT /_sim/numbers/:phone/next`) applies as well. The first error that applies wins; ' +
+        'latencies add up. The same `seed` and the same traffic give the same faults; without one, ' +
+        'one is chosen and shown. Replaces the rules there were.',
+      tags: TAGS,
+      response: {
+        200: shown('The rules, with their seed.', {
+          faults: {
+            summary: 'A fifth of pushes refused after a wait, a tenth of callbacks late',
+            value: FAULTS,
+          },
+        }),
+        ...errors({
+          400: {
+            ...invalid(
+              'A probability of 0',
+              'body/rules/0/probability must be more than 0 (a rule that never applies is no rule)',
+            ),
+            wrongError: {
+              summary: 'An error the operation does not have',
+              error:
+                'body/rules/0/error "late" is not an error for stkpush (one of busy, spike-arrest, quota, internal-error, drop, gateway)',
+            },
+          },
+        }),
+      },
+    },
+    'DELETE /_sim/faults': {
+      summary: 'Forget the fault rules',
+      tags: TAGS,
+      response: { ...NO_CONTENT, ...errors({}) },
+    },
+    'GET /_sim/clock': {
+      summary: 'The simulator’s time, and how far it is ahead of the real clock',
+      tags: TAGS,
+      response: {
+        200: shown('The time.', {
+          clock: { summary: 'Moved a minute ahead', value: CLOCK },
+        }),
+        ...errors({}),
+      },
+    },
+    'POST /_sim/clock/advance': {
+      summary: 'Move the simulator’s clock forward',
+      description:
+        'Everything due within the move happens at once, in order: prompts time out (1037), ' +
+        'forced outcomes and auto-approvals end them, delayed callbacks are sent (they are on ' +
+        'their way when this answers), and tokens expire. `seconds` is more than 0 and at most ' +
+        '2592000 (30 days). `fired` counts the waits that came due.',
+      tags: TAGS,
+      response: {
+        200: shown('The new time.', {
+          advanced: { summary: 'A prompt’s 60 s timeout, at once', value: { ...CLOCK, fired: 1 } },
+        }),
+        ...errors({
+          400: invalid(
+            'Not forward',
+            'body/seconds must be more than 0 (the clock only goes forward)',
+          ),
+        }),
+      },
     },
     'GET /_sim/prompts': {
       summary: 'Prompts, newest first',

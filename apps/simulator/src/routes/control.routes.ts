@@ -6,6 +6,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { FORCED_NUMBERS, REFUSALS, RESULT_CODES, type RefusalName } from '../catalogue.ts';
+import type { SimClock } from '../clock.ts';
+import { faultsSchema, type FaultPlan } from '../faults.ts';
 import type { PromptBook, NextOutcome, Prompt, SimEvent } from '../prompts.ts';
 import type { RequestLog } from '../request-log.ts';
 import { redactUrl } from '../redact.ts';
@@ -17,7 +19,21 @@ export interface ControlRoutesOptions {
   prompts: PromptBook;
   log: RequestLog;
   tokens: TokenStore;
+  clock: SimClock;
+  faults: FaultPlan;
 }
+
+/** The furthest one POST /_sim/clock/advance moves the clock: 30 days. */
+export const MAX_ADVANCE_S = 30 * 24 * 3600;
+
+const advanceSchema = z
+  .object({
+    seconds: z
+      .number({ error: 'must be a number of seconds' })
+      .positive('must be more than 0 (the clock only goes forward)')
+      .max(MAX_ADVANCE_S, `must be at most ${MAX_ADVANCE_S} (30 days)`),
+  })
+  .strict();
 
 /** 0712345678, 712345678, +254712345678 or 254712345678 → 254712345678. */
 const phoneParam = z
@@ -79,7 +95,7 @@ function toNext(body: z.infer<typeof nextSchema>): NextOutcome {
 
 export const controlRoutes: FastifyPluginAsyncZod<ControlRoutesOptions> = async (
   app,
-  { config, prompts, log, tokens },
+  { config, prompts, log, tokens, clock, faults },
 ) => {
   const idParams = z.object({ id: z.string().min(1).max(100) });
 
@@ -105,12 +121,41 @@ export const controlRoutes: FastifyPluginAsyncZod<ControlRoutesOptions> = async 
     tokenTtlS: config.tokenTtlS,
     forcedNumbers: FORCED_NUMBERS,
     resultCodes: RESULT_CODES,
+    faultRules: faults.list().rules.length,
+    clockAheadMs: clock.offsetMs,
   }));
 
+  // The clock is not moved back: time only goes forward, and tokens (which a reset keeps) expire
+  // by it.
   app.post('/reset', async (_request, reply) => {
     prompts.reset();
     log.clear();
+    faults.clear();
     return reply.code(204).send();
+  });
+
+  app.get('/faults', async () => faults.list());
+
+  app.put('/faults', { schema: { body: faultsSchema } }, async (request) => {
+    faults.set(request.body);
+    return faults.list();
+  });
+
+  app.delete('/faults', async (_request, reply) => {
+    faults.clear();
+    return reply.code(204).send();
+  });
+
+  /** The simulator's time, and how far it is ahead of the real clock. */
+  const time = () => ({ now: clock.now().toISOString(), aheadMs: clock.offsetMs });
+
+  app.get('/clock', async () => time());
+
+  // Prompts time out, auto-approvals and delayed callbacks happen, and tokens expire, as they fall
+  // due within the move (the callbacks are on their way when this answers).
+  app.post('/clock/advance', { schema: { body: advanceSchema } }, async (request) => {
+    const fired = clock.advance(Math.round(request.body.seconds * 1000));
+    return { ...time(), fired };
   });
 
   app.get(

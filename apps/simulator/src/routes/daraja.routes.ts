@@ -1,10 +1,12 @@
 /**
  * Daraja's public surface: OAuth, STK push and STK query, with Daraja's error envelope for every
  * refusal (PROTOCOL.md §2, §3, §5). Bodies are read as text so malformed JSON gets Daraja's own
- * 400.002.05 rather than a framework error.
+ * 400.002.05 rather than a framework error. The fault rules (PUT /_sim/faults) apply here too.
  */
+import { setTimeout as wait } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERRORS, PUSH_ACCEPTED, QUERY_ACCEPTED, REFUSALS, invalidField } from '../catalogue.ts';
+import { isRefusal, type FaultPlan, type Operation } from '../faults.ts';
 import { requestId } from '../ids.ts';
 import { stkPassword } from '../password.ts';
 import type { PromptBook } from '../prompts.ts';
@@ -16,6 +18,9 @@ export interface DarajaRoutesOptions {
   config: SimulatorConfig;
   prompts: PromptBook;
   tokens: TokenStore;
+  faults: FaultPlan;
+  /** A fault closed the connection of this request with no answer (the log records it). */
+  onDropped?: (request: FastifyRequest, reply: FastifyReply) => void;
 }
 
 type Failure = readonly [number, string, string];
@@ -33,14 +38,45 @@ function basicCredentials(header: string | undefined): { key: string; secret: st
   return { key: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
 }
 
+/** What a proxy in front of Daraja answers when Daraja does not: a 5xx page, not Daraja's JSON. */
+const GATEWAY_PAGE =
+  '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>\n';
+
 export async function darajaRoutes(
   app: FastifyInstance,
-  { config, prompts, tokens }: DarajaRoutesOptions,
+  { config, prompts, tokens, faults, onDropped }: DarajaRoutesOptions,
 ) {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
+  /**
+   * The fault rules for this request: waits the latency they draw (real time: the simulator's
+   * clock may be moved), then answers with their error if one applies. Returns whether it answered.
+   *
+   * They are drawn first, before the method, the token and the body are looked at: Daraja's
+   * spike arrest, quota and busy refusals come from the gateway in front of it (Apigee,
+   * PROTOCOL.md §1), as do a dropped connection and a proxy's 502, and none of them depends on
+   * what the request says. So a faulted push is refused whatever its body, and prompts no phone.
+   */
+  async function faulted(operation: Operation, request: FastifyRequest, reply: FastifyReply) {
+    const { error, latencyMs } = faults.decide(operation);
+    if (latencyMs > 0) await wait(latencyMs, undefined, { ref: false });
+    if (error === null) return false;
+    if (isRefusal(error)) {
+      void fail(reply, REFUSALS[error]);
+    } else if (error === 'gateway') {
+      void reply.code(502).type('text/html').send(GATEWAY_PAGE);
+    } else {
+      // `drop`: the connection closes with no answer at all, as a network fault does.
+      reply.hijack();
+      reply.raw.destroy();
+      onDropped?.(request, reply);
+    }
+    return true;
+  }
+
   app.all('/oauth/v1/generate', async (request, reply) => {
+    if (await faulted('oauth', request, reply)) return reply;
     if (request.method !== 'GET')
       return fail(reply, [405, '405.001', `${request.method} Method Not Allowed`]);
     const query = request.query as Record<string, unknown>;
@@ -103,6 +139,7 @@ export async function darajaRoutes(
   }
 
   app.all('/mpesa/stkpush/v1/processrequest', async (request, reply) => {
+    if (await faulted('stkpush', request, reply)) return reply;
     const body = authorizedBody(request, reply);
     if (!body) return reply;
     const checked = checkPush(body, config.strictLengths);
@@ -137,6 +174,7 @@ export async function darajaRoutes(
   });
 
   app.all('/mpesa/stkpushquery/v1/query', async (request, reply) => {
+    if (await faulted('query', request, reply)) return reply;
     const body = authorizedBody(request, reply);
     if (!body) return reply;
     const checked = checkQuery(body);
