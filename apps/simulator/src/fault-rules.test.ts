@@ -139,9 +139,18 @@ describe('the rules themselves', () => {
     ],
     [
       { rules: [{ operation: 'oauth', probability: 1, latencyMs: [0, 700_000] }] },
-      'body/rules/0/latencyMs/1 ',
+      'body/rules/0/latencyMs/1 must be a whole number of milliseconds from 0 to 600000',
     ],
-    [{ seed: 1.5, rules: [] }, 'body/seed '],
+    [
+      { rules: [{ operation: 'oauth', probability: 1, latencyMs: [1e20, 1e20] }] },
+      'body/rules/0/latencyMs/0 must be a whole number of milliseconds from 0 to 600000',
+    ],
+    [
+      { rules: [{ operation: 'oauth', probability: 1, latencyMs: 100 }] },
+      'body/rules/0/latencyMs must be [lowest, highest] in milliseconds',
+    ],
+    [{ seed: 1.5, rules: [] }, 'body/seed must be a whole number from 0 to 4294967295'],
+    [{ seed: -1, rules: [] }, 'body/seed must be a whole number from 0 to 4294967295'],
     [{ rules: 'all' }, 'body/rules '],
     [[], 'body/ '],
   ])('refuse %j with a 400 naming the field', async (body, named) => {

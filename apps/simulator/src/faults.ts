@@ -25,8 +25,15 @@ const CALLBACK_ERRORS = ['drop', 'duplicate', 'late'] as const;
 export const LATE_CALLBACK_MS = 120_000;
 const MAX_LATENCY_MS = 600_000;
 
+const LATENCY_BOUND = `must be a whole number of milliseconds from 0 to ${MAX_LATENCY_MS}`;
+const milliseconds = z
+  .number({ error: LATENCY_BOUND })
+  .int(LATENCY_BOUND)
+  .min(0, LATENCY_BOUND)
+  .max(MAX_LATENCY_MS, LATENCY_BOUND);
+
 const latency = z
-  .tuple([z.number().int().min(0).max(MAX_LATENCY_MS), z.number().int().min(0).max(MAX_LATENCY_MS)])
+  .tuple([milliseconds, milliseconds], { error: 'must be [lowest, highest] in milliseconds' })
   .refine(([low, high]) => low <= high, {
     message: 'must be [lowest, highest] with lowest ≤ highest',
   });
@@ -65,13 +72,15 @@ const rule = z
     }
   });
 
+const SEED_RANGE = `must be a whole number from 0 to ${2 ** 32 - 1}`;
+
 export const faultsSchema = z
   .object({
     seed: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 32 - 1)
+      .number({ error: SEED_RANGE })
+      .int(SEED_RANGE)
+      .min(0, SEED_RANGE)
+      .max(2 ** 32 - 1, SEED_RANGE)
       .optional(),
     rules: z.array(rule).max(100, 'at most 100 rules'),
   })
