@@ -4,10 +4,12 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { SimulatorConfig } from './config.ts';
+import { openJournal } from './journal.ts';
 import { PromptBook } from './prompts.ts';
 import { RequestLog } from './request-log.ts';
 import { redactUrl } from './redact.ts';
 import { thisMachineOnly } from './remote-access.ts';
+import { keepState, type StateKeeper } from './state.ts';
 import { TokenStore } from './tokens.ts';
 import { darajaRoutes } from './routes/daraja.routes.ts';
 import { controlRoutes } from './routes/control.routes.ts';
@@ -62,6 +64,17 @@ export async function buildSimulator(
   prompts.on('change', (event) => {
     if (event.type === 'callback') log.add({ kind: 'callback', ...event.attempt });
   });
+  // SIM_JOURNAL and SIM_STATE: a file that cannot be used stops the start, with a sentence saying why.
+  const journal = config.journal ? openJournal(config.journal, log) : undefined;
+  let state: StateKeeper | undefined;
+  try {
+    state = config.state
+      ? keepState(config.state, { prompts, tokens }, (message) => app.log.error(message))
+      : undefined;
+  } catch (error) {
+    await journal?.close();
+    throw error;
+  }
 
   app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
     const status = error.statusCode ?? 500;
@@ -106,6 +119,10 @@ export async function buildSimulator(
     });
   });
 
-  app.addHook('onClose', async () => prompts.reset());
+  app.addHook('onClose', async () => {
+    state?.close(); // first: the reset below must not reach the file
+    await journal?.close();
+    prompts.reset();
+  });
   return { app, prompts, log, tokens };
 }
