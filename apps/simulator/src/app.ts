@@ -6,10 +6,12 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { SimClock } from './clock.ts';
 import type { SimulatorConfig } from './config.ts';
 import { FaultPlan } from './faults.ts';
+import { openJournal } from './journal.ts';
 import { PromptBook } from './prompts.ts';
 import { RequestLog } from './request-log.ts';
 import { redactUrl } from './redact.ts';
 import { thisMachineOnly } from './remote-access.ts';
+import { keepState, type StateKeeper } from './state.ts';
 import { TokenStore } from './tokens.ts';
 import { darajaRoutes } from './routes/daraja.routes.ts';
 import { controlRoutes } from './routes/control.routes.ts';
@@ -71,6 +73,17 @@ export async function buildSimulator(
   prompts.on('change', (event) => {
     if (event.type === 'callback') log.add({ kind: 'callback', ...event.attempt });
   });
+  // SIM_JOURNAL and SIM_STATE: a file that cannot be used stops the start, with a sentence saying why.
+  const journal = config.journal ? openJournal(config.journal, log) : undefined;
+  let state: StateKeeper | undefined;
+  try {
+    state = config.state
+      ? keepState(config.state, { prompts, tokens, clock }, (message) => app.log.error(message))
+      : undefined;
+  } catch (error) {
+    await journal?.close();
+    throw error;
+  }
 
   app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
     const status = error.statusCode ?? 500;
@@ -138,6 +151,8 @@ export async function buildSimulator(
   });
 
   app.addHook('onClose', async () => {
+    state?.close(); // first: the reset below must not reach the file
+    await journal?.close();
     prompts.reset();
     clock.clearAll();
   });

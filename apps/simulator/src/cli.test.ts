@@ -3,7 +3,14 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SETTING_FLAGS, flagName, helpText, parseCommandLine, type Command } from './cli.ts';
+import {
+  SETTING_FLAGS,
+  flagName,
+  helpText,
+  parseCommandLine,
+  replayHelpText,
+  type Command,
+} from './cli.ts';
 import { SETTING_NAMES, loadSimulatorConfig, type SettingName } from './config.ts';
 
 /** A valid value for each setting that is not its default. */
@@ -28,6 +35,8 @@ const SAMPLE: Record<SettingName, string> = {
   SIM_STRICT_LENGTHS: 'true',
   SIM_MAX_TIMESTAMP_SKEW_H: '2',
   SIM_REPEAT_RULE: 'false',
+  SIM_JOURNAL: 'journal.jsonl',
+  SIM_STATE: 'state.json',
 };
 
 function served(command: Command) {
@@ -98,6 +107,53 @@ describe('--help', () => {
   });
 });
 
+describe('replay', () => {
+  it('takes a journal file and --to, in any order, with a timeout', () => {
+    const to = 'http://127.0.0.1:3000/api/mpesa/callback/x';
+    expect(parseCommandLine(['replay', 'j.jsonl', '--to', to], {})).toEqual({
+      kind: 'replay',
+      file: 'j.jsonl',
+      to,
+      timeoutMs: 10_000,
+    });
+    expect(
+      parseCommandLine(['replay', `--to=${to}`, '--timeout-ms', '500', 'j.jsonl'], {}),
+    ).toEqual({ kind: 'replay', file: 'j.jsonl', to, timeoutMs: 500 });
+  });
+
+  it('has its own --help, and the main --help names it', () => {
+    expect(parseCommandLine(['replay', '--help'], {})).toEqual({
+      kind: 'help',
+      text: replayHelpText(),
+    });
+    expect(replayHelpText()).toContain('Usage: daraja-simulator replay <journal.jsonl> --to <URL>');
+    expect(replayHelpText()).toContain('exits 0 when the receiver answered every callback');
+    expect(helpText()).toContain('daraja-simulator replay <journal.jsonl> --to <URL>');
+    expect(helpText()).toMatch(/Commands:\n {2}replay /);
+  });
+
+  it.each([
+    [['replay'], 'replay needs a journal file: daraja-simulator replay <journal.jsonl> --to <URL>'],
+    [['replay', 'j.jsonl'], 'replay needs --to <URL>, where to send the callbacks'],
+    [['replay', 'j.jsonl', 'k.jsonl', '--to', 'http://x/'], 'Unexpected argument "k.jsonl"'],
+    [
+      ['replay', 'j.jsonl', '--to', 'localhost:3000'],
+      '--to localhost:3000 must be an http or https URL.',
+    ],
+    [['replay', 'j.jsonl', '--to', 'not a url'], '--to not a url is not a URL'],
+    [
+      ['replay', 'j.jsonl', '--to', 'http://x/', '--timeout-ms', '0'],
+      'Bad value for --timeout-ms ("0")',
+    ],
+    [
+      ['replay', 'j.jsonl', '--to', 'http://x/', '--port', '1'],
+      'Unknown option --port: daraja-simulator replay --help lists them.',
+    ],
+  ])('%j is refused with a message naming the problem', (argv, message) => {
+    expect(refused(parseCommandLine(argv, {}))).toContain(message);
+  });
+});
+
 describe('--version', () => {
   it("is the package's", () => {
     const manifest = JSON.parse(
@@ -124,7 +180,7 @@ describe('a command line that makes no sense', () => {
       'Bad value for --host ("http://0.0.0.0"): must be an IP address',
     ],
     [['--log-level', 'loud'], 'Bad value for --log-level ("loud"): '],
-    [['replay', 'journal.jsonl'], 'Unknown command "replay"'],
+    [['serve'], 'Unknown command "serve": daraja-simulator takes options, or the command replay'],
     [['--port', '1', 'extra'], 'Unexpected argument "extra"'],
   ])('%j is refused with a message naming it', (argv, message) => {
     expect(refused(parseCommandLine(argv, {}))).toContain(message);

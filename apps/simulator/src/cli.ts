@@ -2,7 +2,8 @@
  * The command line of `daraja-simulator` (server.ts runs it). Every setting of config.ts is also a
  * flag named after its variable (SIM_CALLBACK_DELAY_MS → --callback-delay-ms, SIMULATOR_PORT →
  * --port, LOG_LEVEL → --log-level), yes/no settings as --x and --no-x; a flag wins over the
- * variable. It only decides what to do; server.ts does it.
+ * variable. One command besides: `replay <journal> --to <URL>` (replay.ts). It only decides what
+ * to do; server.ts does it.
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -15,11 +16,13 @@ import {
   type SettingName,
   type SimulatorConfig,
 } from './config.ts';
+import { ReplayError, checkReplayUrl } from './replay.ts';
 
 export const COMMAND_NAME = 'daraja-simulator';
 
 export type Command =
   | { kind: 'serve'; config: SimulatorConfig }
+  | { kind: 'replay'; file: string; to: string; timeoutMs: number }
   | { kind: 'help'; text: string }
   | { kind: 'version'; text: string }
   | { kind: 'error'; message: string };
@@ -67,6 +70,7 @@ export function helpText(): string {
   });
   return [
     `Usage: ${COMMAND_NAME} [options]`,
+    `       ${COMMAND_NAME} replay <journal.jsonl> --to <URL>`,
     '',
     "An offline Daraja for M-PESA Express (STK push): OAuth, push, query and callbacks as Daraja's",
     'sandbox answers them, test numbers that force each outcome, a control API under /_sim/ and a',
@@ -76,17 +80,98 @@ export function helpText(): string {
     ...rows,
     `  ${'-h, --help'.padEnd(36)} This help.`,
     `  ${'-v, --version'.padEnd(36)} The version.`,
+    '',
+    'Commands:',
+    `  ${'replay <journal.jsonl> --to <URL>'.padEnd(36)} Send the callbacks a journal (--journal) recorded`,
+    `  ${''.padEnd(36)} to a URL again; ${COMMAND_NAME} replay --help says more.`,
   ].join('\n');
 }
 
+const REPLAY_TIMEOUT_MS = 10_000;
+const REPLAY_USAGE = `${COMMAND_NAME} replay <journal.jsonl> --to <URL> [--timeout-ms <ms>]`;
+
+export function replayHelpText(): string {
+  return [
+    `Usage: ${REPLAY_USAGE}`,
+    '',
+    'Sends the callbacks a journal recorded (a file written with --journal, SIM_JOURNAL) to a URL',
+    'again, one after another, each exactly as it was sent, and prints what the receiver answered,',
+    "one line per callback: a receiver's handling of real traffic (above all, of the same callback",
+    'delivered twice) can be tried again at will. The journal masks secrets in the URLs it shows,',
+    'so the URL is given here.',
+    '',
+    'It exits 0 when the receiver answered every callback with a 2xx, and 1 otherwise: a file',
+    'that cannot be read or is not a journal (the line at fault is named), a URL that is not http',
+    'or https, a journal with no callbacks, or a callback answered otherwise or not at all.',
+    '',
+    'Options:',
+    `  ${'--to <URL>'.padEnd(36)} Where to send them (required).`,
+    `  ${'--timeout-ms <ms>'.padEnd(36)} How long to wait for each answer, default ${REPLAY_TIMEOUT_MS}.`,
+    `  ${'-h, --help'.padEnd(36)} This help.`,
+  ].join('\n');
+}
+
+const REPLAY_OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  to: { type: 'string' },
+  'timeout-ms': { type: 'string' },
+} as const;
+
+function parseReplay(argv: readonly string[]): Command {
+  let values: { help?: boolean; to?: string; 'timeout-ms'?: string };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: [...argv],
+      options: REPLAY_OPTIONS,
+      allowPositionals: true,
+      strict: true,
+    }));
+  } catch (error) {
+    return { kind: 'error', message: parseError(error, `${COMMAND_NAME} replay --help`) };
+  }
+  if (values.help) return { kind: 'help', text: replayHelpText() };
+  const [file, extra] = positionals;
+  if (file === undefined) {
+    return { kind: 'error', message: `replay needs a journal file: ${REPLAY_USAGE}` };
+  }
+  if (extra !== undefined) {
+    return {
+      kind: 'error',
+      message: `Unexpected argument "${extra}": replay takes one journal file (${REPLAY_USAGE}).`,
+    };
+  }
+  if (values.to === undefined) {
+    return {
+      kind: 'error',
+      message: `replay needs --to <URL>, where to send the callbacks: ${REPLAY_USAGE}`,
+    };
+  }
+  try {
+    checkReplayUrl(values.to);
+  } catch (error) {
+    if (!(error instanceof ReplayError)) throw error;
+    return { kind: 'error', message: `${error.message}.` };
+  }
+  const timeout = values['timeout-ms'];
+  const timeoutMs = timeout === undefined ? REPLAY_TIMEOUT_MS : Number(timeout);
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 600_000) {
+    return {
+      kind: 'error',
+      message: `Bad value for --timeout-ms (${JSON.stringify(timeout)}): a whole number of milliseconds from 1 to 600000.`,
+    };
+  }
+  return { kind: 'replay', file, to: values.to, timeoutMs };
+}
+
 /** Node's wording names the option but goes on about positionals; ours points to --help. */
-function parseError(error: unknown): string {
+function parseError(error: unknown, help = `${COMMAND_NAME} --help`): string {
   const { code, message } = error as { code?: string; message: string };
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     const option = /'([^']+)'/.exec(message)?.[1] ?? message;
-    return `Unknown option ${option}: ${COMMAND_NAME} --help lists them.`;
+    return `Unknown option ${option}: ${help} lists them.`;
   }
-  return `${message}: ${COMMAND_NAME} --help lists the options.`;
+  return `${message}: ${help} lists the options.`;
 }
 
 /** What the command line asks for, with the environment's settings under the flags'. */
@@ -94,12 +179,13 @@ export function parseCommandLine(
   argv: readonly string[],
   env: Record<string, string | undefined>,
 ): Command {
-  // A first word that is not a flag names a subcommand; there is none yet (`replay` is to come).
+  // A first word that is not a flag names a command; replay is the only one.
   const first = argv[0];
+  if (first === 'replay') return parseReplay(argv.slice(1));
   if (first !== undefined && !first.startsWith('-')) {
     return {
       kind: 'error',
-      message: `Unknown command "${first}": ${COMMAND_NAME} takes only options (see --help).`,
+      message: `Unknown command "${first}": ${COMMAND_NAME} takes options, or the command replay (see --help).`,
     };
   }
   let values: Record<string, string | boolean | undefined>;

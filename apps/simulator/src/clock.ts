@@ -69,7 +69,19 @@ export class SimClock {
       ran++;
     }
     this.#moveTo(target);
+    this.onAdvance?.();
     return ran;
+  }
+
+  /** Called after each move forward (SIM_STATE keeps how far ahead the clock is). */
+  onAdvance: (() => void) | undefined;
+
+  /**
+   * Puts the clock as far ahead of the real one as it was (a state restored after a restart).
+   * Before anything is scheduled on it: timers already set keep their real-time waits.
+   */
+  restoreOffset(offsetMs: number): void {
+    this.#offsetMs = Math.max(0, offsetMs);
   }
 
   #moveTo(ms: number): void {

@@ -72,6 +72,10 @@ const EnvSchema = z.object({
   SIM_MAX_TIMESTAMP_SKEW_H: z.coerce.number().min(0).max(48).default(0),
   /** Same phone, same amount, within 2 minutes → ResultCode 17 (Daraja's repeat rule). */
   SIM_REPEAT_RULE: flag('true'),
+  /** Append every request and callback, with its answer, to this JSON-lines file (journal.ts). */
+  SIM_JOURNAL: optionalText,
+  /** Keep tokens, prompts and undelivered callbacks in this file across restarts (state.ts). */
+  SIM_STATE: optionalText,
 });
 
 /** Every environment variable the simulator reads. */
@@ -106,6 +110,10 @@ export const SETTING_HELP: Record<SettingName, string> = {
   SIM_MAX_TIMESTAMP_SKEW_H:
     'Refuse a Timestamp more than this many hours from Nairobi time (0: off).',
   SIM_REPEAT_RULE: 'Same phone and amount again within 2 minutes gives ResultCode 17.',
+  SIM_JOURNAL:
+    'Append every request and callback, with its answer, to this file (JSON lines; replay reads it).',
+  SIM_STATE:
+    'Keep tokens, prompts and undelivered callbacks in this file, so that a restart carries on.',
 };
 
 /** Each setting's value when it is not set, as the schema gives it. */
@@ -155,6 +163,8 @@ export function loadSimulatorConfig(source: Record<string, string | undefined>) 
     strictLengths: env.SIM_STRICT_LENGTHS,
     repeatRule: env.SIM_REPEAT_RULE,
     maxTimestampSkewH: env.SIM_MAX_TIMESTAMP_SKEW_H,
+    journal: env.SIM_JOURNAL,
+    state: env.SIM_STATE,
   });
 }
 

@@ -13,6 +13,7 @@ import {
   type Harness,
   type Receiver,
 } from './test/harness.ts';
+import { runToEnd } from './test/process.ts';
 
 let sim: Harness;
 let receiver: Receiver;
@@ -129,5 +130,154 @@ describe('replay', () => {
     const results = await replayJournal(file, 'http://127.0.0.1:9/callback', { timeoutMs: 2000 });
     expect(results).toHaveLength(1);
     expect(results[0]).toMatchObject({ status: null, error: expect.any(String) });
+  });
+});
+
+describe('SIM_JOURNAL', () => {
+  it('journals a running simulator’s OAuth, push and callback, with their answers, secrets masked', async () => {
+    const file = path.join(dir, 'run.jsonl');
+    const own = await startSimulator({ SIM_JOURNAL: file });
+    const body = pushBody({ PartyA: '254700000000', PhoneNumber: '254700000000' }, receiver.url);
+    let bearer: string;
+    try {
+      bearer = await token(own.url);
+      const answer = await call(`${own.url}/mpesa/stkpush/v1/processrequest`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${bearer}` },
+        body,
+      });
+      expect(answer.status).toBe(200);
+      await receiver.waitFor(1);
+      await expect.poll(() => own.log.list({ kind: 'callback' }).length).toBe(1);
+    } finally {
+      await own.close();
+    }
+    const text = fs.readFileSync(file, 'utf8');
+    const [oauth, push, callback, ...rest] = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(rest).toEqual([]);
+    expect(oauth).toMatchObject({
+      kind: 'request',
+      method: 'GET',
+      path: '/oauth/v1/generate?grant_type=client_credentials',
+      // As the log masks them: the first 4 characters of base64("key:secret").
+      authorization: `Basic ${Buffer.from('key:secret').toString('base64').slice(0, 4)}…`,
+      status: 200,
+      responseBody: { access_token: `${bearer.slice(0, 4)}…`, expires_in: '3599' },
+    });
+    expect(push).toMatchObject({
+      kind: 'request',
+      method: 'POST',
+      path: '/mpesa/stkpush/v1/processrequest',
+      authorization: `Bearer ${bearer.slice(0, 4)}…`,
+      requestBody: { Password: expect.stringMatching(/^.{4}…$/), PhoneNumber: '254700000000' },
+      status: 200,
+      responseBody: { ResponseCode: '0', CheckoutRequestID: expect.stringMatching(/^ws_CO_/) },
+    });
+    expect(callback).toMatchObject({
+      kind: 'callback',
+      url: receiver.url,
+      attempt: 1,
+      status: 200,
+      responseBody: '{"ResultCode":0,"ResultDesc":"Accepted"}',
+    });
+    expect(callback.requestBody).toEqual(receiver.received[0]!.body);
+    // Nothing in it that would let someone call Daraja as the merchant.
+    expect(text).not.toContain(bearer);
+    expect(text).not.toContain(Buffer.from('key:secret').toString('base64'));
+    expect(text).not.toContain(body.Password);
+  });
+
+  it('in a folder that does not exist stops the start with a sentence naming it', async () => {
+    const file = path.join(dir, 'nowhere', 'run.jsonl');
+    await expect(startSimulator({ SIM_JOURNAL: file })).rejects.toThrow(
+      `SIM_JOURNAL cannot write the journal ${file}: its folder ${path.dirname(file)} does not exist.`,
+    );
+  });
+});
+
+describe('daraja-simulator replay', () => {
+  async function journalOfOnePayment(): Promise<string> {
+    const file = path.join(dir, 'journal.jsonl');
+    const journal = writeJournal(file, sim.log);
+    await payAndWait();
+    await journal.close();
+    return file;
+  }
+
+  it('sends the callbacks again, prints the receiver’s answer to each, and exits 0 when all got a 2xx', async () => {
+    const file = await journalOfOnePayment();
+    const again = await startReceiver();
+    try {
+      const result = await runToEnd(['replay', file, '--to', again.url]);
+      expect(result.stderr).toBe('');
+      expect(result.status).toBe(0);
+      expect(result.stdout.trim().split('\n')).toEqual([
+        expect.stringMatching(/^line 3: ws_CO_\d+ → 200$/),
+        `1 of 1 callbacks sent to ${again.url} answered with a 2xx.`,
+      ]);
+      expect(again.received.map((delivery) => delivery.body)).toEqual([receiver.received[0]!.body]);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('exits 1 when a callback is refused or gets no answer', async () => {
+    const file = await journalOfOnePayment();
+    const again = await startReceiver();
+    try {
+      again.answers.push(500);
+      const refused = await runToEnd(['replay', file, '--to', again.url]);
+      expect(refused.status).toBe(1);
+      expect(refused.stdout).toMatch(/^line 3: ws_CO_\d+ → 500$/m);
+      expect(refused.stderr.trim()).toBe(
+        `0 of 1 callbacks sent to ${again.url} answered with a 2xx.`,
+      );
+    } finally {
+      await again.close();
+    }
+    const nobody = await runToEnd(['replay', file, '--to', 'http://127.0.0.1:9/callback']);
+    expect(nobody.status).toBe(1);
+    expect(nobody.stdout).toMatch(/^line 3: ws_CO_\d+ → no answer: \S+/m);
+  });
+
+  it.each([
+    [
+      'a file that does not exist',
+      null,
+      /^replay: cannot read .*none\.jsonl: there is no such file\.$/,
+    ],
+    [
+      'a line that is not a journal entry',
+      '{"kind":"request"}\nnot json\n',
+      /^replay: .*bad\.jsonl: line 2 is not JSON: is this a SIM_JOURNAL file\?$/,
+    ],
+    [
+      'an entry of a kind a journal does not have',
+      '{"kind":"prompt"}\n',
+      /^replay: .*bad\.jsonl: line 1 is not a journal entry \(its kind is "prompt"/,
+    ],
+    [
+      'a journal with no callbacks',
+      '{"kind":"request"}\n',
+      /bad\.jsonl holds no callbacks: nothing was sent\.$/,
+    ],
+  ])('exits 1 on %s, saying so in a line', async (_case, content, message) => {
+    const file = path.join(dir, content === null ? 'none.jsonl' : 'bad.jsonl');
+    if (content !== null) fs.writeFileSync(file, content);
+    const result = await runToEnd(['replay', file, '--to', receiver.url]);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim()).toMatch(message);
+    expect(receiver.received).toEqual([]);
+  });
+
+  it('exits 1 on a URL that is not http or https', async () => {
+    const file = await journalOfOnePayment();
+    const result = await runToEnd(['replay', file, '--to', 'ftp://127.0.0.1/cb']);
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe('--to ftp://127.0.0.1/cb must be an http or https URL.');
   });
 });

@@ -6,6 +6,8 @@
  * `daraja-simulator replay` sends them again (replay.ts).
  */
 import fs from 'node:fs';
+import { SimulatorConfigError } from './config.ts';
+import { fileProblem } from './files.ts';
 import type { LogEntry, RequestLog } from './request-log.ts';
 
 export interface Journal {
@@ -42,6 +44,13 @@ export function checkJournalPath(file: string): string | null {
     fs.closeSync(fs.openSync(file, 'a'));
     return null;
   } catch (error) {
-    return `cannot write the journal ${file}: ${(error as Error).message}`;
+    return `cannot write the journal ${file}: ${fileProblem(file, error)}`;
   }
+}
+
+/** SIM_JOURNAL's journal, started; a file that cannot be written stops the start, saying why. */
+export function openJournal(file: string, log: RequestLog): Journal {
+  const problem = checkJournalPath(file);
+  if (problem) throw new SimulatorConfigError('SIM_JOURNAL', `${problem}.`);
+  return writeJournal(file, log);
 }

@@ -67,6 +67,7 @@ export interface PromptBookState {
 export type SimEvent =
   | { type: 'prompt'; prompt: Prompt }
   | { type: 'callback'; attempt: CallbackAttempt & { at: string } }
+  | { type: 'next'; phoneNumber: string }
   | { type: 'reset' };
 
 const MAX_PROMPTS = 1000;
@@ -114,10 +115,11 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
 
   setNext(phoneNumber: string, next: NextOutcome): void {
     this.#next.set(phoneNumber, next);
+    this.#emit({ type: 'next', phoneNumber });
   }
 
   clearNext(phoneNumber: string): void {
-    this.#next.delete(phoneNumber);
+    if (this.#next.delete(phoneNumber)) this.#emit({ type: 'next', phoneNumber });
   }
 
   create(request: NewPrompt, now = this.#clock.now()): Prompt {
@@ -169,18 +171,22 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
     const sent = Date.parse(prompt.createdAt);
     const at = (dueMs: number, run: () => void) =>
       clock.setTimeout(run, Math.max(0, dueMs - clock.nowMs()));
-    const timers: ClockTimer[] = [
-      at(Date.parse(prompt.expiresAt), () => this.complete(id, '1037', 'timeout')),
+    const due: [number, () => void][] = [
+      [Date.parse(prompt.expiresAt), () => this.complete(id, '1037', 'timeout')],
     ];
     const forced = prompt.forcedResult;
     if (prompt.plan === 'forced' && forced !== null) {
-      timers.push(
-        at(sent + this.#config.callbackDelayMs, () => this.complete(id, forced, 'forced')),
-      );
+      due.push([sent + this.#config.callbackDelayMs, () => this.complete(id, forced, 'forced')]);
     } else if (prompt.plan === 'auto' && this.#config.autoApproveS > 0) {
-      timers.push(at(sent + this.#config.autoApproveS * 1000, () => this.#autoApprove(id)));
+      due.push([sent + this.#config.autoApproveS * 1000, () => this.#autoApprove(id)]);
     }
-    this.#timers.set(id, timers);
+    // Set in the order they fall due: when a restart finds several overdue, all run at once, and
+    // the one that fell due first must win (a forced result, not the timeout that came later).
+    due.sort(([a], [b]) => a - b);
+    this.#timers.set(
+      id,
+      due.map(([dueMs, run]) => at(dueMs, run)),
+    );
   }
 
   /** What a restart needs to carry on (SIM_STATE): every prompt, and the numbers' next outcomes. */

@@ -5,6 +5,8 @@
  * delivered twice) can be tried again at will.
  */
 import fs from 'node:fs';
+import { fileProblem } from './files.ts';
+import { redactUrl } from './redact.ts';
 
 export interface ReplayResult {
   line: number;
@@ -37,7 +39,12 @@ export function journalCallbacks(text: string): JournalCallback[] {
     if (typeof entry !== 'object' || entry === null || !('kind' in entry)) {
       throw new ReplayError(`line ${index + 1} is not a journal entry (it has no "kind")`);
     }
-    if (entry.kind !== 'callback') return;
+    if (entry.kind === 'request') return;
+    if (entry.kind !== 'callback') {
+      throw new ReplayError(
+        `line ${index + 1} is not a journal entry (its kind is ${JSON.stringify(entry.kind)}, not "request" or "callback")`,
+      );
+    }
     const { requestBody, checkoutRequestId } = entry as {
       requestBody?: unknown;
       checkoutRequestId?: unknown;
@@ -79,17 +86,25 @@ export async function replayJournal(
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ReplayError(`cannot read ${file}: ${(error as Error).message}`);
+    throw new ReplayError(`cannot read ${file}: ${fileProblem(file, error)}`);
   }
   const results: ReplayResult[] = [];
-  for (const callback of journalCallbacks(text)) {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  let callbacks: JournalCallback[];
+  try {
+    callbacks = journalCallbacks(text);
+  } catch (error) {
+    if (error instanceof ReplayError) throw new ReplayError(`${file}: ${error.message}`);
+    throw error;
+  }
+  for (const callback of callbacks) {
     let result: ReplayResult;
     try {
       const response = await fetch(url, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'User-Agent': 'Daraja-Simulator/1.0' },
         body: JSON.stringify(callback.body),
-        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+        signal: AbortSignal.timeout(timeoutMs),
         redirect: 'manual',
       });
       await response.arrayBuffer();
@@ -99,7 +114,10 @@ export async function replayJournal(
       result = {
         ...describe(callback),
         status: null,
-        error: cause?.code ?? (error as Error).message,
+        error:
+          error instanceof DOMException && error.name === 'TimeoutError'
+            ? `no answer within ${timeoutMs} ms`
+            : (cause?.code ?? (error as Error).message),
       };
     }
     results.push(result);
@@ -110,4 +128,45 @@ export async function replayJournal(
 
 function describe(callback: JournalCallback) {
   return { line: callback.line, checkoutRequestId: callback.checkoutRequestId };
+}
+
+const delivered = (result: ReplayResult) =>
+  result.status !== null && result.status >= 200 && result.status < 300;
+
+/**
+ * The replay command as server.ts runs it: a line per callback sent, with the receiver's answer,
+ * then a summary. Returns the exit code: 0 when every callback was answered with a 2xx, 1 when
+ * any was not, when there was none to send, or when the file or the URL is wrong.
+ */
+export async function runReplay(
+  command: { file: string; to: string; timeoutMs: number },
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
+  let results: ReplayResult[];
+  try {
+    results = await replayJournal(command.file, command.to, {
+      timeoutMs: command.timeoutMs,
+      onResult: (result) => {
+        const answer = result.status === null ? `no answer: ${result.error}` : result.status;
+        out(`line ${result.line}: ${result.checkoutRequestId ?? 'callback'} → ${answer}`);
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof ReplayError)) throw error;
+    err(`replay: ${error.message}${/[.?!]$/.test(error.message) ? '' : '.'}`);
+    return 1;
+  }
+  if (results.length === 0) {
+    err(`${command.file} holds no callbacks: nothing was sent.`);
+    return 1;
+  }
+  const good = results.filter(delivered).length;
+  const summary = `${good} of ${results.length} callbacks sent to ${redactUrl(command.to)} answered with a 2xx.`;
+  if (good === results.length) {
+    out(summary);
+    return 0;
+  }
+  err(summary);
+  return 1;
 }

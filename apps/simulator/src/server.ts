@@ -6,7 +6,9 @@
  */
 import { buildSimulator } from './app.ts';
 import { COMMAND_NAME, parseCommandLine } from './cli.ts';
+import { SimulatorConfigError } from './config.ts';
 import { exposureWarning } from './remote-access.ts';
+import { runReplay } from './replay.ts';
 
 const command = parseCommandLine(process.argv.slice(2), process.env);
 if (command.kind === 'help' || command.kind === 'version') {
@@ -14,9 +16,16 @@ if (command.kind === 'help' || command.kind === 'version') {
 } else if (command.kind === 'error') {
   console.error(command.message);
   process.exitCode = 1;
+} else if (command.kind === 'replay') {
+  process.exitCode = await runReplay(command, console.log, console.error);
 } else {
   const { config } = command;
-  const { app } = await buildSimulator(config);
+  const { app } = await buildSimulator(config).catch((error: unknown) => {
+    // A SIM_JOURNAL or SIM_STATE file that cannot be used: said in a sentence, not a stack trace.
+    if (!(error instanceof SimulatorConfigError)) throw error;
+    console.error(`Cannot start: ${error.message}`);
+    process.exit(1);
+  });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       void app.close().then(() => process.exit(0));

@@ -88,8 +88,8 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-/** An HTTP server standing in for a merchant's callback endpoint. */
-export async function startReceiver(): Promise<Receiver> {
+/** An HTTP server standing in for a merchant's callback endpoint (on a free port, unless given). */
+export async function startReceiver(port = 0): Promise<Receiver> {
   const receiver: Receiver = {
     url: '',
     received: [],
@@ -118,7 +118,7 @@ export async function startReceiver(): Promise<Receiver> {
       );
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
   return receiver;
 }

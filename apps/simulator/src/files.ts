@@ -1,0 +1,39 @@
+/** The simulator's own files (SIM_JOURNAL, SIM_STATE): why one cannot be used, and safe rewrites. */
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** What went wrong with a file, in words: "its folder /x does not exist", "permission denied". */
+export function fileProblem(file: string, error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  const folder = path.dirname(path.resolve(file));
+  if (code === 'ENOENT' && !fs.existsSync(folder)) return `its folder ${folder} does not exist`;
+  if (code === 'ENOENT') return 'there is no such file';
+  if (code === 'ENOTDIR') return `part of its path (${folder}) is not a folder`;
+  if (code === 'EISDIR') return 'it is a folder';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  return message;
+}
+
+/**
+ * Replaces a file's content so that, whenever the process dies, the file holds either the old
+ * content or the new, never a mix or nothing: the new content goes to a temporary file in the
+ * same folder (a rename is atomic only within one file system), is flushed to the disk, and the
+ * temporary file is renamed over the old one.
+ */
+export function replaceFile(file: string, text: string): void {
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  try {
+    // Owner only: the file may hold secrets (SIM_STATE holds valid access tokens and callback URLs).
+    const fd = fs.openSync(temporary, 'w', 0o600);
+    try {
+      fs.writeSync(fd, text);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temporary, file);
+  } catch (error) {
+    fs.rmSync(temporary, { force: true });
+    throw error;
+  }
+}
