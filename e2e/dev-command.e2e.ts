@@ -104,6 +104,8 @@ describe('npm run dev', () => {
     const simulatorUrl = `http://127.0.0.1:${ports.simulator}`;
     expect(run.output()).toContain(`API                  ${apiUrl}`);
     expect(run.output()).toContain(`Daraja simulator     ${simulatorUrl}`);
+    // The simulator's state, kept beside the database so that its restarts carry on.
+    expect(fs.existsSync(path.join(dataDir, 'simulator-state.json'))).toBe(true);
 
     // Vite's dev server, with its hot-reload client, and /api sent to this run's API.
     const page = await (await fetch(webUrl)).text();

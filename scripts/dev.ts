@@ -2,8 +2,9 @@
  * `npm run dev`: the simulator and the API, each restarted by Node.js when a file it imports
  * changes, and the web app on Vite's dev server with hot reload, which sends /api to the API
  * (apps/web/vite.config.ts). Ctrl+C stops all three; if one cannot start, it says which and stops
- * the others.
+ * the others. The simulator's state survives its restarts (SIM_STATE, below).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { createServer } from 'vite';
 import { ROOT } from './lib.ts';
@@ -11,6 +12,17 @@ import { ProcessGroup, printReady, productSettings, startProduct } from './proce
 
 const settings = productSettings();
 const group = new ProcessGroup();
+
+/**
+ * The simulator keeps its prompts, tokens and callbacks not yet delivered in a file beside the
+ * database (SIM_STATE, unless set), so that the restarts a change makes carry on where they were:
+ * a prompt open on the virtual phone is still there, and a callback due is still delivered.
+ */
+if (settings.simulated && settings.env.SIM_STATE === undefined) {
+  const dataDir = path.resolve(settings.env.DATA_DIR || path.join(ROOT, 'data'));
+  fs.mkdirSync(dataDir, { recursive: true });
+  settings.env.SIM_STATE = path.join(dataDir, 'simulator-state.json');
+}
 
 /** Vite's dev server, in this process so that its address is known even when it took another port. */
 async function startWeb(): Promise<string> {

@@ -74,7 +74,9 @@ export async function buildSimulator(
     if (event.type === 'callback') log.add({ kind: 'callback', ...event.attempt });
   });
   // SIM_JOURNAL and SIM_STATE: a file that cannot be used stops the start, with a sentence saying why.
-  const journal = config.journal ? openJournal(config.journal, log) : undefined;
+  const journal = config.journal
+    ? openJournal(config.journal, log, (message) => app.log.error(message))
+    : undefined;
   let state: StateKeeper | undefined;
   try {
     state = config.state

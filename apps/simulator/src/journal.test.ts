@@ -133,6 +133,26 @@ describe('replay', () => {
   });
 });
 
+describe('a journal that cannot be written any more', () => {
+  it.runIf(fs.existsSync('/dev/full'))(
+    'says so once, in a sentence, and the simulator goes on and closes',
+    async () => {
+      const said: string[] = [];
+      const journal = writeJournal('/dev/full', sim.log, (message) => said.push(message));
+      await payAndWait();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(said).toHaveLength(1);
+      expect(said[0]).toMatch(
+        /^SIM_JOURNAL \/dev\/full could not be written \(.+\): the journal stops here; the simulator goes on\.$/,
+      );
+      // Still paying, and closing is not held up.
+      await payAndWait();
+      await journal.close();
+      expect(said).toHaveLength(1);
+    },
+  );
+});
+
 describe('SIM_JOURNAL', () => {
   it('journals a running simulator’s OAuth, push and callback, with their answers, secrets masked', async () => {
     const file = path.join(dir, 'run.jsonl');

@@ -15,11 +15,25 @@ export interface Journal {
   close(): Promise<void>;
 }
 
-export function writeJournal(file: string, log: RequestLog): Journal {
+/**
+ * Appends the log's entries to the file from now on. A write that fails (a full disk, the file's
+ * folder removed) is said once through `onError`, and the journal stops there: the simulator goes
+ * on, and closing it is not held up by the failure.
+ */
+export function writeJournal(
+  file: string,
+  log: RequestLog,
+  onError: (message: string) => void = () => {},
+): Journal {
   const out = fs.createWriteStream(file, { flags: 'a' });
-  let failed: Error | undefined;
+  let failed = false;
   out.on('error', (error) => {
-    failed = error;
+    if (failed) return;
+    failed = true;
+    log.off('entry', write);
+    onError(
+      `SIM_JOURNAL ${file} could not be written (${fileProblem(file, error)}): the journal stops here; the simulator goes on.`,
+    );
   });
   const write = (entry: LogEntry) => {
     if (!failed) out.write(`${JSON.stringify(entry)}\n`);
@@ -27,10 +41,10 @@ export function writeJournal(file: string, log: RequestLog): Journal {
   log.on('entry', write);
   return {
     close: () =>
-      new Promise<void>((resolve, reject) => {
+      new Promise<void>((resolve) => {
         log.off('entry', write);
         if (failed) {
-          reject(failed);
+          resolve();
           return;
         }
         out.end(() => resolve());
@@ -49,8 +63,12 @@ export function checkJournalPath(file: string): string | null {
 }
 
 /** SIM_JOURNAL's journal, started; a file that cannot be written stops the start, saying why. */
-export function openJournal(file: string, log: RequestLog): Journal {
+export function openJournal(
+  file: string,
+  log: RequestLog,
+  onError: (message: string) => void,
+): Journal {
   const problem = checkJournalPath(file);
   if (problem) throw new SimulatorConfigError('SIM_JOURNAL', `${problem}.`);
-  return writeJournal(file, log);
+  return writeJournal(file, log, onError);
 }
