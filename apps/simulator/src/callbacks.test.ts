@@ -259,4 +259,16 @@ describe('the request log (§10)', () => {
       .toBe('ECONNREFUSED');
     receiver = await startReceiver();
   });
+
+  it('masks a password in the callback URL in the delivery error too, as in the URL', async () => {
+    const withPassword = receiver.url.replace('http://', 'http://user:P4ssw0rdSecretLong@');
+    await pushTo('254700000000', 11, withPassword);
+    await expect
+      .poll(
+        async () => (await control('/log?kind=callback', undefined, 'GET')).body.entries[0]?.error,
+      )
+      .toMatch(/includes credentials/);
+    const entry = (await control('/log?kind=callback', undefined, 'GET')).body.entries[0];
+    expect(JSON.stringify(entry)).not.toContain('P4ssw0rdSecretLong');
+  });
 });

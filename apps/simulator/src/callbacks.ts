@@ -4,6 +4,7 @@
  */
 import { eatNumber } from './ids.ts';
 import type { Prompt } from './prompts.ts';
+import { redactUrl } from './redact.ts';
 
 export interface DeliveryFault {
   /** Extra identical deliveries after the first (Daraja has been seen to deliver twice). */
@@ -93,11 +94,14 @@ export async function postCallback(
       error instanceof DOMException && error.name === 'TimeoutError'
         ? `no answer within ${timeoutMs} ms`
         : (cause?.code ?? cause?.message ?? (error as Error).message);
+    // Node's words may quote the URL (one with a password in it cannot be fetched): the error is
+    // shown and journaled, so it is masked as the URL is everywhere else.
+    const shown = message.replaceAll(prompt.callbackUrl, redactUrl(prompt.callbackUrl));
     return {
       ...base,
       status: null,
       responseBody: null,
-      error: message,
+      error: shown,
       durationMs: Math.round(performance.now() - started),
     };
   }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SimClock } from './clock.ts';
 import { PromptBook } from './prompts.ts';
 import { TokenStore } from './tokens.ts';
@@ -18,6 +18,37 @@ describe('the simulator’s clock', () => {
     clock.clearTimeout(later);
     expect(clock.advance(7_200_000)).toBe(0);
     expect(ran).toEqual(['10 s', '60 s']);
+  });
+
+  describe('in real time', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('runs a timer not yet due after a move when the time left has passed, not the whole wait', () => {
+      vi.useFakeTimers();
+      const clock = new SimClock();
+      let ran = false;
+      clock.setTimeout(() => (ran = true), 20_000);
+      expect(clock.advance(15_000)).toBe(0);
+      vi.advanceTimersByTime(4_900);
+      expect(ran).toBe(false);
+      vi.advanceTimersByTime(200);
+      expect(ran).toBe(true);
+    });
+
+    it('waits longer than Node’s longest timer (about 24.8 days) without firing at once', () => {
+      vi.useFakeTimers();
+      const clock = new SimClock();
+      let ran = false;
+      clock.setTimeout(() => (ran = true), 30 * 86_400_000);
+      vi.advanceTimersByTime(1_000);
+      expect(ran).toBe(false);
+      vi.advanceTimersByTime(29 * 86_400_000);
+      expect(ran).toBe(false);
+      vi.advanceTimersByTime(86_400_000);
+      expect(ran).toBe(true);
+    });
   });
 
   it('runs a timer set by another within the same move', () => {

@@ -11,8 +11,11 @@ export interface ClockTimer {
 
 interface Pending extends ClockTimer {
   run: () => void;
-  handle: NodeJS.Timeout;
+  handle: NodeJS.Timeout | undefined;
 }
+
+/** The longest wait Node's setTimeout keeps (2^31 - 1 ms, about 24.8 days). */
+const MAX_REAL_WAIT_MS = 2 ** 31 - 1;
 
 export class SimClock {
   #offsetMs = 0;
@@ -35,10 +38,27 @@ export class SimClock {
     const timer: Pending = {
       dueMs: this.nowMs() + Math.max(0, ms),
       run,
-      handle: setTimeout(() => this.#fire(timer), Math.max(0, ms)),
+      handle: undefined,
     };
     this.#pending.add(timer);
+    this.#arm(timer);
     return timer;
+  }
+
+  /**
+   * Sets the real timer that wakes a pending one: at its due time as the clock now runs, in steps
+   * of at most MAX_REAL_WAIT_MS (Node fires a longer wait at once, with a warning).
+   */
+  #arm(timer: Pending): void {
+    clearTimeout(timer.handle);
+    const remaining = Math.max(0, timer.dueMs - this.nowMs());
+    timer.handle = setTimeout(
+      () => {
+        if (timer.dueMs > this.nowMs()) this.#arm(timer);
+        else this.#fire(timer);
+      },
+      Math.min(remaining, MAX_REAL_WAIT_MS),
+    );
   }
 
   clearTimeout(timer: ClockTimer): void {
@@ -69,6 +89,8 @@ export class SimClock {
       ran++;
     }
     this.#moveTo(target);
+    // What is not due yet is now nearer: its real timer is set again for the time left.
+    for (const timer of this.#pending) this.#arm(timer);
     this.onAdvance?.();
     return ran;
   }
@@ -78,10 +100,10 @@ export class SimClock {
 
   /**
    * Puts the clock as far ahead of the real one as it was (a state restored after a restart).
-   * Before anything is scheduled on it: timers already set keep their real-time waits.
    */
   restoreOffset(offsetMs: number): void {
     this.#offsetMs = Math.max(0, offsetMs);
+    for (const timer of this.#pending) this.#arm(timer);
   }
 
   #moveTo(ms: number): void {

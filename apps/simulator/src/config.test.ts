@@ -30,3 +30,26 @@ describe('where the simulator listens', () => {
     expect(() => loadSimulatorConfig({ [name]: value })).toThrow(new RegExp(`^${message}`));
   });
 });
+
+describe('timings', () => {
+  it.each([
+    ['SIM_PROMPT_TIMEOUT_S', '3000000', 'SIM_PROMPT_TIMEOUT_S must be at most 86400'],
+    ['SIM_AUTO_APPROVE_S', '86401', 'SIM_AUTO_APPROVE_S must be at most 86400'],
+    ['SIM_CALLBACK_DELAY_MS', '99999999999', 'SIM_CALLBACK_DELAY_MS must be at most 86400000'],
+    ['SIM_CALLBACK_TIMEOUT_MS', '600001', 'SIM_CALLBACK_TIMEOUT_MS must be at most 600000'],
+    ['SIM_TOKEN_TTL_S', '1e15', 'SIM_TOKEN_TTL_S must be at most 31536000'],
+  ])(
+    'refuses %s=%s, beyond what a date or a timer can hold, naming the bound',
+    (name, value, message) => {
+      expect(() => loadSimulatorConfig({ [name]: value })).toThrow(new RegExp(`^${message}$`));
+    },
+  );
+
+  it('takes the longest allowed', () => {
+    const config = loadSimulatorConfig({
+      SIM_PROMPT_TIMEOUT_S: '86400',
+      SIM_TOKEN_TTL_S: '31536000',
+    });
+    expect([config.promptTimeoutS, config.tokenTtlS]).toEqual([86_400, 31_536_000]);
+  });
+});

@@ -3,6 +3,10 @@ import net from 'node:net';
 import { z } from 'zod';
 
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+/** A whole number from `min` to `max`, said so when it is not. */
+const bounded = (fallback: number, min: number, max: number) =>
+  int(fallback, min).pipe(z.number().max(max, `must be at most ${max}`));
+const DAY_S = 86_400;
 const flag = (fallback: 'true' | 'false') =>
   z
     .enum(['true', 'false', '1', '0'])
@@ -45,17 +49,17 @@ const EnvSchema = z.object({
     .trim()
     .min(1)
     .default('bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919'),
-  SIM_TOKEN_TTL_S: int(3600, 1),
-  SIM_CALLBACK_DELAY_MS: int(6000),
-  SIM_AUTO_APPROVE_S: int(10),
-  SIM_PROMPT_TIMEOUT_S: int(60, 1),
+  SIM_TOKEN_TTL_S: bounded(3600, 1, 365 * DAY_S),
+  SIM_CALLBACK_DELAY_MS: bounded(6000, 0, DAY_S * 1000),
+  SIM_AUTO_APPROVE_S: bounded(10, 0, DAY_S),
+  SIM_PROMPT_TIMEOUT_S: bounded(60, 1, DAY_S),
   SIM_PIN: z
     .string()
     .regex(/^[0-9]{4,6}$/)
     .default('1234'),
   /** The merchant name the virtual phone shows on prompts and messages. */
   SIM_BUSINESS_NAME: z.string().trim().min(1).max(60).default('Sandbox Test Merchant'),
-  SIM_CALLBACK_TIMEOUT_MS: int(10_000, 100),
+  SIM_CALLBACK_TIMEOUT_MS: bounded(10_000, 100, 600_000),
   /**
    * Deliveries tried again after a non-2xx answer or no answer: none by default, as Safaricom is
    * said to do; public sources disagree (PROTOCOL.md §4.3), so a client can be tried both ways.

@@ -3,6 +3,7 @@
  * simulator (closed and built again on the same file) carries on with, and files it refuses.
  * state-restart.test.ts kills a real process.
  */
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -101,7 +102,8 @@ describe('the state file', () => {
     expect(renames.mock.calls.length).toBeGreaterThanOrEqual(1);
     expect(renames.mock.calls.length).toBeLessThanOrEqual(2);
     expect(saved().prompts).toHaveLength(1000);
-    expect(fs.readdirSync(dir)).toEqual(['state.json']);
+    // No temporary file left behind: the state and the simulator's lock on it.
+    expect(fs.readdirSync(dir).sort()).toEqual(['state.json', 'state.json.lock']);
   });
 
   it("follows a prompt's end, its callback, the numbers' next outcomes, expired tokens and a reset", async () => {
@@ -254,5 +256,57 @@ describe('a state file that cannot be used stops the start with a sentence', () 
     fs.writeFileSync(file, '');
     await start();
     expect(saved().prompts).toEqual([]);
+  });
+});
+
+describe('one state file, one simulator', () => {
+  it('refuses a second simulator on the same file, naming the process, and the first keeps its file', async () => {
+    const first = await start();
+    const id = await push(first);
+    await expect(startSimulator({ SIM_STATE: file })).rejects.toThrow(
+      new RegExp(
+        `^SIM_STATE file .*state\\.json is in use by another simulator \\(process ${process.pid}\\)`,
+      ),
+    );
+    await sleep(SAVE_WITHIN_MS + 50);
+    expect(saved().prompts.map((prompt) => prompt.checkoutRequestId)).toEqual([id]);
+    // Closed, it lets the next one have the file.
+    await stop(first);
+    expect(fs.existsSync(`${file}.lock`)).toBe(false);
+    const next = await start();
+    expect(next.prompts.get(id)).toMatchObject({ state: 'open' });
+  });
+
+  it('takes over a lock left by a process that no longer runs (one killed with SIGKILL)', async () => {
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+    fs.writeFileSync(`${file}.lock`, String(gone));
+    const sim = await start();
+    expect(fs.readFileSync(`${file}.lock`, 'utf8')).toBe(String(process.pid));
+    await stop(sim);
+  });
+
+  it.runIf(process.platform !== 'win32')(
+    'refuses a pipe, or any file that is not a regular one, without reading it',
+    async () => {
+      const pipe = path.join(dir, 'pipe');
+      execFileSync('mkfifo', [pipe]);
+      await expect(startSimulator({ SIM_STATE: pipe })).rejects.toThrow(
+        /^SIM_STATE .*pipe is not a regular file \(a device, a pipe or a socket\): give SIM_STATE a file of its own\.$/,
+      );
+      expect(fs.statSync(pipe).isFIFO()).toBe(true);
+    },
+  );
+});
+
+describe('a move of the clock', () => {
+  it('is in the file by the time it is answered', async () => {
+    const sim = await start();
+    const answer = await call(`${sim.url}/_sim/clock/advance`, {
+      method: 'POST',
+      headers: JSON_BODY,
+      body: { seconds: 1000 },
+    });
+    expect(answer.status).toBe(200);
+    expect(saved().clockAheadMs).toBeGreaterThanOrEqual(999_000);
   });
 });

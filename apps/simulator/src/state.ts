@@ -109,6 +109,13 @@ function stateError(problem: string): SimulatorConfigError {
 
 /** The state a file holds; undefined when there is none yet (no file, or an empty one). */
 export function readStateFile(file: string): SavedState | undefined {
+  // A device, a pipe or a socket would be read without end, and a rename would replace it.
+  const kind = fs.statSync(file, { throwIfNoEntry: false });
+  if (kind && !kind.isFile() && !kind.isDirectory()) {
+    throw stateError(
+      `${file} is not a regular file (a device, a pipe or a socket): give SIM_STATE a file of its own.`,
+    );
+  }
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -172,8 +179,71 @@ export function keepState(
   stores: KeptStores,
   onSaveError: (message: string) => void,
 ): StateKeeper {
-  const { prompts, tokens, clock } = stores;
   const saved = readStateFile(file);
+  const lock = lockStateFile(file);
+  try {
+    return keepStateLocked(file, stores, saved, onSaveError, lock);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+interface StateLock {
+  release(): void;
+}
+
+/**
+ * Two simulators on one file would each overwrite what the other saved, and a restart would lose
+ * one's prompts: the file is taken with `<file>.lock`, which holds the process id. A lock left by
+ * a process that no longer runs (killed with SIGKILL) is taken over.
+ */
+function lockStateFile(file: string): StateLock {
+  const lockFile = `${file}.lock`;
+  const mine = String(process.pid);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lockFile, mine, { flag: 'wx', mode: 0o600 });
+      return {
+        release: () => {
+          const holder = fs.existsSync(lockFile) ? fs.readFileSync(lockFile, 'utf8') : '';
+          if (holder === mine) fs.rmSync(lockFile, { force: true });
+        },
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw stateError(`lock ${lockFile} cannot be made: ${fileProblem(lockFile, error)}.`);
+      }
+    }
+    const holder = Number.parseInt(fs.readFileSync(lockFile, 'utf8'), 10);
+    if (Number.isInteger(holder) && holder > 0 && running(holder)) {
+      throw stateError(
+        `file ${file} is in use by another simulator (process ${holder}): give each simulator a file of its own (or, if no simulator uses it, delete ${lockFile}).`,
+      );
+    }
+    fs.rmSync(lockFile, { force: true });
+  }
+  throw stateError(`lock ${lockFile} was taken by another simulator starting at the same time.`);
+}
+
+/** Whether a process with this id runs (this one included: a second simulator in it). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function keepStateLocked(
+  file: string,
+  stores: KeptStores,
+  saved: SavedState | undefined,
+  onSaveError: (message: string) => void,
+  lock: StateLock,
+): StateKeeper {
+  const { prompts, tokens, clock } = stores;
   if (saved) {
     // The clock first: the prompts' timers are set from its time.
     clock?.restoreOffset(saved.clockAheadMs);
@@ -203,13 +273,16 @@ export function keepState(
   };
   prompts.on('change', changed);
   tokens.onChange = changed;
-  if (clock) clock.onAdvance = changed;
+  // A move of the clock is written before it is answered: a caller told it moved finds it so
+  // after a crash.
+  if (clock) clock.onAdvance = save;
   return {
     close() {
       prompts.off('change', changed);
       tokens.onChange = undefined;
       if (clock) clock.onAdvance = undefined;
       if (pending) save();
+      lock.release();
     },
   };
 }
