@@ -44,6 +44,20 @@ export async function buildSimulator(
   options: { logger?: boolean | object } = {},
 ): Promise<Simulator> {
   const app = Fastify({
+    // "body/rules/0/probability must be …"; a problem with the whole body reads "body …".
+    schemaErrorFormatter: (errors, dataVar) =>
+      new Error(
+        errors
+          .map((error) => {
+            const path = error.instancePath.replace(/^\/$/, '');
+            const message =
+              path === '' && error.message?.startsWith('Invalid input: expected object')
+                ? 'must be a JSON object'
+                : error.message;
+            return `${dataVar}${path} ${message}`;
+          })
+          .join(', '),
+      ),
     logger:
       options.logger === false
         ? false
@@ -135,6 +149,12 @@ export async function buildSimulator(
   // The control API and the virtual phone: this machine only, unless SIM_REMOTE_CONTROL says otherwise.
   await app.register(async (local) => {
     local.addHook('onRequest', thisMachineOnly(config));
+    // A control call with no body is no body, even when the client's HTTP wrapper says
+    // Content-Type: application/json on every request (Fastify refuses an empty JSON body).
+    const json = local.getDefaultJsonParser('error', 'error');
+    local.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+      body === '' ? done(null, undefined) : json(request, String(body), done),
+    );
     await local.register(controlRoutes, {
       prefix: '/_sim',
       config,

@@ -152,7 +152,7 @@ describe('the rules themselves', () => {
     [{ seed: 1.5, rules: [] }, 'body/seed must be a whole number from 0 to 4294967295'],
     [{ seed: -1, rules: [] }, 'body/seed must be a whole number from 0 to 4294967295'],
     [{ rules: 'all' }, 'body/rules '],
-    [[], 'body/ '],
+    [[], 'body must be a JSON object'],
   ])('refuse %j with a 400 naming the field', async (body, named) => {
     await setRules([{ operation: 'oauth', probability: 1, error: 'busy' }]);
     const answer = await control('/faults', 'PUT', body);
@@ -161,6 +161,44 @@ describe('the rules themselves', () => {
     // The rules there were stay.
     expect((await control('/faults', 'GET')).json().rules).toHaveLength(1);
   });
+
+  it('say back an overlong error name shortened, not whole', async () => {
+    const answer = await control('/faults', 'PUT', {
+      rules: [{ operation: 'oauth', probability: 1, error: 'z'.repeat(100_000) }],
+    });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json().error).toBe(
+      `body/rules/0/error "${'z'.repeat(40)}…" is not an error for oauth (one of busy, spike-arrest, quota, internal-error, drop, gateway)`,
+    );
+  });
+
+  it('name an unknown key, and a body that is no object, as the body’s', async () => {
+    const unknown = await control('/faults', 'PUT', { rules: [], extra: 1 });
+    expect(unknown.json()).toEqual({ error: 'body Unrecognized key: "extra"' });
+    const none = await sim.app.inject({
+      method: 'PUT',
+      url: '/_sim/faults',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(none.statusCode).toBe(400);
+    expect(none.json()).toEqual({ error: 'body must be a JSON object' });
+  });
+
+  it.each([
+    ['POST', '/_sim/reset'],
+    ['DELETE', '/_sim/faults'],
+    ['POST', '/_sim/tokens/expire'],
+  ] as const)(
+    'take %s %s with no body even when it says Content-Type: application/json',
+    async (method, url) => {
+      const answer = await sim.app.inject({
+        method,
+        url,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(answer.statusCode).toBe(204);
+    },
+  );
 
   it('refuse malformed JSON in the control API’s envelope', async () => {
     const answer = await sim.app.inject({

@@ -15,6 +15,9 @@ import { z } from 'zod';
 import type { DeliveryFault } from './callbacks.ts';
 import { REFUSALS, type RefusalName } from './catalogue.ts';
 
+/** What is said back of a value given: enough to recognise it, not a megabyte of it. */
+const shortened = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}…` : text);
+
 export const OPERATIONS = ['oauth', 'stkpush', 'query', 'callback'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
@@ -66,7 +69,7 @@ const rule = z
     if (!allowed.includes(value.error)) {
       ctx.addIssue({
         code: 'custom',
-        message: `"${value.error}" is not an error for ${value.operation} (one of ${allowed.join(', ')})`,
+        message: `${JSON.stringify(shortened(value.error))} is not an error for ${value.operation} (one of ${allowed.join(', ')})`,
         path: ['error'],
       });
     }

@@ -3,10 +3,12 @@
  * listens, what it warns about, and who gets the control API.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runToEnd } from './test/process.ts';
 
 const SERVER = path.join(import.meta.dirname, 'server.ts');
 const BASIC = `Basic ${Buffer.from('key:secret').toString('base64')}`;
@@ -146,5 +148,36 @@ describe('npm start', () => {
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(1);
     expect(output).toContain('SIM_HOST=10.1.2.3 leaves the simulator off 127.0.0.1');
+  });
+});
+
+describe('a start that cannot listen', () => {
+  it('says in one line that SIM_HOST is not an address of this machine, and exits 1', async () => {
+    // 192.0.2.1 is for documentation (RFC 5737): no machine has it, and binding to it sends nothing.
+    const { status, stdout, stderr } = await runToEnd(['--host', '192.0.2.1', '--port', '0']);
+    expect(status).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr.trim()).toBe(
+      "SIM_HOST 192.0.2.1 is not an address of this machine (daraja-simulator --host): use 127.0.0.1, 0.0.0.0 or one of this machine's addresses.",
+    );
+  });
+
+  it('says the port is taken, and lets go of its SIM_STATE file', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as net.AddressInfo;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sim-listen-'));
+    try {
+      const state = path.join(dir, 'state.json');
+      const { status, stderr } = await runToEnd(['--port', String(port), '--state', state]);
+      expect(status).toBe(1);
+      expect(stderr.trim()).toBe(
+        `Port ${port} on 127.0.0.1 is already in use: stop what uses it, or choose another with SIMULATOR_PORT (daraja-simulator --port).`,
+      );
+      expect(fs.readdirSync(dir)).toEqual(['state.json']);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

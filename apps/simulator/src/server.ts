@@ -34,13 +34,12 @@ if (command.kind === 'help' || command.kind === 'version') {
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      console.error(
-        `Port ${config.port} on ${config.host} is already in use: stop what uses it, or choose another with SIMULATOR_PORT (${COMMAND_NAME} --port).`,
-      );
-      process.exit(1);
-    }
-    throw error;
+    const problem = listenProblem(error as NodeJS.ErrnoException, config.host, config.port);
+    if (!problem) throw error;
+    console.error(problem);
+    // Closed first, so that SIM_STATE's file is written and its lock let go.
+    await app.close();
+    process.exit(1);
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -48,4 +47,26 @@ if (command.kind === 'help' || command.kind === 'version') {
   app.log.info(`Daraja simulator listening on http://${host}:${port}`);
   const warning = exposureWarning(config);
   if (warning) app.log.warn(warning);
+}
+
+/** Why the simulator could not listen, in a sentence; undefined for what is not the user's doing. */
+function listenProblem(
+  error: NodeJS.ErrnoException,
+  host: string,
+  port: number,
+): string | undefined {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return `Port ${port} on ${host} is already in use: stop what uses it, or choose another with SIMULATOR_PORT (${COMMAND_NAME} --port).`;
+    case 'EACCES':
+      return `Port ${port} on ${host} needs privileges this user lacks: choose a port above 1023 with SIMULATOR_PORT (${COMMAND_NAME} --port).`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_FAIL':
+      return `SIM_HOST ${host} is not an address or a host name this machine can find (${COMMAND_NAME} --host): use 127.0.0.1, 0.0.0.0 or one of this machine's addresses.`;
+    case 'EADDRNOTAVAIL':
+      return `SIM_HOST ${host} is not an address of this machine (${COMMAND_NAME} --host): use 127.0.0.1, 0.0.0.0 or one of this machine's addresses.`;
+    default:
+      return undefined;
+  }
 }

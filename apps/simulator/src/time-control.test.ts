@@ -141,7 +141,7 @@ describe('moving the clock', () => {
     [{}, 'body/seconds must be a number of seconds'],
     [{ seconds: 2_592_001 }, 'body/seconds must be at most 2592000 (30 days)'],
     [{ seconds: 61, minutes: 1 }, 'Unrecognized key: "minutes"'],
-    [[61], 'body/ '],
+    [[61], 'body must be a JSON object'],
   ])('refuses %j with a 400 naming the problem', async (body, named) => {
     const { sim } = await start();
     const answer = await advance(sim, body);
