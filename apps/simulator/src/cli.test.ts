@@ -182,6 +182,10 @@ describe('a command line that makes no sense', () => {
     [['--log-level', 'loud'], 'Bad value for --log-level ("loud"): '],
     [['serve'], 'Unknown command "serve": daraja-simulator takes options, or the command replay'],
     [['--port', '1', 'extra'], 'Unexpected argument "extra"'],
+    [
+      ['--port', '-1'],
+      '--port needs a value; one that starts with a dash is written --port=<value>: daraja-simulator --help lists the options.',
+    ],
   ])('%j is refused with a message naming it', (argv, message) => {
     expect(refused(parseCommandLine(argv, {}))).toContain(message);
   });

@@ -171,7 +171,12 @@ function parseError(error: unknown, help = `${COMMAND_NAME} --help`): string {
     const option = /'([^']+)'/.exec(message)?.[1] ?? message;
     return `Unknown option ${option}: ${help} lists them.`;
   }
-  return `${message}: ${help} lists the options.`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /ambiguous/.test(message)) {
+    // Node's three lines for `--port -1`: the value looks like an option.
+    const option = /'([^']+)'/.exec(message)?.[1] ?? 'the option';
+    return `${option} needs a value; one that starts with a dash is written ${option}=<value>: ${help} lists the options.`;
+  }
+  return `${message.split('\n')[0]}: ${help} lists the options.`;
 }
 
 /** What the command line asks for, with the environment's settings under the flags'. */

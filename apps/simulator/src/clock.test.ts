@@ -51,6 +51,17 @@ describe('the simulator’s clock', () => {
     });
   });
 
+  it('is exactly as far ahead as it was moved, whatever the timers took', () => {
+    const clock = new SimClock();
+    clock.setTimeout(() => {
+      const until = Date.now() + 20;
+      while (Date.now() < until); // a timer that takes real time to run
+    }, 1_000);
+    clock.advance(15_000);
+    clock.advance(1_000);
+    expect(clock.offsetMs).toBe(16_000);
+  });
+
   it('runs a timer set by another within the same move', () => {
     const clock = new SimClock();
     const ran: string[] = [];

@@ -76,6 +76,7 @@ export class SimClock {
    * such a run sets is run too, if it falls due within the move). Returns how many ran.
    */
   advance(ms: number): number {
+    const aheadAfter = this.#offsetMs + Math.max(0, ms);
     const target = this.nowMs() + Math.max(0, ms);
     let ran = 0;
     for (;;) {
@@ -89,6 +90,8 @@ export class SimClock {
       ran++;
     }
     this.#moveTo(target);
+    // Exactly as far ahead as asked, whatever real time the timers took to run.
+    this.#offsetMs = Math.max(this.#offsetMs, aheadAfter);
     // What is not due yet is now nearer: its real timer is set again for the time left.
     for (const timer of this.#pending) this.#arm(timer);
     this.onAdvance?.();
