@@ -331,6 +331,7 @@ try {
   for (const needed of [
     'package.json',
     'README.md',
+    'LICENSE',
     'dist/server.js',
     'dist/index.js',
     'dist/index.d.ts',
