@@ -29,8 +29,10 @@ import {
   answerClientError,
   answerError,
   answerNodeRefusals,
+  methodNotAllowed,
 } from './errors.ts';
 import { clientAddress } from './lib/client-address.ts';
+import { routeMethods } from './lib/route-methods.ts';
 import { transactionRoutes } from './transactions/transactions.routes.ts';
 import { transactionEventRoutes } from './transactions/events.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
@@ -239,6 +241,8 @@ export async function buildApp(deps: AppDeps) {
     const reconciler = startReconciler({ ...paymentDeps, settings: config.reconcile });
     app.addHook('onClose', () => reconciler.stop());
   }
+  // Which methods each address answers, for the not-found handler's 405.
+  const methodsAt = routeMethods(app);
   // The API's description, collected from the routes registered after it.
   await registerOpenApi(app);
   await app.register(
@@ -291,6 +295,12 @@ export async function buildApp(deps: AppDeps) {
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url;
     if (url.startsWith('/api/') || url === '/api' || request.method !== 'GET') {
+      // OPTIONS is the CORS preflight's (cors.ts): one it does not answer stays not found.
+      const known = url.startsWith('/api/') && request.method !== 'OPTIONS';
+      const allowed = known ? methodsAt(url.split('?')[0]!) : [];
+      if (allowed.length > 0 && !allowed.includes(request.method)) {
+        throw methodNotAllowed(request.method, allowed);
+      }
       throw new AppError(404, 'NOT_FOUND', NOT_FOUND_MESSAGE);
     }
     if (!webBuilt) {

@@ -16,6 +16,8 @@ export interface AppErrorOptions {
   retryAfterS?: number;
   /** The saved payment the refusal is about (a push M-PESA refused is kept as failed). */
   transactionId?: string;
+  /** Sent as `Allow` with a 405: the methods the address does answer. */
+  allow?: readonly string[];
 }
 
 export class AppError extends Error {
@@ -24,6 +26,7 @@ export class AppError extends Error {
   readonly code: string;
   readonly retryAfterS: number | undefined;
   readonly transactionId: string | undefined;
+  readonly allow: readonly string[] | undefined;
 
   constructor(statusCode: number, code: string, message: string, options: AppErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -31,6 +34,7 @@ export class AppError extends Error {
     this.code = code;
     this.retryAfterS = options.retryAfterS;
     this.transactionId = options.transactionId;
+    this.allow = options.allow;
   }
 }
 
@@ -38,6 +42,18 @@ export const GENERIC_FAILURE = 'Something went wrong on our side. Please try aga
 
 /** Any address with nothing behind it, in the API (and a callback path with a wrong secret). */
 export const NOT_FOUND_MESSAGE = 'There is nothing at this address. Check the URL.';
+
+/** A known address asked with a method it does not answer (405, with `Allow`). */
+export function methodNotAllowed(method: string, allowed: readonly string[]): AppError {
+  const shown = allowed.filter((each) => each !== 'HEAD' && each !== 'OPTIONS');
+  const list = shown.length > 1 ? `${shown.slice(0, -1).join(', ')} or ${shown.at(-1)}` : shown[0];
+  return new AppError(
+    405,
+    'METHOD_NOT_ALLOWED',
+    `This address does not answer ${method}: use ${list ?? allowed.join(', ')}.`,
+    { allow: allowed },
+  );
+}
 
 interface Answer {
   statusCode: number;
@@ -156,6 +172,7 @@ export function answerError(error: FastifyError, request: FastifyRequest, reply:
   };
   if (error instanceof AppError) {
     if (error.retryAfterS !== undefined) reply.header('Retry-After', String(error.retryAfterS));
+    if (error.allow !== undefined) reply.header('Allow', error.allow.join(', '));
     if (error.transactionId !== undefined) {
       return reply
         .code(statusCode)

@@ -33,6 +33,7 @@ A payment request sent again with the same \`Idempotency-Key\` header gets the f
 Besides the answers listed with each route, any address can be answered:
 
 ${BEFORE_ANY_ROUTE.join('\n')}
+- 405 \`METHOD_NOT_ALLOWED\`: an address of a route below asked with a method it does not take; \`Allow\` lists those it does.
 - 400 \`BAD_REQUEST\`: a request that is not valid HTTP (an HTTP/1.1 request without a Host header, a broken chunked body).
 
 A web app on another origin may call \`/api\` when the server's \`CORS_ORIGINS\` lists it: \`OPTIONS\` preflights are answered for every route but the callback.`;

@@ -250,6 +250,43 @@ for (const dialect of DIALECTS) {
       expect(response.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
     });
 
+    it.each([
+      ['PUT', '/api/mpesa/stkpush', 'POST', 'This address does not answer PUT: use POST.'],
+      ['GET', '/api/mpesa/stkpush', 'POST', 'This address does not answer GET: use POST.'],
+      [
+        'DELETE',
+        '/api/mpesa/transactions/abc',
+        'GET, HEAD',
+        'This address does not answer DELETE: use GET.',
+      ],
+      [
+        'POST',
+        '/api/mpesa/transactions?limit=5',
+        'GET, HEAD',
+        'This address does not answer POST: use GET.',
+      ],
+      [
+        'GET',
+        '/api/mpesa/callback/any-secret',
+        'POST',
+        'This address does not answer GET: use POST.',
+      ],
+    ] as const)(
+      'answers %s %s with 405, saying which method it takes, and Allow',
+      async (method, url, allow, message) => {
+        const response = await world.app.inject({ method, url });
+        expect(response.statusCode).toBe(405);
+        expect(response.headers.allow).toBe(allow);
+        expect(response.json()).toEqual({ success: false, code: 'METHOD_NOT_ALLOWED', message });
+      },
+    );
+
+    it('answers a known address written with a trailing slash as not found, not as a wrong method', async () => {
+      const response = await world.app.inject({ url: '/api/health/' });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
+    });
+
     it('tells the web app it runs against the simulator', async () => {
       const response = await world.app.inject({ url: '/api/config' });
       expect(response.json()).toEqual({
