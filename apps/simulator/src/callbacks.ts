@@ -59,21 +59,26 @@ export function callbackBody(prompt: Prompt): unknown {
 
 const MAX_LOGGED_RESPONSE = 4096;
 
-export async function postCallback(
-  prompt: Prompt,
-  attempt: number,
-  timeoutMs: number,
-): Promise<CallbackAttempt> {
-  const body = callbackBody(prompt);
+/** What a receiver did with one callback POST: its status and answer, or why there was none. */
+export interface Sent {
+  status: number | null;
+  responseBody: string | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/** A receiver took the callback: any 2xx. */
+export const accepted = (sent: { status: number | null }) =>
+  sent.status !== null && sent.status >= 200 && sent.status < 300;
+
+/**
+ * POSTs a callback body as Daraja does (JSON, no redirects followed), waiting at most `timeoutMs`
+ * for the answer. Delivery (postCallback) and `daraja-simulator replay` both send through it.
+ */
+export async function sendCallback(url: string, body: unknown, timeoutMs: number): Promise<Sent> {
   const started = performance.now();
-  const base = {
-    checkoutRequestId: prompt.checkoutRequestId,
-    url: prompt.callbackUrl,
-    attempt,
-    requestBody: body,
-  };
   try {
-    const response = await fetch(prompt.callbackUrl, {
+    const response = await fetch(url, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'User-Agent': 'Daraja-Simulator/1.0' },
       body: JSON.stringify(body),
@@ -82,7 +87,6 @@ export async function postCallback(
     });
     const text = await response.text();
     return {
-      ...base,
       status: response.status,
       responseBody: text.slice(0, MAX_LOGGED_RESPONSE),
       error: null,
@@ -94,15 +98,28 @@ export async function postCallback(
       error instanceof DOMException && error.name === 'TimeoutError'
         ? `no answer within ${timeoutMs} ms`
         : (cause?.code ?? cause?.message ?? (error as Error).message);
-    // Node's words may quote the URL (one with a password in it cannot be fetched): the error is
-    // shown and journaled, so it is masked as the URL is everywhere else.
-    const shown = message.replaceAll(prompt.callbackUrl, redactUrl(prompt.callbackUrl));
     return {
-      ...base,
       status: null,
       responseBody: null,
-      error: shown,
+      // Node's words may quote the URL (one with a password in it cannot be fetched): the error
+      // is shown and journaled, so it is masked as the URL is everywhere else.
+      error: message.replaceAll(url, redactUrl(url)),
       durationMs: Math.round(performance.now() - started),
     };
   }
+}
+
+export async function postCallback(
+  prompt: Prompt,
+  attempt: number,
+  timeoutMs: number,
+): Promise<CallbackAttempt> {
+  const body = callbackBody(prompt);
+  return {
+    checkoutRequestId: prompt.checkoutRequestId,
+    url: prompt.callbackUrl,
+    attempt,
+    requestBody: body,
+    ...(await sendCallback(prompt.callbackUrl, body, timeoutMs)),
+  };
 }

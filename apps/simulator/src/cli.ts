@@ -16,7 +16,7 @@ import {
   type SettingName,
   type SimulatorConfig,
 } from './config.ts';
-import { ReplayError, checkReplayUrl } from './replay.ts';
+import { REPLAY_TIMEOUT_MS, ReplayError, checkReplayUrl } from './replay.ts';
 
 export const COMMAND_NAME = 'daraja-simulator';
 
@@ -87,7 +87,6 @@ export function helpText(): string {
   ].join('\n');
 }
 
-const REPLAY_TIMEOUT_MS = 10_000;
 const REPLAY_USAGE = `${COMMAND_NAME} replay <journal.jsonl> --to <URL> [--timeout-ms <ms>]`;
 
 export function replayHelpText(): string {

@@ -4,7 +4,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { RESULT_CODES, FORCED_NUMBERS, type ForcedOutcome } from './catalogue.ts';
-import { postCallback, type CallbackAttempt, type DeliveryFault } from './callbacks.ts';
+import { accepted, postCallback, type CallbackAttempt, type DeliveryFault } from './callbacks.ts';
 import { checkoutRequestId, merchantRequestId, mpesaReceiptNumber } from './ids.ts';
 import type { SimulatorConfig } from './config.ts';
 import { SimClock, type ClockTimer } from './clock.ts';
@@ -328,7 +328,7 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
     for (let attempt = 1; attempt <= attempts && generation === this.#generation; attempt++) {
       const result = await postCallback(prompt, attempt, this.#config.callbackTimeoutMs);
       this.#emit({ type: 'callback', attempt: { ...result, at: this.#clock.now().toISOString() } });
-      delivered = result.status !== null && result.status >= 200 && result.status < 300;
+      delivered = accepted(result);
       if (delivered) break;
       if (attempt < attempts) await this.#clock.sleep(firstWaitMs * 2 ** (attempt - 1));
     }

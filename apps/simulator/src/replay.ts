@@ -5,6 +5,7 @@
  * delivered twice) can be tried again at will.
  */
 import fs from 'node:fs';
+import { accepted, sendCallback } from './callbacks.ts';
 import { fileProblem } from './files.ts';
 import { redactUrl } from './redact.ts';
 
@@ -14,6 +15,9 @@ export interface ReplayResult {
   status: number | null;
   error: string | null;
 }
+
+/** How long replay waits for each answer unless --timeout-ms says. */
+export const REPLAY_TIMEOUT_MS = 10_000;
 
 export class ReplayError extends Error {
   override name = 'ReplayError';
@@ -89,7 +93,7 @@ export async function replayJournal(
     throw new ReplayError(`cannot read ${file}: ${fileProblem(file, error)}`);
   }
   const results: ReplayResult[] = [];
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? REPLAY_TIMEOUT_MS;
   let callbacks: JournalCallback[];
   try {
     callbacks = journalCallbacks(text);
@@ -98,28 +102,8 @@ export async function replayJournal(
     throw error;
   }
   for (const callback of callbacks) {
-    let result: ReplayResult;
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'User-Agent': 'Daraja-Simulator/1.0' },
-        body: JSON.stringify(callback.body),
-        signal: AbortSignal.timeout(timeoutMs),
-        redirect: 'manual',
-      });
-      await response.arrayBuffer();
-      result = { ...describe(callback), status: response.status, error: null };
-    } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause;
-      result = {
-        ...describe(callback),
-        status: null,
-        error:
-          error instanceof DOMException && error.name === 'TimeoutError'
-            ? `no answer within ${timeoutMs} ms`
-            : (cause?.code ?? (error as Error).message),
-      };
-    }
+    const { status, error } = await sendCallback(url.href, callback.body, timeoutMs);
+    const result: ReplayResult = { ...describe(callback), status, error };
     results.push(result);
     options.onResult?.(result);
   }
@@ -129,9 +113,6 @@ export async function replayJournal(
 function describe(callback: JournalCallback) {
   return { line: callback.line, checkoutRequestId: callback.checkoutRequestId };
 }
-
-const delivered = (result: ReplayResult) =>
-  result.status !== null && result.status >= 200 && result.status < 300;
 
 /**
  * The replay command as server.ts runs it: a line per callback sent, with the receiver's answer,
@@ -161,7 +142,7 @@ export async function runReplay(
     err(`${command.file} holds no callbacks: nothing was sent.`);
     return 1;
   }
-  const good = results.filter(delivered).length;
+  const good = results.filter(accepted).length;
   const summary = `${good} of ${results.length} callbacks sent to ${redactUrl(command.to)} answered with a 2xx.`;
   if (good === results.length) {
     out(summary);
