@@ -145,11 +145,11 @@ export function readStateFile(file: string): SavedState | undefined {
   return parsed.data;
 }
 
-/** What the simulator keeps (SIM_STATE): the clock may be absent (a test's own stores). */
+/** What the simulator keeps (SIM_STATE). */
 export interface KeptStores {
   prompts: PromptBook;
   tokens: TokenStore;
-  clock?: SimClock;
+  clock: SimClock;
 }
 
 export function writeStateFile(file: string, { prompts, tokens, clock }: KeptStores): void {
@@ -160,7 +160,7 @@ export function writeStateFile(file: string, { prompts, tokens, clock }: KeptSto
     tokens: tokens.snapshot(),
     prompts: all,
     next,
-    clockAheadMs: Math.round(clock?.offsetMs ?? 0),
+    clockAheadMs: Math.round(clock.offsetMs),
   };
   replaceFile(file, JSON.stringify(state));
 }
@@ -179,14 +179,55 @@ export function keepState(
   stores: KeptStores,
   onSaveError: (message: string) => void,
 ): StateKeeper {
+  const { prompts, tokens, clock } = stores;
   const saved = readStateFile(file);
   const lock = lockStateFile(file);
   try {
-    return keepStateLocked(file, stores, saved, onSaveError, lock);
+    if (saved) {
+      // The clock first: the prompts' timers are set from its time.
+      clock.restoreOffset(saved.clockAheadMs);
+      tokens.restore(saved.tokens);
+      prompts.restore({ prompts: saved.prompts, next: saved.next });
+    }
+    try {
+      writeStateFile(file, stores);
+    } catch (error) {
+      throw stateError(`file ${file} cannot be written: ${fileProblem(file, error)}.`);
+    }
   } catch (error) {
     lock.release();
     throw error;
   }
+
+  let pending: NodeJS.Timeout | undefined;
+  const save = () => {
+    clearTimeout(pending);
+    pending = undefined;
+    try {
+      writeStateFile(file, stores);
+    } catch (error) {
+      // The simulator goes on; the next change tries again.
+      onSaveError(`SIM_STATE file ${file} could not be written: ${fileProblem(file, error)}`);
+    }
+  };
+  // The first change starts the window; the changes that follow within it are in the same write.
+  const changed = () => {
+    pending ??= setTimeout(save, SAVE_WITHIN_MS).unref();
+  };
+  prompts.on('change', changed);
+  tokens.onChange = changed;
+  // A move of the clock is written before it is answered: a caller told it moved finds it so
+  // after a crash.
+  clock.onAdvance = save;
+  return {
+    close() {
+      prompts.off('change', changed);
+      tokens.onChange = undefined;
+      clock.onAdvance = undefined;
+      if (pending) save();
+      lock.release();
+    },
+  };
 }
 
 interface StateLock {
@@ -234,55 +275,4 @@ function running(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-}
-
-function keepStateLocked(
-  file: string,
-  stores: KeptStores,
-  saved: SavedState | undefined,
-  onSaveError: (message: string) => void,
-  lock: StateLock,
-): StateKeeper {
-  const { prompts, tokens, clock } = stores;
-  if (saved) {
-    // The clock first: the prompts' timers are set from its time.
-    clock?.restoreOffset(saved.clockAheadMs);
-    tokens.restore(saved.tokens);
-    prompts.restore({ prompts: saved.prompts, next: saved.next });
-  }
-  try {
-    writeStateFile(file, stores);
-  } catch (error) {
-    throw stateError(`file ${file} cannot be written: ${fileProblem(file, error)}.`);
-  }
-
-  let pending: NodeJS.Timeout | undefined;
-  const save = () => {
-    clearTimeout(pending);
-    pending = undefined;
-    try {
-      writeStateFile(file, stores);
-    } catch (error) {
-      // The simulator goes on; the next change tries again.
-      onSaveError(`SIM_STATE file ${file} could not be written: ${fileProblem(file, error)}`);
-    }
-  };
-  // The first change starts the window; the changes that follow within it are in the same write.
-  const changed = () => {
-    pending ??= setTimeout(save, SAVE_WITHIN_MS).unref();
-  };
-  prompts.on('change', changed);
-  tokens.onChange = changed;
-  // A move of the clock is written before it is answered: a caller told it moved finds it so
-  // after a crash.
-  if (clock) clock.onAdvance = save;
-  return {
-    close() {
-      prompts.off('change', changed);
-      tokens.onChange = undefined;
-      if (clock) clock.onAdvance = undefined;
-      if (pending) save();
-      lock.release();
-    },
-  };
 }
