@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createServer } from 'vite';
+import { DEFAULT_DATA_DIR } from '../apps/api/src/config.ts';
 import { ROOT } from './lib.ts';
 import { ProcessGroup, printReady, productSettings, startProduct } from './processes.ts';
 
@@ -19,7 +20,7 @@ const group = new ProcessGroup();
  * a prompt open on the virtual phone is still there, and a callback due is still delivered.
  */
 if (settings.simulated && settings.env.SIM_STATE === undefined) {
-  const dataDir = path.resolve(settings.env.DATA_DIR || path.join(ROOT, 'data'));
+  const dataDir = path.resolve(settings.env.DATA_DIR?.trim() || DEFAULT_DATA_DIR);
   fs.mkdirSync(dataDir, { recursive: true });
   settings.env.SIM_STATE = path.join(dataDir, 'simulator-state.json');
 }

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { isTimeZone } from './lib/business-day.ts';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
+/** Where the database (and `npm run dev`'s simulator state) is kept unless DATA_DIR says. */
+export const DEFAULT_DATA_DIR = path.join(REPO_ROOT, 'data');
 
 /** Safaricom's public sandbox Lipa Na M-PESA Online shortcode and passkey (PROTOCOL.md §3.2). */
 export const SANDBOX_SHORTCODE = '174379';
@@ -135,7 +137,7 @@ const EnvSchema = z.object({
   PORT: port(3000),
   SIMULATOR_PORT: port(3001),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  DATA_DIR: z.string().trim().min(1).default(path.join(REPO_ROOT, 'data')),
+  DATA_DIR: z.string().trim().min(1).default(DEFAULT_DATA_DIR),
   DATABASE_URL: optionalText,
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   DATABASE_SCHEMA: z
