@@ -29,7 +29,9 @@ import {
   answerClientError,
   answerError,
   answerNodeRefusals,
+  forbiddenKey,
   methodNotAllowed,
+  shuttingDown,
 } from './errors.ts';
 import { clientAddress } from './lib/client-address.ts';
 import { routeMethods } from './lib/route-methods.ts';
@@ -90,13 +92,7 @@ function registerJsonParser(app: FastifyInstance): void {
       } catch {
         return done(error);
       }
-      done(
-        new AppError(
-          400,
-          'FORBIDDEN_KEY',
-          'The request body must not use the keys "__proto__" or "constructor.prototype"',
-        ),
-      );
+      done(forbiddenKey());
     });
   });
 }
@@ -164,7 +160,7 @@ export async function buildApp(deps: AppDeps) {
   app.addHook('onRequest', async (request, reply) => {
     if (closing) {
       reply.header('Connection', 'close');
-      throw new AppError(503, 'SHUTTING_DOWN', 'The server is restarting. Please try again.');
+      throw shuttingDown();
     }
     if (request.raw.httpVersion === '1.1' && !request.headers.host) {
       throw new AppError(

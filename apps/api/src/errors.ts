@@ -43,6 +43,18 @@ export const GENERIC_FAILURE = 'Something went wrong on our side. Please try aga
 /** Any address with nothing behind it, in the API (and a callback path with a wrong secret). */
 export const NOT_FOUND_MESSAGE = 'There is nothing at this address. Check the URL.';
 
+/** A JSON body with a key that could poison objects (`__proto__`, `constructor.prototype`). */
+export const forbiddenKey = () =>
+  new AppError(
+    400,
+    'FORBIDDEN_KEY',
+    'The request body must not use the keys "__proto__" or "constructor.prototype"',
+  );
+
+/** A request that arrives while the server closes: a load balancer tries another. */
+export const shuttingDown = () =>
+  new AppError(503, 'SHUTTING_DOWN', 'The server is restarting. Please try again.');
+
 /** A known address asked with a method it does not answer (405, with `Allow`). */
 export function methodNotAllowed(method: string, allowed: readonly string[]): AppError {
   const shown = allowed.filter((each) => each !== 'HEAD' && each !== 'OPTIONS');

@@ -5,18 +5,29 @@
  * copy: it validates exactly as the shared contract's, which stays as it is.
  *
  * The error examples are made from the errors the code throws, by the same functions and
- * constants, so that their codes and messages are the API's own. The few messages written inline
- * where they are thrown are written again here; openapi.test.ts provokes each of them and checks
- * that the API answers exactly what is documented.
+ * constants, so that their codes and messages are the API's own; openapi.test.ts provokes each of
+ * them and checks that the API answers exactly what is documented.
  */
 import { z } from 'zod';
 import { messages } from '@mpesa/shared';
 import { errorResponseSchema } from '@mpesa/shared/contract';
-import { AppError, CLIENT_MISTAKES, GENERIC_FAILURE, NOT_FOUND_MESSAGE } from '../errors.ts';
+import {
+  AppError,
+  CLIENT_MISTAKES,
+  GENERIC_FAILURE,
+  NOT_FOUND_MESSAGE,
+  forbiddenKey,
+  shuttingDown,
+} from '../errors.ts';
 import { DarajaError } from '../daraja/daraja-error.ts';
 import { busyPhoneError, payerErrorFor } from '../transactions/initiation-errors.ts';
-import { RATE_LIMITED_MESSAGE } from '../transactions/transactions.service.ts';
-import { MAX_LENGTH } from '../db/stored-lengths.ts';
+import { RATE_LIMITED_MESSAGE, mpesaNoAnswer } from '../transactions/transactions.service.ts';
+import { invalidCursor } from '../transactions/history.service.ts';
+import {
+  idempotencyKeyInUse,
+  idempotencyKeyReused,
+  invalidIdempotencyKey,
+} from '../transactions/idempotency.ts';
 import { SAMPLE } from './openapi-examples.ts';
 
 /** One answer a route can give, as the description shows it. */
@@ -77,30 +88,12 @@ export const REFUSED = {
   ),
   invalidJson: mistake('The body is not valid JSON', 'FST_ERR_CTP_INVALID_JSON_BODY'),
   emptyBody: mistake('The body is empty', 'FST_ERR_CTP_EMPTY_JSON_BODY'),
-  forbiddenKey: refusal(
-    'The body uses a key that could poison objects',
-    new AppError(
-      400,
-      'FORBIDDEN_KEY',
-      'The request body must not use the keys "__proto__" or "constructor.prototype"',
-    ),
-  ),
+  forbiddenKey: refusal('The body uses a key that could poison objects', forbiddenKey()),
   invalidIdempotencyKey: refusal(
     'The Idempotency-Key header is empty, too long or not visible ASCII',
-    new AppError(
-      400,
-      'INVALID_IDEMPOTENCY_KEY',
-      `The Idempotency-Key header must be 1 to ${MAX_LENGTH.idempotencyKey} visible characters`,
-    ),
+    invalidIdempotencyKey(),
   ),
-  invalidCursor: refusal(
-    'The cursor is not one this server gave',
-    new AppError(
-      400,
-      'INVALID_CURSOR',
-      'cursor is not one this server gave; start again from the first page',
-    ),
-  ),
+  invalidCursor: refusal('The cursor is not one this server gave', invalidCursor()),
   badUrl: mistake('The address has a broken %-escape', 'FST_ERR_BAD_URL'),
   mpesaInvalidPhone: darajaRefused(
     'M-PESA refused the phone number (the failed payment is saved)',
@@ -122,11 +115,7 @@ export const REFUSED = {
   ),
   idempotencyKeyInUse: refusal(
     'A request with this Idempotency-Key is still being answered',
-    new AppError(
-      409,
-      'IDEMPOTENCY_KEY_IN_USE',
-      'A payment request with this Idempotency-Key is still being processed. Check the transaction history before trying again.',
-    ),
+    idempotencyKeyInUse(),
   ),
   bodyTooLarge: mistake('The body is larger than the route takes', 'FST_ERR_CTP_BODY_TOO_LARGE'),
   urlTooLong: mistake(
@@ -136,11 +125,7 @@ export const REFUSED = {
   unsupportedMediaType: mistake('The body is not sent as JSON', 'FST_ERR_CTP_INVALID_MEDIA_TYPE'),
   idempotencyKeyReused: refusal(
     'The Idempotency-Key was used before for a different body',
-    new AppError(
-      422,
-      'IDEMPOTENCY_KEY_REUSED',
-      'This Idempotency-Key was already used for a different payment request. Send a new key for a new payment.',
-    ),
+    idempotencyKeyReused(),
   ),
   rateLimited: refusal(
     'This address sent its allowance of payment requests for the window',
@@ -207,16 +192,11 @@ export const REFUSED = {
   ),
   shuttingDown: refusal(
     'The server is shutting down; a load balancer retries elsewhere',
-    new AppError(503, 'SHUTTING_DOWN', 'The server is restarting. Please try again.'),
+    shuttingDown(),
   ),
   mpesaNoAnswer: refusal(
     'M-PESA did not answer in time: a prompt may still reach the phone; the payment stays pending and is reconciled',
-    new AppError(
-      504,
-      'MPESA_NO_ANSWER',
-      'M-PESA did not confirm the payment request. If a prompt reaches your phone you can still complete it; this payment will update on its own.',
-      { transactionId: SAMPLE.transactionId },
-    ),
+    mpesaNoAnswer(SAMPLE.transactionId),
   ),
 } satisfies Record<string, DocumentedError>;
 

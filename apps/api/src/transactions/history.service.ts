@@ -52,17 +52,20 @@ function selectionFor(
  * One page of the history, newest first, with the filters applied, and the cursor of the next
  * page (null on the last).
  */
+export const invalidCursor = () =>
+  new AppError(
+    400,
+    'INVALID_CURSOR',
+    'cursor is not one this server gave; start again from the first page',
+  );
+
 export async function listTransactions(
   deps: HistoryDeps,
   page: { limit: number; cursor?: string | undefined; filters: TransactionFilters },
 ): Promise<{ data: Transaction[]; nextCursor: string | null }> {
   const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
   if (after === null) {
-    throw new AppError(
-      400,
-      'INVALID_CURSOR',
-      'cursor is not one this server gave; start again from the first page',
-    );
+    throw invalidCursor();
   }
   const rows = await repo.listTransactions(deps.db, {
     ...selectionFor(page.filters, deps.businessTimeZone),

@@ -53,6 +53,27 @@ async function claimKey(
  * Runs `answer` once per key. `answer` gives the status and body to send; an AppError it throws is
  * stored and replayed like any other answer, except the per-address limit's refusal.
  */
+export const invalidIdempotencyKey = () =>
+  new AppError(
+    400,
+    'INVALID_IDEMPOTENCY_KEY',
+    `The Idempotency-Key header must be 1 to ${MAX_LENGTH.idempotencyKey} visible characters`,
+  );
+
+export const idempotencyKeyReused = () =>
+  new AppError(
+    422,
+    'IDEMPOTENCY_KEY_REUSED',
+    'This Idempotency-Key was already used for a different payment request. Send a new key for a new payment.',
+  );
+
+export const idempotencyKeyInUse = () =>
+  new AppError(
+    409,
+    'IDEMPOTENCY_KEY_IN_USE',
+    'A payment request with this Idempotency-Key is still being processed. Check the transaction history before trying again.',
+  );
+
 export async function withIdempotencyKey(
   db: Kysely<Database>,
   key: string,
@@ -61,11 +82,7 @@ export async function withIdempotencyKey(
   answer: () => Promise<{ statusCode: number; body: unknown; transactionId?: string }>,
 ): Promise<StoredAnswer> {
   if (!KEY_FORMAT.test(key)) {
-    throw new AppError(
-      400,
-      'INVALID_IDEMPOTENCY_KEY',
-      `The Idempotency-Key header must be 1 to ${MAX_LENGTH.idempotencyKey} visible characters`,
-    );
+    throw invalidIdempotencyKey();
   }
   const hash = requestHash(body);
   if (!(await claimKey(db, key, hash, now))) {
@@ -84,18 +101,10 @@ export async function withIdempotencyKey(
       return withIdempotencyKey(db, key, body, now, answer);
     }
     if (existing.request_hash !== hash) {
-      throw new AppError(
-        422,
-        'IDEMPOTENCY_KEY_REUSED',
-        'This Idempotency-Key was already used for a different payment request. Send a new key for a new payment.',
-      );
+      throw idempotencyKeyReused();
     }
     if (existing.status_code === null || existing.response_body === null) {
-      throw new AppError(
-        409,
-        'IDEMPOTENCY_KEY_IN_USE',
-        'A payment request with this Idempotency-Key is still being processed. Check the transaction history before trying again.',
-      );
+      throw idempotencyKeyInUse();
     }
     return {
       statusCode: existing.status_code,

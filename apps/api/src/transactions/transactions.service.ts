@@ -51,6 +51,15 @@ export interface RequestLimit {
   windowS: number;
 }
 
+/** A push M-PESA never acknowledged: the payment stays pending, and is reconciled. */
+export const mpesaNoAnswer = (transactionId: string) =>
+  new AppError(
+    504,
+    'MPESA_NO_ANSWER',
+    'M-PESA did not confirm the payment request. If a prompt reaches your phone you can still complete it; this payment will update on its own.',
+    { transactionId },
+  );
+
 export const RATE_LIMITED_MESSAGE =
   'Too many payment requests from your network. Please wait a minute and try again.';
 
@@ -186,12 +195,7 @@ export async function initiatePayment(
         await locks.holdPhoneUntil(trx, input.phoneNumber, id, cooldownEnds);
       });
       deps.log.warn({ transactionId: id, err: error }, 'stk push outcome unknown');
-      throw new AppError(
-        504,
-        'MPESA_NO_ANSWER',
-        'M-PESA did not confirm the payment request. If a prompt reaches your phone you can still complete it; this payment will update on its own.',
-        { transactionId: id },
-      );
+      throw mpesaNoAnswer(id);
     }
     const reason =
       error.kind === 'rejected'
