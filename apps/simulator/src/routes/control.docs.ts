@@ -4,12 +4,13 @@
  * the answers are described here only, and shape nothing: the control API has no answer schemas.
  */
 import { z } from 'zod';
-import { FORCED_NUMBERS, RESULT_CODES } from '../catalogue.ts';
+import { RESULT_CODES } from '../catalogue.ts';
 import type { SimulatorConfig } from '../config.ts';
 import { LATE_CALLBACK_MS } from '../faults.ts';
 import type { RouteDocs } from '../openapi.ts';
 import type { Prompt } from '../prompts.ts';
 import { REMOTE_REFUSED } from '../remote-access.ts';
+import { simulatorInfo } from './control.routes.ts';
 
 const TAGS: [string] = ['Control (/_sim/)'];
 
@@ -141,19 +142,7 @@ export function controlDocs(config: SimulatorConfig): Record<string, RouteDocs> 
         200: shown('The settings.', {
           info: {
             summary: 'This simulator',
-            value: {
-              shortcode: config.shortcode,
-              businessName: config.businessName,
-              pin: config.pin,
-              callbackDelayMs: config.callbackDelayMs,
-              autoApproveS: config.autoApproveS,
-              promptTimeoutS: config.promptTimeoutS,
-              tokenTtlS: config.tokenTtlS,
-              forcedNumbers: FORCED_NUMBERS,
-              resultCodes: RESULT_CODES,
-              faultRules: 0,
-              clockAheadMs: 0,
-            },
+            value: simulatorInfo(config, { faultRules: 0, clockAheadMs: 0 }),
           },
         }),
         ...errors({}),

@@ -93,6 +93,25 @@ function toNext(body: z.infer<typeof nextSchema>): NextOutcome {
   return next;
 }
 
+/** GET /_sim/info's answer (its description shows a fresh simulator's). */
+export function simulatorInfo(
+  config: SimulatorConfig,
+  now: { faultRules: number; clockAheadMs: number },
+) {
+  return {
+    shortcode: config.shortcode,
+    businessName: config.businessName,
+    pin: config.pin,
+    callbackDelayMs: config.callbackDelayMs,
+    autoApproveS: config.autoApproveS,
+    promptTimeoutS: config.promptTimeoutS,
+    tokenTtlS: config.tokenTtlS,
+    forcedNumbers: FORCED_NUMBERS,
+    resultCodes: RESULT_CODES,
+    ...now,
+  };
+}
+
 export const controlRoutes: FastifyPluginAsyncZod<ControlRoutesOptions> = async (
   app,
   { config, prompts, log, tokens, clock, faults },
@@ -111,19 +130,9 @@ export const controlRoutes: FastifyPluginAsyncZod<ControlRoutesOptions> = async 
     return { status: 200, body: shown(prompts.get(id) ?? prompt) } as const;
   }
 
-  app.get('/info', async () => ({
-    shortcode: config.shortcode,
-    businessName: config.businessName,
-    pin: config.pin,
-    callbackDelayMs: config.callbackDelayMs,
-    autoApproveS: config.autoApproveS,
-    promptTimeoutS: config.promptTimeoutS,
-    tokenTtlS: config.tokenTtlS,
-    forcedNumbers: FORCED_NUMBERS,
-    resultCodes: RESULT_CODES,
-    faultRules: faults.list().rules.length,
-    clockAheadMs: clock.offsetMs,
-  }));
+  app.get('/info', async () =>
+    simulatorInfo(config, { faultRules: faults.list().rules.length, clockAheadMs: clock.offsetMs }),
+  );
 
   // The clock is not moved back: time only goes forward, and tokens (which a reset keeps) expire
   // by it.
