@@ -7,6 +7,7 @@
  * makes), not as the description generator saw them, so a route left out of it is caught.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { exampleValues as examplesOf, record as obj } from '@mpesa/openapi-page';
 import type * as FastifyModule from 'fastify';
 import type { RouteOptions } from 'fastify';
 import simulatorPackage from '../package.json' with { type: 'json' };
@@ -43,17 +44,6 @@ const DARAJA = {
 };
 
 type Json = Record<string, unknown>;
-const obj = (value: unknown): Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
-
-function examplesOf(content: unknown): unknown[] {
-  return Object.values(obj(content)).flatMap((media) => {
-    const found = Object.values(obj(obj(media).examples)).map((example) => obj(example).value);
-    if ('example' in obj(media)) found.push(obj(media).example);
-    const inSchema = obj(obj(media).schema).examples;
-    return Array.isArray(inSchema) ? [...found, ...inSchema] : found;
-  });
-}
 
 const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 

@@ -61,6 +61,18 @@ function examplesOf(media: Json): Example[] {
   return found;
 }
 
+/**
+ * Every example value of a request body's or an answer's `content` (its media types): what the
+ * page shows, and what the apps' tests check against their schemas.
+ */
+export function exampleValues(content: unknown): unknown[] {
+  return Object.values(record(content)).flatMap((media) =>
+    examplesOf(record(media)).map(({ value }) => value),
+  );
+}
+
+export { record } from './html.ts';
+
 function exampleBlocks(examples: Example[], contentType: string): string {
   return examples
     .map(

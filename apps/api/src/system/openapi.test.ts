@@ -7,6 +7,7 @@
  * makes), not as the description generator saw them, so a route left out of it is caught.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { exampleValues as examplesOf, record as obj } from '@mpesa/openapi-page';
 import type * as FastifyModule from 'fastify';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { z } from 'zod';
@@ -37,18 +38,6 @@ const NOT_DESCRIBED = [
 ];
 
 type Json = Record<string, unknown>;
-const obj = (value: unknown): Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
-
-/** Every example of an answer or a body: named examples, a single example, the schema's own. */
-function examplesOf(content: unknown): unknown[] {
-  return Object.values(obj(content)).flatMap((media) => {
-    const found = Object.values(obj(obj(media).examples)).map((example) => obj(example).value);
-    if ('example' in obj(media)) found.push(obj(media).example);
-    const inSchema = obj(obj(media).schema).examples;
-    return Array.isArray(inSchema) ? [...found, ...inSchema] : found;
-  });
-}
 
 /** A route's methods, one by one (HEAD routes are Fastify's own copies of the GETs: left out). */
 function operations(routes: RouteOptions[]) {
