@@ -2,15 +2,14 @@
  * The simulator as `npm start` runs it (server.ts, its own process), over real sockets: where it
  * listens, what it warns about, and who gets the control API.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runToEnd } from './test/process.ts';
+import { runToEnd, startProcess, type SimulatorProcess } from './test/process.ts';
 
-const SERVER = path.join(import.meta.dirname, 'server.ts');
 const BASIC = `Basic ${Buffer.from('key:secret').toString('base64')}`;
 
 /** This machine's addresses outside the loopback network, if it has any. */
@@ -23,14 +22,6 @@ const LAN_ADDRESSES = Object.values(os.networkInterfaces())
  * whole of 127.0.0.0/8 is this machine, so 127.0.0.2 is one even without a network.
  */
 const OTHER_ADDRESSES = [...(process.platform === 'linux' ? ['127.0.0.2'] : []), ...LAN_ADDRESSES];
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function canConnect(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -47,47 +38,16 @@ function canConnect(host: string, port: number): Promise<boolean> {
   });
 }
 
-interface Running {
-  port: number;
-  output: () => string;
-}
-
-let child: ChildProcess | undefined;
+let running: SimulatorProcess | undefined;
 afterEach(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child!.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
-  child = undefined;
+  await running?.kill();
+  running = undefined;
 });
 
 /** Runs server.ts with this environment (and none of the caller's HOST or SIM_* settings). */
-async function startServer(env: Record<string, string>): Promise<Running> {
-  const port = await freePort();
-  const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => name !== 'HOST' && !name.startsWith('SIM')),
-  );
-  let output = '';
-  child = spawn(process.execPath, [SERVER], {
-    env: { ...inherited, LOG_LEVEL: 'warn', ...env, SIMULATOR_PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server.ts exited: ${output}`);
-    try {
-      const answer = await fetch(`http://127.0.0.1:${port}/_sim/info`);
-      if (answer.ok) break;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`server.ts did not answer: ${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return { port, output: () => output };
+async function startServer(env: Record<string, string>) {
+  running = await startProcess(env);
+  return { port: Number(new URL(running.url).port), output: running.output };
 }
 
 describe('where the simulator listens', () => {
