@@ -35,11 +35,12 @@ export class SimClock {
   }
 
   setTimeout(run: () => void, ms: number): ClockTimer {
-    const timer: Pending = {
-      dueMs: this.nowMs() + Math.max(0, ms),
-      run,
-      handle: undefined,
-    };
+    return this.setTimeoutAt(run, this.nowMs() + Math.max(0, ms));
+  }
+
+  /** Runs `run` when the clock reaches `dueMs` (at once if it has already). */
+  setTimeoutAt(run: () => void, dueMs: number): ClockTimer {
+    const timer: Pending = { dueMs, run, handle: undefined };
     this.#pending.add(timer);
     this.#arm(timer);
     return timer;

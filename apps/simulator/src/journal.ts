@@ -35,9 +35,8 @@ export function writeJournal(
       `SIM_JOURNAL ${file} could not be written (${fileProblem(file, error)}): the journal stops here; the simulator goes on.`,
     );
   });
-  const write = (entry: LogEntry) => {
-    if (!failed) out.write(`${JSON.stringify(entry)}\n`);
-  };
+  // Taken off the log once a write fails (above).
+  const write = (entry: LogEntry) => out.write(`${JSON.stringify(entry)}\n`);
   log.on('entry', write);
   return {
     close: () =>

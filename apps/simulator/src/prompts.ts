@@ -169,8 +169,6 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
     const id = prompt.checkoutRequestId;
     const clock = this.#clock;
     const sent = Date.parse(prompt.createdAt);
-    const at = (dueMs: number, run: () => void) =>
-      clock.setTimeout(run, Math.max(0, dueMs - clock.nowMs()));
     const due: [number, () => void][] = [
       [Date.parse(prompt.expiresAt), () => this.complete(id, '1037', 'timeout')],
     ];
@@ -185,7 +183,7 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
     due.sort(([a], [b]) => a - b);
     this.#timers.set(
       id,
-      due.map(([dueMs, run]) => at(dueMs, run)),
+      due.map(([dueMs, run]) => clock.setTimeoutAt(run, dueMs)),
     );
   }
 
