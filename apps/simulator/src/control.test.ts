@@ -2,7 +2,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FORCED_NUMBERS } from './catalogue.ts';
 import {
   call,
   pushBody,
@@ -189,25 +188,6 @@ describe('the repeat rule', () => {
     await control(`/prompts/${first}/pin`, { pin: '1234' });
     const second = await pushTo('254708374149');
     expect((await control(`/prompts/${second}/pin`, { pin: '1234' })).body.resultCode).toBe('17');
-  });
-});
-
-describe('the README', () => {
-  it('lists exactly the numbers the simulator forces', () => {
-    const readme = fs.readFileSync(path.resolve(import.meta.dirname, '../../../README.md'), 'utf8');
-    const rows = [...readme.matchAll(/^\|\s*(07\d{8})\s*\|\s*(.+?)\s*\|$/gm)].map(
-      ([, number, outcome]) => [number, outcome],
-    );
-    const documented = Object.fromEntries(
-      rows.map(([number, outcome]) => [`254${number!.slice(1)}`, outcome]),
-    );
-    expect(Object.keys(documented).sort()).toEqual(Object.keys(FORCED_NUMBERS).sort());
-    for (const [msisdn, forced] of Object.entries(FORCED_NUMBERS)) {
-      const outcome = documented[msisdn]!;
-      if (forced.kind === 'result') expect(outcome).toContain(`(${forced.resultCode})`);
-      if (forced.kind === 'refuse') expect(outcome).toContain('500.003.02');
-      if (forced.kind === 'paid-no-callback') expect(outcome).toContain('callback never arrives');
-    }
   });
 });
 
