@@ -4,10 +4,10 @@
  * (apps/web/vite.config.ts). Ctrl+C stops all three; if one cannot start, it says which and stops
  * the others. The simulator's state survives its restarts (SIM_STATE, below).
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { createServer } from 'vite';
 import { DEFAULT_DATA_DIR } from '../apps/api/src/config.ts';
+import { makePrivateDir } from '../apps/api/src/lib/private-files.ts';
 import { ROOT } from './lib.ts';
 import { ProcessGroup, printReady, productSettings, startProduct } from './processes.ts';
 
@@ -21,7 +21,7 @@ const group = new ProcessGroup();
  */
 if (settings.simulated && settings.env.SIM_STATE === undefined) {
   const dataDir = path.resolve(settings.env.DATA_DIR?.trim() || DEFAULT_DATA_DIR);
-  fs.mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   settings.env.SIM_STATE = path.join(dataDir, 'simulator-state.json');
 }
 

@@ -256,6 +256,10 @@ export async function buildApp(deps: AppDeps) {
           paymentBytes: config.limits.paymentBodyBytes,
           callbackBytes: config.limits.callbackBodyBytes,
         },
+        exportLimits: {
+          max: config.limits.exportsRunning,
+          stallMs: config.limits.exportStallMs,
+        },
         businessTimeZone: config.businessTimeZone,
       });
       await api.register(transactionEventRoutes, { deps: paymentDeps });

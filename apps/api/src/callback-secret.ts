@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CALLBACK_SECRET_FORMAT } from './config.ts';
+import { makePrivateDir } from './lib/private-files.ts';
 
 /**
  * The callback path token, when MPESA_CALLBACK_SECRET is unset: generated once and kept in the data
@@ -15,7 +16,7 @@ export function loadOrCreateCallbackSecret(dataDir: string): string {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  fs.mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   const secret = randomBytes(24).toString('base64url');
   fs.writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { isTimeZone } from './lib/business-day.ts';
+import { DEFAULT_BUSY_TIMEOUT_MS } from './db/node-sqlite-dialect.ts';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 /** Where the database (and `npm run dev`'s simulator state) is kept unless DATA_DIR says. */
@@ -145,6 +146,16 @@ const EnvSchema = z.object({
     .trim()
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case PostgreSQL schema name')
     .optional(),
+  DATABASE_CONNECT_TIMEOUT_MS: milliseconds(5_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: milliseconds(10_000),
+  DATABASE_BUSY_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(60_000)
+    .default(DEFAULT_BUSY_TIMEOUT_MS),
+  EXPORT_MAX_RUNNING: z.coerce.number().int().min(1).max(1000).default(4),
+  EXPORT_STALL_TIMEOUT_MS: milliseconds(60_000),
   WEB_DIST_DIR: z.string().trim().min(1).default(path.join(REPO_ROOT, 'apps/web/dist')),
   MPESA_ENV: z.enum(['simulator', 'sandbox', 'production']).default('simulator'),
   MPESA_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -377,6 +388,16 @@ export function loadConfig(source: Record<string, string | undefined>) {
     /** PostgreSQL only: connections per instance, and the schema to use (default: the user's search path). */
     databasePoolSize: env.DATABASE_POOL_SIZE,
     databaseSchema: env.DATABASE_SCHEMA,
+    /**
+     * How long a request waits for the database before it is answered 503 DATABASE_UNAVAILABLE:
+     * for a PostgreSQL connection, for one PostgreSQL statement, and for another process's SQLite
+     * lock (db/create-db.ts).
+     */
+    databaseTimeouts: Object.freeze({
+      connectMs: env.DATABASE_CONNECT_TIMEOUT_MS,
+      statementMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+      busyMs: env.DATABASE_BUSY_TIMEOUT_MS,
+    }),
     webDistDir: path.resolve(env.WEB_DIST_DIR),
     /**
      * Whom the payer pays, as the M-PESA prompt names the shortcode's owner: the payment form says
@@ -407,6 +428,10 @@ export function loadConfig(source: Record<string, string | undefined>) {
       stkPushRequestsPerWindow: env.STKPUSH_REQUEST_LIMIT ?? env.STKPUSH_RATE_LIMIT * 10,
       paymentBodyBytes: env.PAYMENT_BODY_LIMIT_BYTES,
       callbackBodyBytes: env.CALLBACK_BODY_LIMIT_BYTES,
+      /** CSV exports streaming at once in this instance; one more is answered 429. */
+      exportsRunning: env.EXPORT_MAX_RUNNING,
+      /** An export whose client reads nothing for this long is cut. */
+      exportStallMs: env.EXPORT_STALL_TIMEOUT_MS,
     }),
     /**
      * Addresses allowed to deliver callbacks; empty means anyone (the path secret still applies).

@@ -9,6 +9,7 @@ import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from './db/unavailable.ts';
 
 export interface AppErrorOptions {
   cause?: unknown;
@@ -54,6 +55,25 @@ export const forbiddenKey = () =>
 /** A request that arrives while the server closes: a load balancer tries another. */
 export const shuttingDown = () =>
   new AppError(503, 'SHUTTING_DOWN', 'The server is restarting. Please try again.');
+
+/** How soon a client is told to ask again while the database is unavailable, in seconds. */
+export const DATABASE_RETRY_AFTER_S = 5;
+
+export const DATABASE_UNAVAILABLE_MESSAGE =
+  'Our database is not answering right now. Please try again in a few seconds.';
+
+/**
+ * The database cannot be reached, or cannot take the work now (db/unavailable.ts): an outage, not
+ * a fault in the request, and one that passes. A callback answered so is not taken for accepted.
+ */
+export const databaseUnavailable = (
+  options: { cause?: unknown; transactionId?: string; message?: string } = {},
+) =>
+  new AppError(503, 'DATABASE_UNAVAILABLE', options.message ?? DATABASE_UNAVAILABLE_MESSAGE, {
+    retryAfterS: DATABASE_RETRY_AFTER_S,
+    ...(options.cause === undefined ? {} : { cause: options.cause }),
+    ...(options.transactionId === undefined ? {} : { transactionId: options.transactionId }),
+  });
 
 /** A known address asked with a method it does not answer (405, with `Allow`). */
 export function methodNotAllowed(method: string, allowed: readonly string[]): AppError {
@@ -174,7 +194,12 @@ function answerFor(error: FastifyError): Answer | undefined {
  * The one error handler: the app's (`setErrorHandler`), and the router's (`frameworkErrors`: what
  * it refuses before any route is involved, such as an overlong path parameter or a broken %-escape).
  */
-export function answerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+export function answerError(thrown: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  let error = thrown;
+  if (!(error instanceof AppError) && isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    error = databaseUnavailable({ cause: error }) as AppError & FastifyError;
+  }
   const answer = answerFor(error);
   if (!answer) request.log.error({ err: error }, 'request failed');
   const { statusCode, code, message } = answer ?? {

@@ -2,21 +2,44 @@
  * Runs the API (and the built web app) as a process: config, database, migrations, listen, and a
  * graceful shutdown that lets in-flight requests finish.
  */
-import { loadConfigOrExit } from './config.ts';
+import { loadConfigOrExit, type Config } from './config.ts';
 import { loadOrCreateCallbackSecret } from './callback-secret.ts';
-import { migrateToLatest, openConfiguredDb } from './db/create-db.ts';
+import { migrateToLatest, openConfiguredDb, type DbHandle } from './db/create-db.ts';
 import { createDarajaClient } from './daraja/daraja-client.ts';
 import { buildApp } from './app.ts';
+
+/**
+ * Runs the migrations. On PostgreSQL they run on a connection of their own with no statement
+ * timeout: building an index on a million payments may rightly take longer than a request may wait.
+ */
+async function migrate(config: Config, database: DbHandle): Promise<void> {
+  if (database.dialect !== 'postgres') return migrateToLatest(database);
+  const migrating = openConfiguredDb(config, 1);
+  try {
+    await migrateToLatest(migrating);
+  } finally {
+    await migrating.db.destroy();
+  }
+}
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
 
   const callbackSecret = config.callbackSecret ?? loadOrCreateCallbackSecret(config.dataDir);
-  const database = openConfiguredDb(config, config.databasePoolSize);
-  await migrateToLatest(database);
+  // Until the app's logger exists, a connection's failure is written as a line of its own.
+  let connectionLost = (error: Error) =>
+    console.error(`database connection lost: ${error.message}`);
+  const database = openConfiguredDb(config, config.databasePoolSize, {
+    timeouts: config.databaseTimeouts,
+    onConnectionError: (error) => connectionLost(error),
+  });
+  await migrate(config, database);
 
   const daraja = createDarajaClient(config.mpesa);
   const app = await buildApp({ config, callbackSecret, database, daraja, reconcile: true });
+  // Logged, never thrown: the pool drops the connection and opens another when one is needed.
+  connectionLost = (error) =>
+    app.log.warn({ err: error }, 'database connection lost; a new one is opened when needed');
   for (const warning of config.warnings) app.log.warn(warning);
 
   let closing = false;

@@ -80,18 +80,25 @@ class NodeSqliteDatabase implements SqliteDatabase {
   }
 }
 
+/** How long a write waits for another process's lock unless told (DATABASE_BUSY_TIMEOUT_MS). */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
 /**
  * Opens the file with settings that keep committed data through a process crash or power loss:
  * write-ahead logging, full fsync on commit, and a busy timeout for a second process (e.g. a migration
- * command) touching the same file.
+ * command) touching the same file. node:sqlite waits for a lock on the main thread, so the wait is
+ * short; a lock held longer fails the write with SQLITE_BUSY, answered 503 (db/unavailable.ts).
  */
-export function createNodeSqliteDialect(filename: string): SqliteDialect {
+export function createNodeSqliteDialect(
+  filename: string,
+  busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS,
+): SqliteDialect {
   return new SqliteDialect({
     database: async () => {
       const database = new DatabaseSync(filename);
       database.exec('PRAGMA journal_mode = WAL');
       database.exec('PRAGMA synchronous = FULL');
-      database.exec('PRAGMA busy_timeout = 5000');
+      database.exec(`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
       database.exec('PRAGMA foreign_keys = ON');
       return new NodeSqliteDatabase(database);
     },

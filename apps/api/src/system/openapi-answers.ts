@@ -16,12 +16,18 @@ import {
   CLIENT_MISTAKES,
   GENERIC_FAILURE,
   NOT_FOUND_MESSAGE,
+  databaseUnavailable,
   forbiddenKey,
   shuttingDown,
 } from '../errors.ts';
 import { DarajaError } from '../daraja/daraja-error.ts';
 import { busyPhoneError, payerErrorFor } from '../transactions/initiation-errors.ts';
-import { RATE_LIMITED_MESSAGE, mpesaNoAnswer } from '../transactions/transactions.service.ts';
+import {
+  RATE_LIMITED_MESSAGE,
+  answerNotRecorded,
+  mpesaNoAnswer,
+} from '../transactions/transactions.service.ts';
+import { tooManyExports } from '../transactions/export-limit.ts';
 import { invalidCursor } from '../transactions/history.service.ts';
 import {
   idempotencyKeyInUse,
@@ -193,6 +199,18 @@ export const REFUSED = {
   shuttingDown: refusal(
     'The server is shutting down; a load balancer retries elsewhere',
     shuttingDown(),
+  ),
+  databaseUnavailable: refusal(
+    'The database cannot be reached or cannot take the work now (an outage, not the request): ask again after Retry-After',
+    databaseUnavailable(),
+  ),
+  answerNotRecorded: refusal(
+    'The payment was saved and the push sent, but the database went away before M-PESA’s answer was recorded: the payment stays pending and is reconciled',
+    answerNotRecorded(SAMPLE.transactionId),
+  ),
+  tooManyExports: refusal(
+    'As many exports as this server runs at once are under way: ask again after Retry-After',
+    tooManyExports(),
   ),
   mpesaNoAnswer: refusal(
     'M-PESA did not answer in time: a prompt may still reach the phone; the payment stays pending and is reconciled',

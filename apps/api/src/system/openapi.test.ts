@@ -164,10 +164,11 @@ describe('the API description (/api/openapi.json, /api/docs)', () => {
     expect(codes('500')).toEqual(['INTERNAL_ERROR']);
     expect(codes('502')).toEqual(['MPESA_REJECTED']);
     expect(new Set(codes('503'))).toEqual(
-      new Set(['MPESA_BUSY', 'MPESA_UNREACHABLE', 'SHUTTING_DOWN']),
+      new Set(['MPESA_BUSY', 'MPESA_UNREACHABLE', 'SHUTTING_DOWN', 'DATABASE_UNAVAILABLE']),
     );
     expect(codes('504')).toEqual(['MPESA_NO_ANSWER']);
     expect(obj(obj(responses['429']).headers)).toHaveProperty('Retry-After');
+    expect(obj(obj(responses['503']).headers)).toHaveProperty('Retry-After');
   });
 
   it('serves a readable page under the app’s own Content-Security-Policy, with no script or inline style', async () => {

@@ -82,17 +82,27 @@ export async function listTransactions(
 }
 
 /** Every payment the filters select, newest first, as CSV text, read and sent a batch at a time. */
-export function exportTransactions(deps: HistoryDeps, filters: TransactionFilters): Readable {
+/**
+ * The selection as CSV, a batch of rows at a time. The first batch is read before anything is sent,
+ * so that a database that cannot be reached is answered 503 rather than with a header row; one
+ * that goes away later ends the stream with an error, which cuts the answer short (the chunked
+ * encoding is never finished, and clients report the download as broken).
+ */
+export async function exportTransactions(
+  deps: HistoryDeps,
+  filters: TransactionFilters,
+): Promise<Readable> {
   const selection = selectionFor(filters, deps.businessTimeZone);
+  const batchAfter = (after?: repo.ListQuery['after']) =>
+    repo.listTransactions(
+      deps.db,
+      { ...selection, limit: EXPORT_BATCH, ...(after ? { after } : {}) },
+      CSV_COLUMNS,
+    );
+  const first = await batchAfter();
   async function* lines() {
     yield csvLine(CSV_COLUMNS);
-    let after: repo.ListQuery['after'];
-    for (;;) {
-      const rows = await repo.listTransactions(
-        deps.db,
-        { ...selection, limit: EXPORT_BATCH, ...(after ? { after } : {}) },
-        CSV_COLUMNS,
-      );
+    for (let rows = first; ;) {
       for (let start = 0; start < rows.length; start += EXPORT_CHUNK) {
         yield rows
           .slice(start, start + EXPORT_CHUNK)
@@ -101,7 +111,7 @@ export function exportTransactions(deps: HistoryDeps, filters: TransactionFilter
       }
       const last = rows.at(-1);
       if (!last || rows.length < EXPORT_BATCH) return;
-      after = { createdAt: last.created_at, id: last.id };
+      rows = await batchAfter({ createdAt: last.created_at, id: last.id });
     }
   }
   return Readable.from(lines());

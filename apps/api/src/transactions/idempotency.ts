@@ -10,6 +10,8 @@ import { AppError, GENERIC_FAILURE } from '../errors.ts';
 import type { Database } from '../db/schema.ts';
 import { MAX_LENGTH } from '../db/stored-lengths.ts';
 import { transact } from '../db/transact.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { answerNotRecorded } from './transactions.service.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 const KEY_FORMAT = new RegExp(`^[\x21-\x7e]{1,${MAX_LENGTH.idempotencyKey}}$`);
@@ -117,10 +119,19 @@ export async function withIdempotencyKey(
   try {
     result = await answer();
   } catch (error) {
+    if (isDatabaseUnavailable(error)) {
+      // Nothing can be stored now. Before the payment was saved, nothing was done: the key is
+      // freed (if the database lets us) for the retry that Retry-After asks for. Once it was
+      // saved (the error names it), a prompt may be on its way: the key stays taken, and the same
+      // request sent again is told to check the history instead of prompting the phone again.
+      const saved = error instanceof AppError && error.transactionId !== undefined;
+      if (!saved) await freeKey(db, key).catch(() => undefined);
+      throw error;
+    }
     if (error instanceof AppError && refusedBeforeAnythingWasDone(error)) {
       // It will pass in a minute: the key is free again for that retry, instead of answering it
       // with this refusal for a day.
-      await db.deleteFrom('idempotency_keys').where('key', '=', key).execute();
+      await freeKey(db, key);
       throw error;
     }
     const failure =
@@ -138,7 +149,15 @@ export async function withIdempotencyKey(
     await store(db, key, result);
     throw error;
   }
-  await store(db, key, result);
+  try {
+    await store(db, key, result);
+  } catch (error) {
+    // The payment was made and its prompt sent: "try again" would be the wrong thing to say.
+    if (isDatabaseUnavailable(error) && result.transactionId !== undefined) {
+      throw answerNotRecorded(result.transactionId, error);
+    }
+    throw error;
+  }
   return { ...result, replayed: false };
 }
 
@@ -152,6 +171,10 @@ function refusedBeforeAnythingWasDone(error: AppError): boolean {
     (error.code === 'RATE_LIMITED' || error.code === 'PHONE_BUSY') &&
     error.transactionId === undefined
   );
+}
+
+async function freeKey(db: Kysely<Database>, key: string): Promise<void> {
+  await db.deleteFrom('idempotency_keys').where('key', '=', key).execute();
 }
 
 async function store(

@@ -22,6 +22,7 @@ import * as schedules from './reconciliation.repository.ts';
 import { purgeExpiredKeys } from './idempotency.ts';
 import { formatDuration } from '../lib/duration.ts';
 import { transact } from '../db/transact.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 
 export interface ReconcileSettings {
   afterS: number;
@@ -222,7 +223,12 @@ export function startReconciler(deps: Omit<ReconcilerDeps, 'instanceId'>): Recon
         while (!stopped && (await reconcileDue(full)) === BATCH);
         if (rounds++ % 100 === 0) await purgeExpiredKeys(full);
       } catch (error) {
-        full.log.error({ err: error }, 'reconciliation round failed');
+        // Tried again next round: a database that went away is waited for, not reported as a fault.
+        if (isDatabaseUnavailable(error)) {
+          full.log.warn({ err: error }, 'reconciliation waits for the database');
+        } else {
+          full.log.error({ err: error }, 'reconciliation round failed');
+        }
       }
       if (!stopped) timer = setTimeout(tick, full.settings.intervalMs);
     })();

@@ -80,6 +80,17 @@ function mismatchOf(row: TransactionRow, metadata: StkCallbackMetadata | null): 
   return null;
 }
 
+/** A success report with nothing in it to compare with the payment: no amount, payer or receipt. */
+function uncheckable(metadata: StkCallbackMetadata | null): boolean {
+  return (
+    metadata === null ||
+    (metadata.amount === null && metadata.phoneNumber === null && !metadata.mpesaReceiptNumber)
+  );
+}
+
+const UNCHECKABLE_SUCCESS =
+  'M-PESA reported success with no amount, phone number or receipt to check it against';
+
 const RECEIPT_TOO_LONG = `M-PESA sent a receipt longer than ${MAX_LENGTH.receiptNumber} characters; it is in the callback as received`;
 
 const describeCode = (code: string | null) =>
@@ -119,6 +130,15 @@ export async function applyOutcome(
   const event = { source: outcome.source, payload: outcome.payload, at };
   const metadata = outcome.resultCode === '0' ? outcome.metadata : null;
   const mismatch = to === 'success' ? mismatchOf(row, metadata) : null;
+
+  // Daraja's success callbacks always carry the amount, the payer and the receipt (PROTOCOL.md §4):
+  // one with none of them cannot be checked against our record, so it is not taken as the money
+  // having moved. It is flagged for a person, and the status is left as it was: an open payment is
+  // settled by the STK query that reconciliation sends, which is Daraja's own answer.
+  if (to === 'success' && outcome.source === 'callback' && uncheckable(metadata)) {
+    await flag(db, row, UNCHECKABLE_SUCCESS, event);
+    return 'mismatch';
+  }
   const sameResult = row.result_code === outcome.resultCode;
 
   const receipt = metadata?.mpesaReceiptNumber ?? null;

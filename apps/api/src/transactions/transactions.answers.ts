@@ -20,7 +20,7 @@ import {
   transactionListResponseSchema,
   transactionResponseSchema,
 } from '@mpesa/shared/contract';
-import { AppError } from '../errors.ts';
+import { AppError, databaseUnavailable } from '../errors.ts';
 import { MAX_LENGTH } from '../db/stored-lengths.ts';
 import { PATH_REFUSALS, REFUSED, answer, refusal, refusals } from '../system/openapi-answers.ts';
 import { SAMPLE, SAMPLE_CALLBACK, SAMPLE_CSV, SAMPLE_SUMMARY } from '../system/openapi-examples.ts';
@@ -169,6 +169,8 @@ export const ANSWERS = {
       REFUSED.mpesaBusy,
       REFUSED.mpesaUnreachable,
       REFUSED.mpesaNoAnswer,
+      REFUSED.databaseUnavailable,
+      REFUSED.answerNotRecorded,
     ]),
   },
   list: {
@@ -178,7 +180,7 @@ export const ANSWERS = {
         value: { success: true, data: [SAMPLE.paid], nextCursor: null },
       },
     }),
-    ...refusals([REFUSED.validation, REFUSED.invalidCursor]),
+    ...refusals([REFUSED.validation, REFUSED.invalidCursor, REFUSED.databaseUnavailable]),
   },
   summary: {
     200: answer(summaryResponseSchema, 'The figures, in business days.', {
@@ -187,7 +189,7 @@ export const ANSWERS = {
         value: { success: true, data: SAMPLE_SUMMARY },
       },
     }),
-    ...refusals([]),
+    ...refusals([REFUSED.databaseUnavailable]),
   },
   export: {
     200: {
@@ -200,14 +202,14 @@ export const ANSWERS = {
         },
       },
     },
-    ...refusals([REFUSED.validation]),
+    ...refusals([REFUSED.validation, REFUSED.tooManyExports, REFUSED.databaseUnavailable]),
   },
   byId: {
     200: answer(transactionResponseSchema, 'The payment.', {
       paid: { summary: 'Paid', value: { success: true, data: SAMPLE.paid } },
       pending: { summary: 'Waiting for the payer', value: { success: true, data: SAMPLE.pending } },
     }),
-    ...refusals([...PATH_REFUSALS, REFUSED.transactionNotFound]),
+    ...refusals([...PATH_REFUSALS, REFUSED.transactionNotFound, REFUSED.databaseUnavailable]),
   },
   callback: {
     200: answer(callbackAnswerSchema, 'Taken: stored and applied, or recognised as a duplicate.', {
@@ -220,6 +222,10 @@ export const ANSWERS = {
         REFUSED.callbackNotFound,
         REFUSED.bodyTooLarge,
         REFUSED.unsupportedMediaType,
+        refusal(
+          'The callback could not be kept (the database is unavailable): not accepted, so that it is not taken for delivered',
+          databaseUnavailable(),
+        ),
       ],
       {
         400: {

@@ -12,6 +12,7 @@ import { addressList, clientAddress, limitKeyFor } from '../lib/client-address.t
 import { applyCallback } from './callbacks.service.ts';
 import { withIdempotencyKey } from './idempotency.ts';
 import { floodLimit } from '../limits/flood-limit.ts';
+import { exportLimit } from './export-limit.ts';
 import * as service from './transactions.service.ts';
 import {
   ANSWERS,
@@ -39,6 +40,8 @@ export interface TransactionRoutesOptions {
    */
   rateLimit: { max: number; requestsMax: number; windowS: number };
   bodyLimits: { paymentBytes: number; callbackBytes: number };
+  /** CSV exports at once in this instance, and how long one may wait for a client reading nothing. */
+  exportLimits: { max: number; stallMs: number };
   /** Where the history's business days begin (BUSINESS_TIME_ZONE). */
   businessTimeZone: string;
 }
@@ -51,9 +54,18 @@ function sameSecret(given: string, expected: string): boolean {
 
 export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> = async (
   app,
-  { deps, callbackSecret, callbackAllowedIps, rateLimit, bodyLimits, businessTimeZone },
+  {
+    deps,
+    callbackSecret,
+    callbackAllowedIps,
+    rateLimit,
+    bodyLimits,
+    exportLimits,
+    businessTimeZone,
+  },
 ) => {
   const flood = floodLimit({ max: rateLimit.requestsMax, windowS: rateLimit.windowS });
+  const exports = exportLimit(exportLimits);
   app.post(
     '/mpesa/stkpush',
     {
@@ -132,12 +144,14 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
       },
     },
     async (request, reply) => {
+      exports.start(reply);
+      const csv = await history.exportTransactions({ ...deps, businessTimeZone }, request.query);
       const today = businessDayOf(deps.now(), businessTimeZone);
       return reply
         .type('text/csv; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="transactions-${today}.csv"`)
         .header('Cache-Control', 'no-store')
-        .send(history.exportTransactions({ ...deps, businessTimeZone }, request.query));
+        .send(csv);
     },
   );
 

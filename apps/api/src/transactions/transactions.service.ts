@@ -7,7 +7,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { maskCheckoutId, maskPhone, messages } from '@mpesa/shared';
 import type { InitiatePayment, InitiatePaymentResponse, Transaction } from '@mpesa/shared/contract';
-import { AppError } from '../errors.ts';
+import { AppError, databaseUnavailable } from '../errors.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { DarajaError } from '../daraja/daraja-error.ts';
 import type { DarajaClient, StkPushAck } from '../daraja/daraja-client.ts';
 import type { DialectName } from '../db/create-db.ts';
@@ -134,6 +135,39 @@ export async function initiatePayment(
     });
   });
 
+  try {
+    return await pushSaved(deps, input, id, now);
+  } catch (error) {
+    if (!(error instanceof AppError) && isDatabaseUnavailable(error)) {
+      deps.log.warn({ transactionId: id, err: error }, 'stk push outcome not recorded');
+      throw answerNotRecorded(id, error);
+    }
+    throw error;
+  }
+}
+
+/**
+ * The database went away after the payment was saved, while M-PESA's answer to the push was being
+ * recorded: a prompt may be on its way to the phone. The payment stays pending (a callback is
+ * matched to it by phone and amount, else reconciliation settles it), the phone stays held, and the
+ * payer is told not to pay twice. Its Idempotency-Key stays taken: the same request sent again is
+ * told to check the history, and prompts no one.
+ */
+export const answerNotRecorded = (transactionId: string, cause?: unknown) =>
+  databaseUnavailable({
+    transactionId,
+    cause,
+    message:
+      'We could not record M-PESA’s answer to this payment request. If a prompt reaches your phone you can still complete it; this payment will update on its own.',
+  });
+
+/** Sends the push for the payment saved as `id`, and records what M-PESA answered. */
+async function pushSaved(
+  deps: PaymentDeps,
+  input: InitiatePayment,
+  id: string,
+  now: Date,
+): Promise<InitiatePaymentResponse> {
   const cooldownEnds = later(now, deps.phoneCooldownS * 1000);
   try {
     const ack = await deps.daraja.stkPush({

@@ -1,0 +1,97 @@
+/**
+ * Which failures mean "the database cannot take this work right now" rather than a bug: PostgreSQL
+ * gone away, restarting, out of connections or too slow, and SQLite's file full, read-only or locked
+ * by another process for too long. The API answers them 503 DATABASE_UNAVAILABLE with Retry-After
+ * (errors.ts) instead of 500, so that clients and Daraja can tell an outage from a fault of ours,
+ * and carries on by itself once the database is back.
+ */
+
+/** SQLSTATE classes and codes of a server that is not there, or cannot take the work now. */
+const POSTGRES_CLASSES = [
+  '08', // connection exception
+  '53', // insufficient resources: disk full, out of memory, too many connections
+  '58', // system error: an I/O error on the server
+];
+const POSTGRES_CODES = new Set([
+  '57P01', // admin_shutdown: the server is stopping, or the connection was terminated
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now: the server is starting up or in recovery
+  '57P05', // idle_session_timeout
+  '57014', // query_canceled: DATABASE_STATEMENT_TIMEOUT_MS ran out
+  '25006', // read_only_sql_transaction: a standby took the writes (a failover in progress)
+]);
+
+/** What Node and `pg` say when the connection itself failed; `pg` puts no code on these. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+const PG_CONNECTION_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Query read timeout',
+  'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
+];
+
+/** SQLite's primary result codes (the low byte of an extended one) for a file it cannot use now. */
+const SQLITE_CODES = new Set([
+  5, // SQLITE_BUSY: another process holds the lock longer than DATABASE_BUSY_TIMEOUT_MS
+  6, // SQLITE_LOCKED
+  7, // SQLITE_NOMEM
+  8, // SQLITE_READONLY: the file, its folder or its file system became read-only
+  10, // SQLITE_IOERR
+  13, // SQLITE_FULL: the disk is full
+  14, // SQLITE_CANTOPEN
+  15, // SQLITE_PROTOCOL
+]);
+
+interface MaybeDatabaseError {
+  code?: unknown;
+  errcode?: unknown;
+  syscall?: unknown;
+  statusCode?: unknown;
+  message?: unknown;
+  cause?: unknown;
+}
+
+function isUnavailableItself(error: MaybeDatabaseError): boolean {
+  const { code, errcode, syscall, message } = error;
+  // An HTTP error (Fastify's, Node's: a client that went away is ECONNRESET too) is about the
+  // request, never the database.
+  if (typeof error.statusCode === 'number') return false;
+  if (code === 'ERR_SQLITE_ERROR' && typeof errcode === 'number') {
+    return SQLITE_CODES.has(errcode & 0xff);
+  }
+  if (typeof code === 'string') {
+    // A socket's own failure names the system call that failed (connect, read, write, getaddrinfo).
+    if (NETWORK_CODES.has(code)) return typeof syscall === 'string';
+    if (POSTGRES_CODES.has(code)) return true;
+    if (/^[0-9A-Z]{5}$/.test(code)) return POSTGRES_CLASSES.includes(code.slice(0, 2));
+  }
+  return (
+    typeof message === 'string' && PG_CONNECTION_MESSAGES.some((text) => message.startsWith(text))
+  );
+}
+
+/** Whether `error`, or an error it was caused by, says the database is unavailable. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (typeof current === 'object' && current !== null && !seen.has(current)) {
+    seen.add(current);
+    if (isUnavailableItself(current as MaybeDatabaseError)) return true;
+    if (current instanceof AggregateError && current.errors.some(isDatabaseUnavailable)) {
+      return true;
+    }
+    current = (current as MaybeDatabaseError).cause;
+  }
+  return false;
+}

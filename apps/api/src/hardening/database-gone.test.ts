@@ -1,0 +1,339 @@
+/**
+ * Issue 19's reproductions inside the process: the database goes away and comes back. On SQLite a
+ * full disk, a read-only file and a lock held by another process; on PostgreSQL connections cut,
+ * refused, and a server that stops answering without closing them (through a TCP proxy). Each is
+ * answered 503 DATABASE_UNAVAILABLE in our shape with Retry-After, never 500; nothing the client
+ * was told had happened is lost; and the API answers again by itself once the database is back.
+ * Also: a success callback with nothing to check (7), and the data folder's permissions (8).
+ * The two-process outage with a real PostgreSQL restart is database-outage.test.ts.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { DIALECTS, TEST_DATABASE_URL, createTestDatabase } from '../test/test-db.ts';
+import { ackBody, startFakeDaraja, type FakeDaraja } from '../test/fake-daraja.ts';
+import { useApiWithFakeDaraja } from '../test/fake-daraja-world.ts';
+import { CALLBACK_PATH, createTestApp } from '../test/test-app.ts';
+import { successCallback } from '../test/callbacks.ts';
+import { startTcpProxy, type TcpProxy } from '../test/tcp-proxy.ts';
+import { createDb, type DbHandle } from '../db/create-db.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { seedDatabase } from '../db/seed.ts';
+import { DATABASE_RETRY_AFTER_S } from '../errors.ts';
+
+/** The answer every request gets while the database cannot take it. */
+function expectUnavailable(answer: LightMyRequestResponse, what: string): void {
+  expect(answer.statusCode, `${what}: ${answer.body}`).toBe(503);
+  expect(answer.headers['retry-after'], what).toBe(String(DATABASE_RETRY_AFTER_S));
+  expect(answer.json(), what).toMatchObject({ success: false, code: 'DATABASE_UNAVAILABLE' });
+  expect(typeof answer.json().message, what).toBe('string');
+}
+
+/** The fake Daraja the app pushes to: each payment is acknowledged with a CheckoutRequestID of its own. */
+let daraja: FakeDaraja | undefined;
+let pushes = 0;
+const pay = (app: FastifyInstance, phoneNumber: string, amount = 100) => {
+  if (daraja)
+    daraja.behaviour = { kind: 'answer', status: 200, body: ackBody(`ws_CO_${++pushes}`) };
+  return app.inject({
+    method: 'POST',
+    url: '/api/mpesa/stkpush',
+    payload: { phoneNumber, amount },
+  });
+};
+const deliver = (app: FastifyInstance, body: unknown) =>
+  app.inject({
+    method: 'POST',
+    url: CALLBACK_PATH,
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
+
+/** The requests a client makes, each answered 503 in our shape while the database is away. */
+async function expectEveryRouteUnavailable(app: FastifyInstance): Promise<void> {
+  expectUnavailable(await pay(app, '0712000001'), 'a new payment');
+  expectUnavailable(await app.inject('/api/mpesa/transactions'), 'the list');
+  expectUnavailable(await app.inject('/api/mpesa/summary'), 'the summary');
+  expectUnavailable(await app.inject('/api/mpesa/transactions/some-id'), 'one payment');
+  expectUnavailable(await app.inject('/api/mpesa/transactions/export'), 'the export');
+  const callback = await deliver(
+    app,
+    successCallback('ws_CO_gone', { amount: 1, phoneNumber: '254712000001' }),
+  );
+  expectUnavailable(callback, 'a callback');
+  expect((await app.inject('/api/health')).statusCode).toBe(200);
+  expect((await app.inject('/api/ready')).statusCode).toBe(503);
+}
+
+describe('SQLite that cannot take writes', () => {
+  let fake: FakeDaraja | undefined;
+  let app: FastifyInstance | undefined;
+  const dirs: string[] = [];
+  afterEach(async () => {
+    await app?.close();
+    await fake?.close();
+    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function build(file?: string) {
+    const database = await createTestDatabase('sqlite', file ? { file } : {});
+    fake = daraja = await startFakeDaraja({ kind: 'answer', status: 200, body: ackBody('ws_CO') });
+    ({ app } = await createTestApp({ database, env: { MPESA_BASE_URL: fake.url } }));
+    return { database, app };
+  }
+
+  it('answers 503 while the disk is full, keeps every record whole, and takes writes again once there is room', async () => {
+    const { database, app } = await build();
+    const [{ page_count: pages }] = (
+      await sql<{ page_count: number }>`pragma page_count`.execute(database.db)
+    ).rows as [{ page_count: number }];
+    // No room to grow: the callback's 30 KB body needs pages the file cannot have.
+    await sql.raw(`pragma max_page_count = ${pages}`).execute(database.db);
+    const big = {
+      ...successCallback('ws_CO_full', { amount: 1, phoneNumber: '254712000001' }),
+      padding: 'x'.repeat(30_000),
+    };
+    expectUnavailable(await deliver(app, big), 'a callback on a full disk');
+    expect(await database.db.selectFrom('callbacks').selectAll().execute()).toEqual([]);
+    // Reading needs no room.
+    expect((await app.inject('/api/mpesa/transactions')).statusCode).toBe(200);
+
+    await sql.raw('pragma max_page_count = 1073741823').execute(database.db);
+    expect((await deliver(app, big)).statusCode).toBe(200);
+    expect(await database.db.selectFrom('callbacks').select('outcome').execute()).toEqual([
+      { outcome: 'orphan' },
+    ]);
+  });
+
+  it('answers 503 while the file is read-only, reads still served, and carries on when it is writable again', async () => {
+    const { database, app } = await build();
+    await sql`pragma query_only = on`.execute(database.db);
+    expectUnavailable(await pay(app, '0712000002'), 'a payment on a read-only file');
+    expectUnavailable(
+      await deliver(app, successCallback('ws_CO_ro', { amount: 1, phoneNumber: '254712000002' })),
+      'a callback on a read-only file',
+    );
+    expect((await app.inject('/api/mpesa/transactions')).json()).toMatchObject({ data: [] });
+
+    await sql`pragma query_only = off`.execute(database.db);
+    const paid = await pay(app, '0712000002');
+    expect(paid.statusCode, paid.body).toBe(200);
+  });
+
+  it('answers 503 while another process holds the lock longer than DATABASE_BUSY_TIMEOUT_MS', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpesa-lock-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'locked.sqlite');
+    const { database, app } = await build(file);
+    await sql`pragma busy_timeout = 100`.execute(database.db);
+    const other = new DatabaseSync(file);
+    other.exec('begin immediate');
+    try {
+      expectUnavailable(await pay(app, '0712000003'), 'a payment while another process writes');
+      expect((await app.inject('/api/mpesa/transactions')).statusCode).toBe(200);
+    } finally {
+      other.exec('rollback');
+      other.close();
+    }
+    expect((await pay(app, '0712000003')).statusCode).toBe(200);
+  });
+});
+
+describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL that goes away', () => {
+  let proxy: TcpProxy;
+  let handle: DbHandle;
+  let app: FastifyInstance;
+  let fake: FakeDaraja;
+  let cleanup: () => Promise<void>;
+  const lost: Error[] = [];
+
+  afterEach(async () => {
+    await app?.close();
+    await fake?.close();
+    await handle?.db.destroy();
+    await proxy?.close();
+    await cleanup?.();
+    lost.length = 0;
+  });
+
+  /** The API on its own schema, reaching PostgreSQL through a proxy the test controls. */
+  async function build() {
+    const database = await createTestDatabase('postgres');
+    cleanup = () => database.destroy();
+    const target = new URL(TEST_DATABASE_URL!);
+    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const through = new URL(TEST_DATABASE_URL!);
+    through.host = proxy.address;
+    handle = createDb(through.toString(), {
+      schema: database.schema!,
+      poolSize: 3,
+      timeouts: { connectMs: 500, statementMs: 800, busyMs: 0 },
+      onConnectionError: (error) => lost.push(error),
+    });
+    fake = daraja = await startFakeDaraja({ kind: 'answer', status: 200, body: ackBody('ws_CO') });
+    ({ app } = await createTestApp({
+      database: { ...database, ...handle },
+      env: { MPESA_BASE_URL: fake.url, PHONE_COOLDOWN_S: '0' },
+    }));
+    // Connections open and idle in the pool, as on any running server.
+    expect((await pay(app, '0712000010')).statusCode).toBe(200);
+    expect((await app.inject('/api/mpesa/transactions')).statusCode).toBe(200);
+  }
+
+  it('1: survives its idle connections being ended by the server, and opens new ones', async () => {
+    await build();
+    proxy.cutAll();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Today's main died here: "Unhandled 'error' event" from the pool.
+    expect(lost.length).toBeGreaterThan(0);
+    expect((await app.inject('/api/mpesa/transactions')).statusCode).toBe(200);
+    expect((await pay(app, '0712000011')).statusCode).toBe(200);
+  });
+
+  it('2: answers 503 while PostgreSQL refuses connections, and carries on when it is back', async () => {
+    await build();
+    proxy.setMode('refuse');
+    proxy.cutAll();
+    await expectEveryRouteUnavailable(app);
+    proxy.setMode('pass');
+    expect((await pay(app, '0712000012')).statusCode).toBe(200);
+    expect((await app.inject('/api/mpesa/summary')).statusCode).toBe(200);
+  });
+
+  it('2: answers 503 within the timeouts while PostgreSQL stops answering without closing, then recovers', async () => {
+    await build();
+    proxy.setMode('silent');
+    const started = Date.now();
+    const answers = await Promise.all([
+      pay(app, '0712000013'),
+      app.inject('/api/mpesa/transactions'),
+      app.inject('/api/mpesa/transactions/anything'),
+      deliver(app, successCallback('ws_CO_silent', { amount: 1, phoneNumber: '254712000013' })),
+    ]);
+    for (const answer of answers) expectUnavailable(answer, 'a request to a silent database');
+    // The statement timeout (800 ms, plus a second's grace) or the connect timeout (500 ms), with room.
+    expect(Date.now() - started).toBeLessThan(4000);
+    proxy.setMode('pass');
+    proxy.cutAll();
+    expect((await app.inject('/api/mpesa/transactions')).statusCode).toBe(200);
+    expect((await pay(app, '0712000014')).statusCode).toBe(200);
+  });
+
+  it('2: cuts an export short, so that the client sees it broken, when the database goes away while it streams', async () => {
+    await build();
+    await seedDatabase(handle, {
+      count: 5000,
+      days: 7,
+      seed: 19,
+      now: new Date(),
+      append: true,
+      reconcile: { afterS: 90, maxBackoffS: 120, giveUpS: 600 },
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as AddressInfo;
+    const ending = await new Promise<string>((resolve) => {
+      http.get(`http://127.0.0.1:${port}/api/mpesa/transactions/export`, (response) => {
+        expect(response.statusCode).toBe(200);
+        response.once('data', () => {
+          proxy.setMode('refuse');
+          proxy.cutAll();
+        });
+        response.on('data', () => {});
+        response.on('end', () => resolve('ended as if whole'));
+        response.on('aborted', () => resolve('cut short'));
+        response.on('error', () => resolve('cut short'));
+      });
+    });
+    expect(ending).toBe('cut short');
+  });
+
+  it('1: survives a connection ended in the middle of a transaction', async () => {
+    await build();
+    const failed = handle.db.transaction().execute(async (trx) => {
+      await sql`select 1`.execute(trx);
+      proxy.cutAll();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sql`select 1`.execute(trx);
+    });
+    await expect(failed).rejects.toSatisfy(isDatabaseUnavailable);
+    expect((await app.inject('/api/mpesa/transactions')).statusCode).toBe(200);
+  });
+
+  it('1: survives pg_terminate_backend on every connection it holds (57P01)', async () => {
+    await build();
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    try {
+      // This test's connections only: those that come through the proxy.
+      const { rowCount } = await admin.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+          where pid <> pg_backend_pid() and client_port = any($1::int[])`,
+        [proxy.serverSidePorts()],
+      );
+      expect(rowCount).toBeGreaterThan(0);
+    } finally {
+      await admin.end();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(lost.some((error) => (error as { code?: string }).code === '57P01')).toBe(true);
+    expect((await app.inject('/api/mpesa/transactions')).statusCode).toBe(200);
+    expect((await pay(app, '0712000015')).statusCode).toBe(200);
+  });
+});
+
+for (const dialect of DIALECTS) {
+  describe(`7: a success callback with nothing to check (${dialect})`, () => {
+    const world = useApiWithFakeDaraja(dialect);
+
+    it('is flagged and not taken as paid; the STK query then settles the payment', async () => {
+      const fake = await world.startFake({
+        kind: 'answer',
+        status: 200,
+        body: ackBody('ws_CO_bare'),
+      });
+      await world.build(fake.url);
+      const { transactionId } = (await world.pay()).json();
+      const bare = {
+        Body: {
+          stkCallback: {
+            MerchantRequestID: '29115-34620561-1',
+            CheckoutRequestID: 'ws_CO_bare',
+            ResultCode: 0,
+            ResultDesc: 'The service request is processed successfully.',
+          },
+        },
+      };
+      expect((await world.deliver(bare)).statusCode).toBe(200);
+      expect(await world.row(transactionId)).toMatchObject({
+        status: 'pending',
+        flagged_reason:
+          'M-PESA reported success with no amount, phone number or receipt to check it against',
+      });
+      expect(await world.outcomes()).toEqual(['mismatch']);
+
+      // Daraja's own answer decides it.
+      fake.behaviour = {
+        kind: 'answer',
+        status: 200,
+        body: JSON.stringify({
+          ResponseCode: '0',
+          ResponseDescription: 'The service request has been accepted successsfully',
+          MerchantRequestID: '29115-34620561-1',
+          CheckoutRequestID: 'ws_CO_bare',
+          ResultCode: '1032',
+          ResultDesc: 'Request cancelled by user',
+        }),
+      };
+      world.clock += 120_000;
+      await world.reconcile();
+      expect(await world.row(transactionId)).toMatchObject({ status: 'cancelled' });
+    });
+  });
+}

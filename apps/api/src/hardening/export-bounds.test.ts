@@ -1,0 +1,96 @@
+/**
+ * Issue 19, item 6: exports are bounded. At most EXPORT_MAX_RUNNING stream at once in an instance
+ * (one more is answered 429 with Retry-After and a sentence), and a client that reads nothing for
+ * EXPORT_STALL_TIMEOUT_MS is cut, so that a slow-read attack cannot hold connections and memory.
+ * Over real HTTP: a client that stops reading only shows once the kernel's buffers are full.
+ */
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
+import { createTestApp } from '../test/test-app.ts';
+import { seedDatabase } from '../db/seed.ts';
+import { EXPORT_RETRY_AFTER_S } from '../transactions/export-limit.ts';
+
+/** About 9 MB of CSV: far more than a socket's buffers hold for a client that reads nothing. */
+const PAYMENTS = 60_000;
+
+describe('CSV exports under a slow-read attack', () => {
+  let database: TestDatabase;
+  let app: FastifyInstance;
+  afterEach(async () => {
+    await app?.close();
+    await database?.destroy();
+  });
+
+  async function listen(env: Record<string, string>): Promise<number> {
+    database = await createTestDatabase('sqlite');
+    await seedDatabase(database, {
+      count: PAYMENTS,
+      days: 30,
+      seed: 19,
+      now: new Date(),
+      append: false,
+      reconcile: { afterS: 90, maxBackoffS: 120, giveUpS: 600 },
+    });
+    ({ app } = await createTestApp({ database, env }));
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    return (app.server.address() as AddressInfo).port;
+  }
+
+  /**
+   * Asks for the export and reads nothing until `readAll` is called; then reads what the server sent
+   * until the connection closes (a paused socket does not even see the server close it).
+   */
+  function stalledExport(port: number) {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.pause();
+    socket.write(
+      'GET /api/mpesa/transactions/export HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: identity\r\n\r\n',
+    );
+    return {
+      readAll: () =>
+        new Promise<string>((resolve) => {
+          let tail = '';
+          socket.on(
+            'data',
+            (chunk: Buffer) => (tail = (tail + chunk.toString('latin1')).slice(-64)),
+          );
+          socket.on('error', () => {});
+          socket.on('close', () => resolve(tail));
+          socket.resume();
+        }),
+    };
+  }
+
+  it('refuses an export past EXPORT_MAX_RUNNING with 429 and Retry-After, and cuts a client that reads nothing', async () => {
+    const port = await listen({ EXPORT_MAX_RUNNING: '1', EXPORT_STALL_TIMEOUT_MS: '1000' });
+    const stalled = stalledExport(port);
+    // Until the first export has taken its place.
+    await expect
+      .poll(() => app.inject('/api/mpesa/transactions/export').then((r) => r.statusCode))
+      .toBe(429);
+
+    const refused = await fetch(`http://127.0.0.1:${port}/api/mpesa/transactions/export`);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe(String(EXPORT_RETRY_AFTER_S));
+    expect(await refused.json()).toEqual({
+      success: false,
+      code: 'TOO_MANY_EXPORTS',
+      message: 'Other exports are under way on this server. Please try again in a few seconds.',
+    });
+
+    // Cut after a second of reading nothing: once it reads again, the answer stops short of the
+    // chunked encoding's last, empty chunk, and the connection is closed.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const tail = await stalled.readAll();
+    expect(tail.endsWith('\r\n0\r\n\r\n')).toBe(false);
+
+    // Its place is free again: a client that reads gets the whole export.
+    const whole = await fetch(`http://127.0.0.1:${port}/api/mpesa/transactions/export`);
+    expect(whole.status).toBe(200);
+    const lines = (await whole.text()).trimEnd().split('\n');
+    expect(lines).toHaveLength(PAYMENTS + 1);
+  }, 60_000);
+});
