@@ -59,7 +59,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  const proxy: TcpProxy = {
     address: `127.0.0.1:${port}`,
     setMode(next) {
       mode = next;
@@ -83,8 +83,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       held = [];
     },
     async close() {
-      this.cutAll();
+      proxy.cutAll();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  return proxy;
 }
