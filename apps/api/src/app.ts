@@ -33,6 +33,7 @@ import {
   methodNotAllowed,
   shuttingDown,
 } from './errors.ts';
+import { apiPath } from './lib/api-path.ts';
 import { clientAddress } from './lib/client-address.ts';
 import { routeMethods } from './lib/route-methods.ts';
 import { transactionRoutes } from './transactions/transactions.routes.ts';
@@ -293,13 +294,16 @@ export async function buildApp(deps: AppDeps) {
   }
 
   app.setNotFoundHandler(async (request, reply) => {
-    const url = request.url;
-    if (url.startsWith('/api/') || url === '/api' || request.method !== 'GET') {
+    const { method } = request;
+    const api = apiPath(request.url);
+    // HEAD is answered as GET is, without the body (Node leaves it out): monitors and link
+    // checkers ask a page with HEAD.
+    if (api !== undefined || (method !== 'GET' && method !== 'HEAD')) {
       // OPTIONS is the CORS preflight's (cors.ts): one it does not answer stays not found.
-      const known = url.startsWith('/api/') && request.method !== 'OPTIONS';
-      const allowed = known ? methodsAt(url.split('?')[0]!) : [];
-      if (allowed.length > 0 && !allowed.includes(request.method)) {
-        throw methodNotAllowed(request.method, allowed);
+      const known = api !== undefined && method !== 'OPTIONS';
+      const allowed = known ? methodsAt(api) : [];
+      if (allowed.length > 0 && !allowed.includes(method)) {
+        throw methodNotAllowed(method, allowed);
       }
       throw new AppError(404, 'NOT_FOUND', NOT_FOUND_MESSAGE);
     }

@@ -224,9 +224,14 @@ for (const dialect of DIALECTS) {
         expect(malformed.json()).toMatchObject({ success: false, message: expect.any(String) });
         expect(corsHeaders(malformed)).toEqual(allowedFor(SHOP));
 
-        for (const url of ['/api/mpesa/transactions/nope', '/api/nowhere']) {
+        // `/api?x` and `/API` too: the API's 404 is what the CORS headers go on (lib/api-path.ts).
+        for (const url of ['/api/mpesa/transactions/nope', '/api/nowhere', '/api?x', '/API']) {
           const missing = await request({ url, headers: { origin: SHOP } });
           expect(missing.statusCode, url).toBe(404);
+          expect(missing.json(), url).toMatchObject({
+            success: false,
+            code: expect.stringMatching(/NOT_FOUND$/),
+          });
           expect(corsHeaders(missing), url).toEqual(allowedFor(SHOP));
         }
 
@@ -280,9 +285,11 @@ for (const dialect of DIALECTS) {
       });
 
       it('leaves the web app’s pages alone', async () => {
-        const page = await request({ url: '/transactions', headers: { origin: SHOP } });
-        expect(corsHeaders(page)).toEqual({});
-        expect(page.headers.vary).toBeUndefined();
+        for (const url of ['/transactions', '/apix', '/apix?x']) {
+          const page = await request({ url, headers: { origin: SHOP } });
+          expect(corsHeaders(page), url).toEqual({});
+          expect(page.headers.vary, url).toBeUndefined();
+        }
       });
     });
 

@@ -22,6 +22,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from './config.ts';
 import { AppError } from './errors.ts';
+import { isApiUrl } from './lib/api-path.ts';
 
 const ALLOWED_METHODS = 'GET, POST';
 /** What the web app sends (api-client.ts): Content-Type is JSON even on GETs, so every call is preflighted. */
@@ -37,10 +38,6 @@ const PREFLIGHT_MAX_AGE_S = 7200;
 /** Daraja's route: server to server, never called from a page, so it answers as it always has. */
 const CALLBACK_ROUTE = '/api/mpesa/callback/:secret';
 const CALLBACK_PREFIX = '/api/mpesa/callback/';
-
-function underApi(url: string): boolean {
-  return url.startsWith('/api/') || url === '/api' || url.startsWith('/api?');
-}
 
 function isCallback(request: FastifyRequest): boolean {
   return request.routeOptions.url === CALLBACK_ROUTE || request.url.startsWith(CALLBACK_PREFIX);
@@ -60,7 +57,7 @@ export function createCors(origins: Config['corsOrigins']): Cors {
   return {
     enabled,
     addHeaders(request, reply) {
-      if (!enabled || !underApi(request.url) || isCallback(request)) return;
+      if (!enabled || !isApiUrl(request.url) || isCallback(request)) return;
       if (!any) reply.header('Vary', 'Origin');
       const origin = request.headers.origin;
       if (!any && (origin === undefined || !listed.has(origin))) return;

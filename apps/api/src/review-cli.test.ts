@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { NewTransactionRow } from './db/schema.ts';
 import { DIALECTS, createTestDatabase, type TestDatabase } from './test/test-db.ts';
 
 const CLI = path.resolve(import.meta.dirname, 'review-cli.ts');
@@ -17,10 +18,9 @@ for (const dialect of DIALECTS) {
     let dir: string;
     let database: TestDatabase;
 
-    beforeEach(async () => {
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpesa-review-'));
-      database = await createTestDatabase(dialect, { file: path.join(dir, 'review.sqlite') });
-      await database.db
+    /** A payment waiting for review: by default flagged for an amount M-PESA reported wrong. */
+    const insert = (fields: Partial<NewTransactionRow>) =>
+      database.db
         .insertInto('transactions')
         .values({
           id: 'tx-flagged',
@@ -42,8 +42,14 @@ for (const dialect of DIALECTS) {
           next_check_at: null,
           lease_owner: null,
           lease_until: null,
+          ...fields,
         })
         .execute();
+
+    beforeEach(async () => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpesa-review-'));
+      database = await createTestDatabase(dialect, { file: path.join(dir, 'review.sqlite') });
+      await insert({});
     });
     afterEach(async () => {
       await database.destroy();
@@ -66,6 +72,29 @@ for (const dialect of DIALECTS) {
         return { code: failed.code, output: failed.stdout + failed.stderr };
       }
     };
+
+    it('shows each payment’s phone number in full, which the M-PESA statement is searched by', async () => {
+      await insert({
+        id: 'tx-unknown',
+        phone_number: '254700000001',
+        amount: 250,
+        status: 'unknown',
+        result_code: null,
+        flagged_reason: null,
+        checkout_request_id: 'ws_CO_unknown',
+        created_at: '2026-11-23T10:05:00.000Z',
+      });
+      const listed = await review();
+      expect(listed.code).toBe(0);
+      const lines = listed.output.trimEnd().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(
+        /^tx-flagged .* 100 KES {2}254712345678 {2}M-PESA reported 1 KES, not 100 KES$/,
+      );
+      expect(lines[1]).toMatch(
+        /^tx-unknown .* unknown .* 250 KES {2}254700000001 {2}outcome unknown: check the M-PESA statement for this amount from this phone$/,
+      );
+    });
 
     it('lists flagged payments, and clears one only with a note', async () => {
       const listed = await review();

@@ -1,5 +1,6 @@
 /**
- * `npm run review`: the payments waiting for a person (flagged for review, or of unknown outcome).
+ * `npm run review`: the payments waiting for a person (flagged for review, or of unknown outcome),
+ * each with its amount and the payer's phone number, which the M-PESA statement is searched by.
  * `npm run review -- clear <id> --note "<why>" [--status success|failed|cancelled|timeout]`
  * clears one, keeping its status or settling it as the given one (an unknown outcome needs one).
  * Uses the app's own settings (DATABASE_URL, DATABASE_SCHEMA, DATA_DIR).
@@ -54,9 +55,11 @@ try {
   } else {
     const rows = await listForReview(database.db);
     if (rows.length === 0) console.log('No payments are waiting for review.');
+    // The payer's phone in full: the reviewer looks for the payment on the M-PESA statement by
+    // phone and amount. This is the operator's own terminal, never a log.
     for (const row of rows) {
       console.log(
-        `${row.id}  ${row.created_at}  ${row.status.padEnd(9)}  ${String(row.amount).padStart(7)} KES  ${row.flagged_reason ?? 'outcome unknown: check the M-PESA statement'}`,
+        `${row.id}  ${row.created_at}  ${row.status.padEnd(9)}  ${String(row.amount).padStart(7)} KES  ${row.phone_number}  ${row.flagged_reason ?? 'outcome unknown: check the M-PESA statement for this amount from this phone'}`,
       );
     }
   }

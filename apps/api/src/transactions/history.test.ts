@@ -291,9 +291,16 @@ for (const dialect of DIALECTS) {
           description: '+254, "quoted"\nnext line',
         });
         await add({ created_at: '2026-11-20T09:01:00.000Z', reference: '-5', description: '@sum' });
+        // Full-width look-alikes, as stored and read back (history-csv.test.ts has the rest).
+        await add({
+          created_at: '2026-11-20T09:02:00.000Z',
+          reference: '＝1+1',
+          description: '＠x',
+        });
         const { lines } = await exported();
-        expect(lines[2]).toContain(`"'=HYPERLINK(""http://evil"",""x"")","'+254, ""quoted""`);
-        expect(lines[1]).toContain(`,'-5,'@sum,`);
+        expect(lines[3]).toContain(`"'=HYPERLINK(""http://evil"",""x"")","'+254, ""quoted""`);
+        expect(lines[2]).toContain(`,'-5,'@sum,`);
+        expect(lines[1]).toContain(`,'＝1+1,'＠x,`);
       });
 
       it('refuses a bad filter with a 400 in our shape, not a broken file', async () => {
