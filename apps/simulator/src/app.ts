@@ -13,7 +13,8 @@ import { redactUrl } from './redact.ts';
 import { thisMachineOnly } from './remote-access.ts';
 import { keepState, type StateKeeper } from './state.ts';
 import { TokenStore } from './tokens.ts';
-import { darajaRoutes } from './routes/daraja.routes.ts';
+import { ERRORS } from './catalogue.ts';
+import { darajaError, darajaRoutes } from './routes/daraja.routes.ts';
 import { controlRoutes } from './routes/control.routes.ts';
 import { openApiRoutes, registerOpenApi } from './openapi.ts';
 
@@ -37,6 +38,30 @@ function loggable(body: unknown): unknown {
   } catch {
     return body.slice(0, MAX_LOGGED_BODY);
   }
+}
+
+/** The control API's answer when SIM_STATE's file could not be written (state.ts logs why). */
+const NOT_SAVED =
+  'The simulator could not write its SIM_STATE file (its log says why): what this request did or shows would not survive a restart.';
+
+/**
+ * With SIM_STATE, each answer of this scope waits until the file holds every change made so far
+ * (state.ts): the one this request made, and any other the answer may show. If that write
+ * fails, the answer is `failure`, a 500, instead: nothing is answered as done that a restart
+ * would forget. Without SIM_STATE the hook is not there at all.
+ */
+function answerWhenSaved(scope: FastifyInstance, state: StateKeeper, failure: () => object) {
+  scope.addHook('onSend', (_request, reply, payload, done) => {
+    const saving = state.saved();
+    if (!saving) return done(null, payload);
+    saving.then(
+      () => done(null, payload),
+      () => {
+        void reply.code(500).type('application/json; charset=utf-8');
+        done(null, JSON.stringify(failure()));
+      },
+    );
+  });
 }
 
 export async function buildSimulator(
@@ -94,7 +119,9 @@ export async function buildSimulator(
   let state: StateKeeper | undefined;
   try {
     state = config.state
-      ? keepState(config.state, { prompts, tokens, clock }, (message) => app.log.error(message))
+      ? await keepState(config.state, { prompts, tokens, clock, faults }, (message) =>
+          app.log.error(message),
+        )
       : undefined;
   } catch (error) {
     await journal?.close();
@@ -129,6 +156,8 @@ export async function buildSimulator(
         responseBody: status === null ? null : loggable(payload),
         durationMs: Math.round(reply.elapsedTime),
       });
+    // Before the log's hook, so that the log shows the answer that leaves.
+    if (state) answerWhenSaved(daraja, state, () => darajaError(ERRORS.internal));
     daraja.addHook('onSend', async (request, reply, payload) => {
       logRequest(request, reply, reply.statusCode, payload);
       return payload;
@@ -155,14 +184,17 @@ export async function buildSimulator(
     local.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
       body === '' ? done(null, undefined) : json(request, String(body), done),
     );
-    await local.register(controlRoutes, {
-      prefix: '/_sim',
-      config,
-      prompts,
-      log,
-      tokens,
-      clock,
-      faults,
+    await local.register(async (control) => {
+      if (state) answerWhenSaved(control, state, () => ({ error: NOT_SAVED }));
+      await control.register(controlRoutes, {
+        prefix: '/_sim',
+        config,
+        prompts,
+        log,
+        tokens,
+        clock,
+        faults,
+      });
     });
     // /_sim/openapi.json and the page /_sim/docs.
     await local.register(openApiRoutes, { prefix: '/_sim', document: () => app.swagger() });
@@ -173,7 +205,7 @@ export async function buildSimulator(
   });
 
   app.addHook('onClose', async () => {
-    state?.close(); // first: the reset below must not reach the file
+    await state?.close(); // first: the reset below must not reach the file
     await journal?.close();
     prompts.reset();
     clock.clearAll();

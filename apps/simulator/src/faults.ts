@@ -120,6 +120,7 @@ export class FaultPlan {
     this.#seed = seed ?? Math.floor(Math.random() * 2 ** 32);
     this.#next = random(this.#seed);
     this.#rules = rules;
+    this.onChange?.();
   }
 
   list(): { seed: number; rules: FaultRule[] } {
@@ -128,7 +129,14 @@ export class FaultPlan {
 
   clear(): void {
     this.#rules = [];
+    this.onChange?.();
   }
+
+  /**
+   * Called when the rules are set or cleared (SIM_STATE keeps them, with their seed; the draws,
+   * after a restart, start again from the seed).
+   */
+  onChange: (() => void) | undefined;
 
   /**
    * Draws, for each rule of the operation in order, whether it applies: the first error that

@@ -18,22 +18,23 @@ export function fileProblem(file: string, error: unknown): string {
  * Replaces a file's content so that, whenever the process dies, the file holds either the old
  * content or the new, never a mix or nothing: the new content goes to a temporary file in the
  * same folder (a rename is atomic only within one file system), is flushed to the disk, and the
- * temporary file is renamed over the old one.
+ * temporary file is renamed over the old one. One replacement of a file at a time: they share the
+ * temporary file's name.
  */
-export function replaceFile(file: string, text: string): void {
+export async function replaceFile(file: string, text: string): Promise<void> {
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   try {
     // Owner only: the file may hold secrets (SIM_STATE holds valid access tokens and callback URLs).
-    const fd = fs.openSync(temporary, 'w', 0o600);
+    const handle = await fs.promises.open(temporary, 'w', 0o600);
     try {
-      fs.writeSync(fd, text);
-      fs.fsyncSync(fd);
+      await handle.writeFile(text);
+      await handle.sync();
     } finally {
-      fs.closeSync(fd);
+      await handle.close();
     }
-    fs.renameSync(temporary, file);
+    await fs.promises.rename(temporary, file);
   } catch (error) {
-    fs.rmSync(temporary, { force: true });
+    await fs.promises.rm(temporary, { force: true });
     throw error;
   }
 }

@@ -250,6 +250,12 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
     return prompt;
   }
 
+  /**
+   * With SIM_STATE: a promise that the file holds every change made so far, or undefined if it
+   * already does. Unset, nothing is kept.
+   */
+  saved: (() => Promise<void> | undefined) | undefined;
+
   /** A phone page is open for a number ('*' for every number); auto-approval waits meanwhile. */
   watch(phoneNumber: string): () => void {
     this.#watchers.set(phoneNumber, (this.#watchers.get(phoneNumber) ?? 0) + 1);
@@ -319,6 +325,12 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
     if (fault.delayMs) await this.#clock.sleep(fault.delayMs);
     if (generation !== this.#generation) return;
     setState('delivering');
+    // A callback tells how the payment ended: with SIM_STATE, not before the file says so too, or
+    // a simulator killed meanwhile would end it again after its restart, perhaps otherwise (a
+    // timeout after a callback that said paid). A write that failed has been logged: the callback
+    // goes all the same, as one withheld would leave the payment with no end until a restart.
+    const saving = this.saved?.();
+    if (saving) await saving.catch(() => {});
     // The number's fault, else the setting (SIM_CALLBACK_RETRIES); each wait twice the one before.
     const attempts = 1 + (fault.retries ?? this.#config.callbackRetries);
     const firstWaitMs = fault.retryIntervalMs ?? this.#config.callbackRetryBackoffMs;

@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { call, pushBody, startReceiver, token, type Receiver } from './test/harness.ts';
+import { call, pushBody, queryBody, startReceiver, token, type Receiver } from './test/harness.ts';
+import { readStateFile } from './state.ts';
 import { runToEnd, startProcess, type SimulatorProcess } from './test/process.ts';
 
 let dir: string;
@@ -31,9 +32,11 @@ async function start(env: Record<string, string> = {}): Promise<SimulatorProcess
   return sim;
 }
 
-/** What a crash is: SIGKILL, a moment after the change (the file has it within 50 ms). */
+/**
+ * What a crash is: SIGKILL the moment the answer has arrived, with no wait (every change is in the
+ * file before it is answered).
+ */
 async function crash(sim: SimulatorProcess): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 200));
   await sim.kill('SIGKILL');
   expect(sim.child.signalCode).toBe('SIGKILL');
 }
@@ -49,6 +52,79 @@ async function push(sim: SimulatorProcess, phone: string, bearer?: string) {
   });
   return answer;
 }
+
+async function query(sim: SimulatorProcess, id: string) {
+  return call(`${sim.url}/mpesa/stkpushquery/v1/query`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Authorization: `Bearer ${await token(sim.url)}`,
+    },
+    body: queryBody(id),
+  });
+}
+
+// Issue 19, item 3: the file was written within 50 ms of a change, after the answer, so a process
+// killed in between forgot what it had answered.
+describe('a simulator killed the moment after it answered', () => {
+  it('still knows a push it accepted: STK query answers for it, and its callback comes', async () => {
+    // 254700000000 is forced to pay, SIM_CALLBACK_DELAY_MS after the push.
+    const env = { SIM_CALLBACK_DELAY_MS: '300' };
+    let sim = await start(env);
+    const answer = await push(sim, '254700000000');
+    const killed = sim.kill('SIGKILL');
+    expect(answer.status).toBe(200);
+    const id = answer.body.CheckoutRequestID as string;
+    await killed;
+    expect(receiver.received).toHaveLength(0);
+
+    sim = await start(env);
+    await receiver.waitFor(1);
+    expect(receiver.received[0]!.body.Body.stkCallback).toMatchObject({
+      CheckoutRequestID: id,
+      ResultCode: 0,
+    });
+    const answered = await query(sim, id);
+    expect(answered.status).toBe(200);
+    expect(answered.body).toMatchObject({ CheckoutRequestID: id, ResultCode: '0' });
+  });
+
+  it('has a prompt paid by a PIN it answered 200 as paid, and never times it out', async () => {
+    let sim = await start();
+    const id = (await push(sim, '254708374149')).body.CheckoutRequestID as string;
+    // As in the issue: the file holds the prompt open when the PIN comes.
+    await expect.poll(() => readStateFile(file)?.prompts[0]?.state).toBe('open');
+    const paid = await call(`${sim.url}/_sim/prompts/${id}/pin`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: { pin: '1234' },
+    });
+    const killed = sim.kill('SIGKILL');
+    expect(paid.status).toBe(200);
+    expect(paid.body).toMatchObject({ state: 'completed', resultCode: '0' });
+    await killed;
+
+    sim = await start();
+    expect((await call(`${sim.url}/_sim/prompts/${id}`)).body).toMatchObject({
+      state: 'completed',
+      resultCode: '0',
+    });
+    // Past its 60-second timeout: a prompt still open would end now with 1037.
+    const moved = await call(`${sim.url}/_sim/clock/advance`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: { seconds: 61 },
+    });
+    expect(moved.body.fired).toBe(0);
+    expect((await query(sim, id)).body).toMatchObject({ CheckoutRequestID: id, ResultCode: '0' });
+    // Its callback: before the kill, after the restart, or both; each says paid.
+    await receiver.waitFor(1);
+    const results = receiver.received.map((callback) => callback.body.Body.stkCallback);
+    expect(
+      results.every((result) => result.CheckoutRequestID === id && result.ResultCode === 0),
+    ).toBe(true);
+  });
+});
 
 describe('a simulator killed and started again on its SIM_STATE file', () => {
   it('still has the prompt that was open, which a PIN then pays, with its callback', async () => {

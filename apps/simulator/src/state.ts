@@ -1,15 +1,23 @@
 /**
  * SIM_STATE=file: what a restart must not forget, kept in one JSON file. The issued access tokens,
  * every prompt (open ones carry on: their timers are set again from the times they hold; a
- * completed one whose callback was not yet delivered is delivered, late) and the outcomes chosen
- * for numbers' next pushes.
+ * completed one whose callback was not yet delivered is delivered, late), the outcomes chosen for
+ * numbers' next pushes, the fault rules and how far the clock was moved.
  *
- * When it is written: within SAVE_WITHIN_MS of any change (a prompt created or ended, a callback's
- * delivery starting, succeeding or given up, a token issued or every token expired, a next outcome
- * set or cleared, a reset), all the changes in that window in one write, so that a burst of a
- * thousand pushes makes a few writes, not a thousand; and once more when the simulator closes.
- * Each write replaces the file whole (files.ts), so a simulator killed at any moment leaves the
- * last complete state.
+ * When it is written: every change (a prompt created or ended, a callback's delivery starting,
+ * succeeding or given up, a token issued or every token expired, a next outcome set or cleared,
+ * fault rules set or cleared, a move of the clock, a reset) is in the file before the simulator
+ * says anything that shows it: the answer to the request that made it, or to any request after
+ * (app.ts holds answers back until `saved()` resolves), and the callback that reports how a
+ * payment ended (prompts.ts). So a process killed the moment after an answer finds, after its
+ * restart, what it answered. The changes waiting at once share one write (a group commit): a write
+ * starts when the one before it ends, holding everything changed meanwhile, so that a burst of a
+ * thousand pushes makes a few writes, not a thousand. Each write replaces the file whole
+ * (files.ts), so a simulator killed at any moment leaves the last complete state.
+ *
+ * A write that fails is logged once (until one succeeds again), and what waited for it is not
+ * answered as done: a 500 in the simulator's error style. The next change, or the next request,
+ * tries again.
  *
  * A callback that was being delivered when the process died may or may not have reached the
  * receiver: it is delivered again after the restart. Daraja can deliver a callback twice too
@@ -23,11 +31,9 @@ import { REFUSALS, type RefusalName } from './catalogue.ts';
 import { SimulatorConfigError } from './config.ts';
 import { fileProblem, replaceFile } from './files.ts';
 import type { SimClock } from './clock.ts';
+import { faultsSchema, type FaultPlan } from './faults.ts';
 import type { NextOutcome, Prompt, PromptBook } from './prompts.ts';
 import type { TokenStore } from './tokens.ts';
-
-/** How soon after a change the file holds it: a process killed later than that finds it there. */
-export const SAVE_WITHIN_MS = 50;
 
 const STATE_VERSION = 1;
 
@@ -96,6 +102,8 @@ const stateSchema = z.object({
   next: z.array(z.tuple([z.string(), nextSchema])),
   /** How far POST /_sim/clock/advance had moved the clock ahead of the real one. */
   clockAheadMs: z.number().int().min(0).default(0),
+  /** The fault rules (PUT /_sim/faults) with their seed; absent in a file from before they were kept. */
+  faults: faultsSchema.optional(),
 });
 
 export type SavedState = z.infer<typeof stateSchema>;
@@ -150,9 +158,14 @@ export interface KeptStores {
   prompts: PromptBook;
   tokens: TokenStore;
   clock: SimClock;
+  faults: FaultPlan;
 }
 
-export function writeStateFile(file: string, { prompts, tokens, clock }: KeptStores): void {
+/**
+ * Writes the stores as they are now: the state is taken at once, before anything else can change
+ * it, and the promise resolves when the file holds it.
+ */
+function writeStateFile(file: string, { prompts, tokens, clock, faults }: KeptStores) {
   const { prompts: all, next } = prompts.snapshot();
   const state: SavedState = {
     version: STATE_VERSION,
@@ -161,25 +174,31 @@ export function writeStateFile(file: string, { prompts, tokens, clock }: KeptSto
     prompts: all,
     next,
     clockAheadMs: Math.round(clock.offsetMs),
+    faults: faults.list(),
   };
-  replaceFile(file, JSON.stringify(state));
+  return replaceFile(file, JSON.stringify(state));
 }
 
 export interface StateKeeper {
-  /** Writes what has changed since the last write, and stops watching. */
-  close(): void;
+  /**
+   * A promise that the file holds every change made so far (it rejects if the write that was to
+   * hold them failed), or undefined when it already does.
+   */
+  saved(): Promise<void> | undefined;
+  /** Writes what has not been written, stops watching, and lets go of the file. */
+  close(): Promise<void>;
 }
 
 /**
  * Restores the simulator from the file (if it holds a state) and keeps the file up to date from
  * then on. A file that cannot be read, or written, stops the start with a sentence saying why.
  */
-export function keepState(
+export async function keepState(
   file: string,
   stores: KeptStores,
   onSaveError: (message: string) => void,
-): StateKeeper {
-  const { prompts, tokens, clock } = stores;
+): Promise<StateKeeper> {
+  const { prompts, tokens, clock, faults } = stores;
   const saved = readStateFile(file);
   const lock = lockStateFile(file);
   try {
@@ -187,10 +206,11 @@ export function keepState(
       // The clock first: the prompts' timers are set from its time.
       clock.restoreOffset(saved.clockAheadMs);
       tokens.restore(saved.tokens);
+      if (saved.faults) faults.set(saved.faults);
       prompts.restore({ prompts: saved.prompts, next: saved.next });
     }
     try {
-      writeStateFile(file, stores);
+      await writeStateFile(file, stores);
     } catch (error) {
       throw stateError(`file ${file} cannot be written: ${fileProblem(file, error)}.`);
     }
@@ -199,35 +219,69 @@ export function keepState(
     throw error;
   }
 
-  let pending: NodeJS.Timeout | undefined;
-  const save = () => {
-    clearTimeout(pending);
-    pending = undefined;
+  let made = 0; // changes made since the start
+  let kept = 0; // how many of them the file holds
+  let queued: Promise<void> | undefined; // the next write: it holds every change made before it starts
+  let writing: Promise<void> | undefined; // the write under way
+  let failing = false;
+
+  const write = async () => {
+    // One write at a time. With none under way, the first waits for this turn of the event loop to
+    // end, so that the requests that arrived together share it.
+    await (writing?.catch(() => {}) ?? new Promise<void>((resolve) => setImmediate(resolve)));
+    queued = undefined;
+    const upTo = made;
+    writing = writeStateFile(file, stores);
     try {
-      writeStateFile(file, stores);
+      await writing;
+      kept = upTo;
+      failing = false;
     } catch (error) {
-      // The simulator goes on; the next change tries again.
-      onSaveError(`SIM_STATE file ${file} could not be written: ${fileProblem(file, error)}`);
+      // Once, not once for each request that waited on it, nor for each write that fails again.
+      if (!failing) {
+        onSaveError(`SIM_STATE file ${file} could not be written: ${fileProblem(file, error)}`);
+      }
+      failing = true;
+      throw error;
+    } finally {
+      writing = undefined;
     }
   };
-  // The first change starts the window; the changes that follow within it are in the same write.
-  const changed = () => {
-    pending ??= setTimeout(save, SAVE_WITHIN_MS).unref();
+  const queue = () => {
+    queued = write();
+    // Nobody need wait on a write (a timer's change): its failure is logged above.
+    queued.catch(() => {});
+    return queued;
   };
-  prompts.on('change', changed);
-  tokens.onChange = changed;
-  // A move of the clock is written before it is answered: a caller told it moved finds it so
-  // after a crash.
-  clock.onAdvance = save;
-  return {
-    close() {
+  const changed = () => {
+    made++;
+    queued ??= queue();
+  };
+  // Every change made before a write starts is in it, and a change made after queues the next:
+  // with no next queued, the write under way holds them all. With neither, the last write failed,
+  // and this tries again.
+  const keeper: StateKeeper = {
+    saved: () => (kept === made ? undefined : (queued ?? writing ?? queue())),
+    async close() {
       prompts.off('change', changed);
       tokens.onChange = undefined;
       clock.onAdvance = undefined;
-      if (pending) save();
+      faults.onChange = undefined;
+      prompts.saved = undefined;
+      try {
+        await keeper.saved();
+      } catch {
+        // Logged when it failed; there is no one left to tell.
+      }
       lock.release();
     },
   };
+  prompts.on('change', changed);
+  tokens.onChange = changed;
+  clock.onAdvance = changed;
+  faults.onChange = changed;
+  prompts.saved = keeper.saved;
+  return keeper;
 }
 
 interface StateLock {

@@ -23,10 +23,15 @@ export interface DarajaRoutesOptions {
   onDropped?: (request: FastifyRequest, reply: FastifyReply) => void;
 }
 
-type Failure = readonly [number, string, string];
+export type Failure = readonly [number, string, string];
 
-function fail(reply: FastifyReply, [status, errorCode, errorMessage]: Failure, id = requestId()) {
-  return reply.code(status).send({ requestId: id, errorCode, errorMessage });
+/** Daraja's error envelope. */
+export function darajaError([, errorCode, errorMessage]: Failure, id = requestId()) {
+  return { requestId: id, errorCode, errorMessage };
+}
+
+function fail(reply: FastifyReply, failure: Failure, id = requestId()) {
+  return reply.code(failure[0]).send(darajaError(failure, id));
 }
 
 function basicCredentials(header: string | undefined): { key: string; secret: string } | null {
