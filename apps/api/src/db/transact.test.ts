@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
+import { DatabaseSync } from 'node:sqlite';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import type { Database } from './schema.ts';
+import { isDatabaseUnavailable } from './unavailable.ts';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { countHit } from '../limits/rate-limit.repository.ts';
 import { groupCommitCounts, transact } from './transact.ts';
@@ -120,3 +123,66 @@ for (const dialect of DIALECTS) {
     }
   });
 }
+
+/**
+ * A database whose commit fails as SQLite's does on a full disk: it undoes the transaction itself
+ * and says SQLITE_FULL, so that the rollback that follows finds no transaction.
+ */
+function fullAtCommit(): Kysely<Database> {
+  const database = new DatabaseSync(':memory:');
+  database.exec(
+    'create table rate_limits (key text primary key, window_index integer, hits integer)',
+  );
+  let failCommits = true;
+  const statement = (text: string) => {
+    const prepared = database.prepare(text);
+    return {
+      reader: prepared.columns().length > 0,
+      all: (parameters: readonly unknown[]) => prepared.all(...(parameters as [])),
+      run: (parameters: readonly unknown[]) => {
+        if (failCommits && /^commit/i.test(text)) {
+          database.exec('rollback');
+          throw Object.assign(new Error('database or disk is full'), {
+            code: 'ERR_SQLITE_ERROR',
+            errcode: 13,
+          });
+        }
+        return prepared.run(...(parameters as []));
+      },
+      iterate: (parameters: readonly unknown[]) => prepared.iterate(...(parameters as [])),
+    };
+  };
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({
+      database: async () => ({ prepare: statement, close: () => database.close() }),
+    }),
+  });
+  Object.assign(db, { roomAgain: () => (failCommits = false) });
+  return db;
+}
+
+describe('a commit that fails (sqlite)', () => {
+  it('fails every transaction of the group with the commit’s own error, not the rollback’s, and commits again once it can', async () => {
+    const db = fullAtCommit();
+    const insert = (key: string) =>
+      transact(db, (trx) =>
+        trx.insertInto('rate_limits').values({ key, window_index: 1, hits: 1 }).execute(),
+      );
+    try {
+      const results = await Promise.allSettled([insert('a'), insert('b')]);
+      for (const result of results) {
+        expect(result.status).toBe('rejected');
+        expect((result as PromiseRejectedResult).reason).toMatchObject({ errcode: 13 });
+        expect(isDatabaseUnavailable((result as PromiseRejectedResult).reason)).toBe(true);
+      }
+      const alone = await Promise.allSettled([insert('c')]);
+      expect((alone[0] as PromiseRejectedResult).reason).toMatchObject({ errcode: 13 });
+
+      (db as unknown as { roomAgain(): void }).roomAgain();
+      await insert('d');
+      expect(await db.selectFrom('rate_limits').select('key').execute()).toEqual([{ key: 'd' }]);
+    } finally {
+      await db.destroy();
+    }
+  });
+});

@@ -64,7 +64,7 @@ class GroupCommit {
       let settled: Settled[];
       let lost: { error: unknown } | undefined;
       try {
-        settled = await this.#db.transaction().execute(async (trx) => {
+        settled = await inTransaction(this.#db, async (trx) => {
           const results: Settled[] = [];
           for (const { work } of group) {
             try {
@@ -139,10 +139,34 @@ function groupFor(db: Kysely<Database>): GroupCommit | null {
   return group;
 }
 
+/**
+ * Runs `work` in a database transaction and commits it; rolls it back if either fails. The first
+ * failure is the one thrown: SQLite has already undone a transaction whose commit failed for a full
+ * disk or an I/O error, and a PostgreSQL connection may be gone, so the rollback that follows can
+ * fail too ("no transaction is active"), and Kysely's own `transaction()` would throw that instead,
+ * hiding why (a 500 where the database was unavailable: db/unavailable.ts).
+ */
+async function inTransaction<T>(db: Kysely<Database>, work: Work<T>): Promise<T> {
+  const trx = await db.startTransaction().execute();
+  try {
+    const result = await work(trx);
+    await trx.commit().execute();
+    return result;
+  } catch (error) {
+    if (!trx.isCommitted && !trx.isRolledBack) {
+      await trx
+        .rollback()
+        .execute()
+        .catch(() => undefined);
+    }
+    throw error;
+  }
+}
+
 /** Runs `work` in a database transaction; resolves with its result once that is committed. */
 export function transact<T>(db: Kysely<Database>, work: Work<T>): Promise<T> {
   const group = groupFor(db);
-  return group ? group.run(work) : db.transaction().execute(work);
+  return group ? group.run(work) : inTransaction(db, work);
 }
 
 /** How many commits held how many transactions on this database, so far (SQLite only). */
