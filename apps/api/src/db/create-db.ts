@@ -17,6 +17,7 @@ import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 import { makePrivateDir, makePrivateFile } from '../lib/private-files.ts';
 import { isDatabaseUnavailable } from './unavailable.ts';
+import { waitForLocks } from './transact.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -93,10 +94,16 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Db
     dialect = new PostgresDialect({ pool: discardingBrokenClients(pool) });
     name = 'postgres';
   } else {
-    dialect = createNodeSqliteDialect(sqliteFilename(databaseUrl), options.timeouts?.busyMs);
+    // A server waits for another process's lock off the main thread (transact.ts), after SQLite's
+    // own short wait; a command waits in SQLite.
+    dialect = createNodeSqliteDialect(
+      sqliteFilename(databaseUrl),
+      options.timeouts ? Math.min(SQLITE_LOCK_SPIN_MS, options.timeouts.busyMs) : undefined,
+    );
     name = 'sqlite';
   }
   const db = new Kysely<Database>({ dialect });
+  if (name === 'sqlite' && options.timeouts) waitForLocks(db, options.timeouts.busyMs);
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
@@ -131,6 +138,12 @@ export async function migrateToLatest({ migrator }: Pick<DbHandle, 'migrator'>):
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed`, { cause: error });
   }
 }
+
+/**
+ * How long SQLite itself waits for another process's lock, on the main thread, in a server: a
+ * moment, for the other's commit to end; past it the group commit tries again after pauses.
+ */
+const SQLITE_LOCK_SPIN_MS = 20;
 
 /** How much longer than the server's statement timeout the client waits before it gives up. */
 const STATEMENT_GRACE_MS = 1000;

@@ -86,8 +86,10 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 /**
  * Opens the file with settings that keep committed data through a process crash or power loss:
  * write-ahead logging, full fsync on commit, and a busy timeout for a second process (e.g. a migration
- * command) touching the same file. node:sqlite waits for a lock on the main thread, so the wait is
- * short; a lock held longer fails the write with SQLITE_BUSY, answered 503 (db/unavailable.ts).
+ * command) touching the same file. node:sqlite waits for a lock on the main thread, stopping
+ * everything else: the server keeps this wait to a moment and waits longer between tries instead
+ * (create-db.ts, transact.ts); a lock held longer still fails the write with SQLITE_BUSY, answered
+ * 503 (db/unavailable.ts).
  */
 export function createNodeSqliteDialect(
   filename: string,

@@ -34,10 +34,26 @@ interface Waiting {
 
 type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
 
+/** How long a group waits between tries while another process holds SQLite's write lock. */
+const LOCK_RETRY_MS = 25;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** SQLite's SQLITE_BUSY: another process holds the lock (or changed the snapshot this one read). */
+function isLockBusy(error: unknown): boolean {
+  const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
+  return code === 'ERR_SQLITE_ERROR' && typeof errcode === 'number' && (errcode & 0xff) === 5;
+}
+
 class GroupCommit {
   readonly #db: Kysely<Database>;
   #waiting: Waiting[] = [];
   #scheduled = false;
+  /**
+   * How long a group tries again, off the main thread's back, while another process holds the
+   * write lock (DATABASE_BUSY_TIMEOUT_MS); 0: not at all (SQLite's own busy timeout waits).
+   */
+  lockWaitMs = 0;
   /** Commits made, and transactions they held (for tests and measurements). */
   commits = 0;
   transactions = 0;
@@ -61,30 +77,23 @@ class GroupCommit {
     while (this.#waiting.length > 0) {
       const group = this.#waiting;
       this.#waiting = [];
-      let settled: Settled[];
-      let lost: { error: unknown } | undefined;
-      try {
-        settled = await inTransaction(this.#db, async (trx) => {
-          const results: Settled[] = [];
-          for (const { work } of group) {
-            try {
-              // Alone, it needs no savepoint: its failure rolls back the database transaction.
-              results.push(
-                group.length === 1 ? await alone(work, trx) : await inSavepoint(trx, work),
-              );
-            } catch (error) {
-              lost = { error };
-              throw error;
-            }
-          }
-          return results;
-        });
-        this.commits += 1;
-        this.transactions += group.length;
-      } catch (error) {
-        // Nothing of the group was kept. What ended it is said, rather than the failure of the
-        // rollback that followed.
-        for (const waiting of group) waiting.reject(lost ? lost.error : error);
+      const since = Date.now();
+      let settled: Settled[] | undefined;
+      let failure: unknown;
+      // node:sqlite waits for a lock on the main thread, stopping every request: SQLite's own wait
+      // is kept short (db/create-db.ts), and the group is tried again after a pause instead, the
+      // whole of it, until the lock is free or DATABASE_BUSY_TIMEOUT_MS has passed.
+      do {
+        if (settled === undefined && failure !== undefined) await sleep(LOCK_RETRY_MS);
+        ({ settled, failure } = await this.#commit(group));
+      } while (
+        settled === undefined &&
+        isLockBusy(failure) &&
+        Date.now() - since + LOCK_RETRY_MS <= this.lockWaitMs
+      );
+      if (settled === undefined) {
+        // Nothing of the group was kept.
+        for (const waiting of group) waiting.reject(failure);
         continue;
       }
       group.forEach((waiting, i) => {
@@ -94,6 +103,38 @@ class GroupCommit {
       });
     }
     this.#scheduled = false;
+  }
+
+  /** One try at the group: what each of its transactions gave, or why none was kept. */
+  async #commit(
+    group: readonly Waiting[],
+  ): Promise<
+    { settled: Settled[]; failure?: undefined } | { settled?: undefined; failure: unknown }
+  > {
+    let lost: { error: unknown } | undefined;
+    try {
+      const settled = await inTransaction(this.#db, async (trx) => {
+        const results: Settled[] = [];
+        for (const { work } of group) {
+          try {
+            // Alone, it needs no savepoint: its failure rolls back the database transaction.
+            results.push(
+              group.length === 1 ? await alone(work, trx) : await inSavepoint(trx, work),
+            );
+          } catch (error) {
+            lost = { error };
+            throw error;
+          }
+        }
+        return results;
+      });
+      this.commits += 1;
+      this.transactions += group.length;
+      return { settled };
+    } catch (error) {
+      // What ended it is said, rather than the failure of the rollback that followed.
+      return { failure: lost ? lost.error : error };
+    }
   }
 }
 
@@ -108,6 +149,8 @@ async function inSavepoint(trx: Transaction<Database>, work: Work<unknown>): Pro
   try {
     result = { ok: true, value: await work(trx) };
   } catch (error) {
+    // Another process holds the lock: not this transaction's failure but the group's, tried again.
+    if (isLockBusy(error)) throw error;
     try {
       await trx.executeQuery(ROLLBACK_TO_SAVEPOINT);
     } catch {
@@ -167,6 +210,15 @@ async function inTransaction<T>(db: Kysely<Database>, work: Work<T>): Promise<T>
 export function transact<T>(db: Kysely<Database>, work: Work<T>): Promise<T> {
   const group = groupFor(db);
   return group ? group.run(work) : inTransaction(db, work);
+}
+
+/**
+ * Lets this SQLite database's writes wait up to `ms` for another process's lock, tried again
+ * after pauses rather than waited for on the main thread (create-db.ts, with DATABASE_BUSY_TIMEOUT_MS).
+ */
+export function waitForLocks(db: Kysely<Database>, ms: number): void {
+  const group = groupFor(db);
+  if (group) group.lockWaitMs = ms;
 }
 
 /** How many commits held how many transactions on this database, so far (SQLite only). */

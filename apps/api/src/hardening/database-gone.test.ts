@@ -23,7 +23,7 @@ import { useApiWithFakeDaraja } from '../test/fake-daraja-world.ts';
 import { CALLBACK_PATH, createTestApp } from '../test/test-app.ts';
 import { successCallback } from '../test/callbacks.ts';
 import { startTcpProxy, type TcpProxy } from '../test/tcp-proxy.ts';
-import { createDb, type DbHandle } from '../db/create-db.ts';
+import { createDb, migrateToLatest, type DbHandle } from '../db/create-db.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { seedDatabase } from '../db/seed.ts';
 import { DATABASE_RETRY_AFTER_S } from '../errors.ts';
@@ -76,8 +76,10 @@ describe('SQLite that cannot take writes', () => {
   let fake: FakeDaraja | undefined;
   let app: FastifyInstance | undefined;
   const dirs: string[] = [];
+  const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
     await app?.close();
+    for (const cleanup of cleanups.splice(0)) await cleanup();
     await fake?.close();
     for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -127,22 +129,61 @@ describe('SQLite that cannot take writes', () => {
     expect(paid.statusCode, paid.body).toBe(200);
   });
 
-  it('answers 503 while another process holds the lock longer than DATABASE_BUSY_TIMEOUT_MS', async () => {
+  /** The API on an SQLite file as the server opens it: writes wait `busyMs` for another's lock. */
+  async function buildOnFile(busyMs: number) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpesa-lock-'));
     dirs.push(dir);
     const file = path.join(dir, 'locked.sqlite');
-    const { database, app } = await build(file);
-    await sql`pragma busy_timeout = 100`.execute(database.db);
+    const handle = createDb(file, { timeouts: { connectMs: 1000, statementMs: 1000, busyMs } });
+    await migrateToLatest(handle);
+    const database = {
+      ...handle,
+      url: file,
+      schema: undefined,
+      destroy: () => handle.db.destroy(),
+    };
+    fake = daraja = await startFakeDaraja({ kind: 'answer', status: 200, body: ackBody('ws_CO') });
+    ({ app } = await createTestApp({ database, env: { MPESA_BASE_URL: fake.url } }));
+    cleanups.push(() => handle.db.destroy());
     const other = new DatabaseSync(file);
+    cleanups.push(async () => other.close());
+    return { app, other };
+  }
+
+  /** How long the health check takes while `pending` waits for the lock. */
+  async function healthWhile(app: FastifyInstance, pending: Promise<unknown>) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = performance.now();
+    expect((await app.inject('/api/health')).statusCode).toBe(200);
+    const ms = performance.now() - started;
+    await pending;
+    return ms;
+  }
+
+  it('answers 503 once another process has held the lock for DATABASE_BUSY_TIMEOUT_MS, answering everything else meanwhile', async () => {
+    const { app, other } = await buildOnFile(600);
     other.exec('begin immediate');
     try {
-      expectUnavailable(await pay(app, '0712000003'), 'a payment while another process writes');
+      const started = performance.now();
+      const paying = pay(app, '0712000003');
+      // The process is not stopped while the payment waits: node:sqlite waits on the main thread,
+      // so the wait is taken in pauses between tries (db/transact.ts).
+      expect(await healthWhile(app, paying)).toBeLessThan(200);
+      expectUnavailable(await paying, 'a payment while another process writes');
+      expect(performance.now() - started).toBeGreaterThanOrEqual(500);
       expect((await app.inject('/api/mpesa/transactions')).statusCode).toBe(200);
     } finally {
       other.exec('rollback');
-      other.close();
     }
     expect((await pay(app, '0712000003')).statusCode).toBe(200);
+  });
+
+  it('waits for a lock let go of within DATABASE_BUSY_TIMEOUT_MS, and then saves the payment', async () => {
+    const { app, other } = await buildOnFile(5000);
+    other.exec('begin immediate');
+    setTimeout(() => other.exec('rollback'), 300);
+    const paid = await pay(app, '0712000004');
+    expect(paid.statusCode, paid.body).toBe(200);
   });
 });
 
