@@ -257,6 +257,12 @@ export async function buildApp(deps: AppDeps) {
           paymentBytes: config.limits.paymentBodyBytes,
           callbackBytes: config.limits.callbackBodyBytes,
         },
+        // Past every wait a request can make for the database before its payment is saved.
+        idempotencyKeyAbandonedMs:
+          config.databaseTimeouts.connectMs +
+          config.databaseTimeouts.statementMs +
+          config.databaseTimeouts.busyMs +
+          30_000,
         exportLimits: {
           max: config.limits.exportsRunning,
           stallMs: config.limits.exportStallMs,

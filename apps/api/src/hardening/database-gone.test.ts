@@ -378,3 +378,99 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+for (const dialect of DIALECTS) {
+  describe(`3: an Idempotency-Key its request could not free (${dialect})`, () => {
+    const world = useApiWithFakeDaraja(dialect);
+    const payWithKey = (key: string) =>
+      world.app.inject({
+        method: 'POST',
+        url: '/api/mpesa/stkpush',
+        headers: { 'idempotency-key': key },
+        payload: { phoneNumber: '0712345678', amount: 100 },
+      });
+    /**
+     * A key as a request left it when the database failed it before any answer was stored: taken
+     * `agoMs` ago for this body, naming `transactionId` or no payment. (The phone is freed, as the
+     * failed request would have left it.)
+     */
+    const leftTaken = async (key: string, agoMs: number, transactionId: string | null) => {
+      expect((await payWithKey(key)).statusCode).toBe(200);
+      const { db } = world.database;
+      const { request_hash } = await db
+        .selectFrom('idempotency_keys')
+        .select('request_hash')
+        .where('key', '=', key)
+        .executeTakeFirstOrThrow();
+      await db.deleteFrom('idempotency_keys').where('key', '=', key).execute();
+      await db.deleteFrom('phone_locks').execute();
+      const at = new Date(world.clock - agoMs);
+      await db
+        .insertInto('idempotency_keys')
+        .values({
+          key,
+          request_hash,
+          transaction_id: transactionId,
+          status_code: null,
+          response_body: null,
+          created_at: at.toISOString(),
+          expires_at: new Date(at.getTime() + 24 * 3600_000).toISOString(),
+        })
+        .execute();
+    };
+
+    it('is free again once its request is long over, when it names no saved payment', async () => {
+      const fake = await world.startFake({
+        kind: 'answer',
+        status: 200,
+        body: ackBody('ws_CO_k1'),
+      });
+      await world.build(fake.url, { PHONE_COOLDOWN_S: '0' });
+      await leftTaken('left-by-an-outage', 10 * 60_000, null);
+      fake.behaviour = { kind: 'answer', status: 200, body: ackBody('ws_CO_k2') };
+      const again = await payWithKey('left-by-an-outage');
+      expect(again.statusCode, again.body).toBe(200);
+      // Before the fix: 409 "still being processed" for 24 hours, with no payment behind it.
+    });
+
+    it('stays taken while its request may still be under way, or once it names a saved payment', async () => {
+      const fake = await world.startFake({
+        kind: 'answer',
+        status: 200,
+        body: ackBody('ws_CO_k3'),
+      });
+      await world.build(fake.url, { PHONE_COOLDOWN_S: '0' });
+      await leftTaken('just-taken', 1000, null);
+      expect((await payWithKey('just-taken')).json()).toMatchObject({
+        code: 'IDEMPOTENCY_KEY_IN_USE',
+      });
+      const { id } = await world.database.db
+        .selectFrom('transactions')
+        .select('id')
+        .executeTakeFirstOrThrow();
+      fake.behaviour = { kind: 'answer', status: 200, body: ackBody('ws_CO_k5') };
+      await leftTaken('saved-a-payment', 10 * 60_000, id);
+      await world.database.db.deleteFrom('phone_locks').execute();
+      expect((await payWithKey('saved-a-payment')).json()).toMatchObject({
+        code: 'IDEMPOTENCY_KEY_IN_USE',
+      });
+    });
+
+    it('names the payment saved under it in the commit that saves it', async () => {
+      const fake = await world.startFake({
+        kind: 'answer',
+        status: 200,
+        body: ackBody('ws_CO_k4'),
+      });
+      await world.build(fake.url);
+      const { transactionId } = (await payWithKey('named')).json();
+      expect(
+        await world.database.db
+          .selectFrom('idempotency_keys')
+          .select('transaction_id')
+          .where('key', '=', 'named')
+          .executeTakeFirstOrThrow(),
+      ).toEqual({ transaction_id: transactionId });
+    });
+  });
+}

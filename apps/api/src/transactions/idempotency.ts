@@ -76,13 +76,24 @@ export const idempotencyKeyInUse = () =>
     'A payment request with this Idempotency-Key is still being processed. Check the transaction history before trying again.',
   );
 
+export interface IdempotencyKey {
+  key: string;
+  /**
+   * A key taken this long ago that names no saved payment and holds no answer was left by a
+   * request that failed with the database and could not free it: it is free again. (Longer than
+   * any wait a request can make for the database before its payment is saved.)
+   */
+  abandonedAfterMs: number;
+}
+
 export async function withIdempotencyKey(
   db: Kysely<Database>,
-  key: string,
+  idempotency: IdempotencyKey,
   body: unknown,
   now: Date,
   answer: () => Promise<{ statusCode: number; body: unknown; transactionId?: string }>,
 ): Promise<StoredAnswer> {
+  const { key } = idempotency;
   if (!KEY_FORMAT.test(key)) {
     throw invalidIdempotencyKey();
   }
@@ -100,10 +111,27 @@ export async function withIdempotencyKey(
         .where('key', '=', key)
         .where('expires_at', '<', now.toISOString())
         .execute();
-      return withIdempotencyKey(db, key, body, now, answer);
+      return withIdempotencyKey(db, idempotency, body, now, answer);
     }
     if (existing.request_hash !== hash) {
       throw idempotencyKeyReused();
+    }
+    const abandonedBefore = new Date(now.getTime() - idempotency.abandonedAfterMs).toISOString();
+    if (
+      existing.status_code === null &&
+      existing.transaction_id === null &&
+      existing.created_at < abandonedBefore
+    ) {
+      // Nothing was saved under it (initiatePayment names its payment in the same commit), and its
+      // request is long over: taken again, by one request only (the delete names what it saw).
+      await db
+        .deleteFrom('idempotency_keys')
+        .where('key', '=', key)
+        .where('status_code', 'is', null)
+        .where('transaction_id', 'is', null)
+        .where('created_at', '<', abandonedBefore)
+        .execute();
+      return withIdempotencyKey(db, idempotency, body, now, answer);
     }
     if (existing.status_code === null || existing.response_body === null) {
       throw idempotencyKeyInUse();
@@ -171,6 +199,19 @@ function refusedBeforeAnythingWasDone(error: AppError): boolean {
     (error.code === 'RATE_LIMITED' || error.code === 'PHONE_BUSY') &&
     error.transactionId === undefined
   );
+}
+
+/** Names the payment saved under `key`, in the transaction that saves it. */
+export async function markKeyUsed(
+  trx: Kysely<Database>,
+  key: string,
+  transactionId: string,
+): Promise<void> {
+  await trx
+    .updateTable('idempotency_keys')
+    .set({ transaction_id: transactionId })
+    .where('key', '=', key)
+    .execute();
 }
 
 async function freeKey(db: Kysely<Database>, key: string): Promise<void> {

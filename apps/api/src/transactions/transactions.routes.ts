@@ -40,6 +40,11 @@ export interface TransactionRoutesOptions {
    */
   rateLimit: { max: number; requestsMax: number; windowS: number };
   bodyLimits: { paymentBytes: number; callbackBytes: number };
+  /**
+   * How long after it was taken an Idempotency-Key that names no saved payment and has no answer
+   * is taken for abandoned (its request failed with the database and could not free it).
+   */
+  idempotencyKeyAbandonedMs: number;
   /** CSV exports at once in this instance, and how long one may wait for a client reading nothing. */
   exportLimits: { max: number; stallMs: number };
   /** Where the history's business days begin (BUSINESS_TIME_ZONE). */
@@ -60,6 +65,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
     callbackAllowedIps,
     rateLimit,
     bodyLimits,
+    idempotencyKeyAbandonedMs,
     exportLimits,
     businessTimeZone,
   },
@@ -90,13 +96,20 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
         max: rateLimit.max,
         windowS: rateLimit.windowS,
       };
-      const run = () => service.initiatePayment({ ...deps, log: request.log }, request.body, limit);
+      const run = (key?: string) =>
+        service.initiatePayment({ ...deps, log: request.log }, request.body, limit, key);
       const key = request.headers['idempotency-key'];
       if (key === undefined) return run();
-      const answer = await withIdempotencyKey(deps.db, key, request.body, deps.now(), async () => {
-        const body = await run();
-        return { statusCode: 200, body, transactionId: body.transactionId };
-      });
+      const answer = await withIdempotencyKey(
+        deps.db,
+        { key, abandonedAfterMs: idempotencyKeyAbandonedMs },
+        request.body,
+        deps.now(),
+        async () => {
+          const body = await run(key);
+          return { statusCode: 200, body, transactionId: body.transactionId };
+        },
+      );
       if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
       // A replay sends back whatever the first request was answered, success or failure.
       return reply.code(answer.statusCode as 200).send(answer.body as never);

@@ -20,6 +20,7 @@ import { flag, recordEvent, transition } from './transaction-outcome.ts';
 import * as repo from './transactions.repository.ts';
 import * as locks from './phone-locks.repository.ts';
 import { countHit } from '../limits/rate-limit.repository.ts';
+import { markKeyUsed } from './idempotency.ts';
 import { transact } from '../db/transact.ts';
 
 export interface PaymentDeps {
@@ -68,6 +69,8 @@ export async function initiatePayment(
   deps: PaymentDeps,
   input: InitiatePayment,
   limit?: RequestLimit,
+  /** The request's Idempotency-Key, already taken (idempotency.ts): it is told the payment's id. */
+  idempotencyKey?: string,
 ): Promise<InitiatePaymentResponse> {
   const id = randomUUID();
   const now = deps.now();
@@ -133,6 +136,8 @@ export async function initiatePayment(
       note: 'saved before the STK push',
       at: createdAt,
     });
+    // In the same commit: a key that names no payment had none saved under it (idempotency.ts).
+    if (idempotencyKey !== undefined) await markKeyUsed(trx, idempotencyKey, id);
   });
 
   try {
