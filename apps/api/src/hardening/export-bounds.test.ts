@@ -6,7 +6,7 @@
  */
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { createTestApp } from '../test/test-app.ts';
@@ -18,13 +18,8 @@ const PAYMENTS = 60_000;
 
 describe('CSV exports under a slow-read attack', () => {
   let database: TestDatabase;
-  let app: FastifyInstance;
-  afterEach(async () => {
-    await app?.close();
-    await database?.destroy();
-  });
-
-  async function listen(env: Record<string, string>): Promise<number> {
+  let app: FastifyInstance | undefined;
+  beforeAll(async () => {
     database = await createTestDatabase('sqlite');
     await seedDatabase(database, {
       count: PAYMENTS,
@@ -34,6 +29,14 @@ describe('CSV exports under a slow-read attack', () => {
       append: false,
       reconcile: { afterS: 90, maxBackoffS: 120, giveUpS: 600 },
     });
+  }, 60_000);
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+  afterAll(() => database?.destroy());
+
+  async function listen(env: Record<string, string>): Promise<number> {
     ({ app } = await createTestApp({ database, env }));
     await app.listen({ host: '127.0.0.1', port: 0 });
     return (app.server.address() as AddressInfo).port;
@@ -92,5 +95,51 @@ describe('CSV exports under a slow-read attack', () => {
     expect(whole.status).toBe(200);
     const lines = (await whole.text()).trimEnd().split('\n');
     expect(lines).toHaveLength(PAYMENTS + 1);
+  }, 60_000);
+
+  /**
+   * Reads the export at about `bytesPerTick` every `tickMs` (6 MB/s with the figures below, far
+   * slower than loopback), until the answer is whole (its last, empty chunk) or the connection is
+   * closed; says which.
+   */
+  function readSteadily(
+    port: number,
+    tickMs: number,
+    bytesPerTick: number,
+  ): Promise<'whole' | 'cut'> {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.pause();
+    socket.write(
+      'GET /api/mpesa/transactions/export HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: identity\r\n\r\n',
+    );
+    return new Promise((resolve) => {
+      let tail = '';
+      const end = (how: 'whole' | 'cut') => {
+        clearInterval(ticks);
+        socket.destroy();
+        resolve(how);
+      };
+      // A budget of bytes a tick: reading stops once it is spent, until the next tick.
+      let budget = bytesPerTick;
+      const ticks = setInterval(() => {
+        budget = bytesPerTick;
+        socket.resume();
+      }, tickMs);
+      socket.on('data', (chunk: Buffer) => {
+        tail = (tail + chunk.toString('latin1')).slice(-64);
+        if (tail.endsWith('\r\n0\r\n\r\n')) return end('whole');
+        budget -= chunk.length;
+        if (budget <= 0) socket.pause();
+      });
+      socket.on('error', () => {});
+      socket.on('close', () => end('cut'));
+    });
+  }
+
+  it('never cuts a client that reads slowly but steadily, with pauses shorter than EXPORT_STALL_TIMEOUT_MS', async () => {
+    // The server sees a client's reading only as the kernel frees its send buffer, half of it at a
+    // time (up to 4 MB on loopback): 6 MB/s frees that in a third of a second.
+    const port = await listen({ EXPORT_STALL_TIMEOUT_MS: '1500' });
+    expect(await readSteadily(port, 10, 64 * 1024)).toBe('whole');
   }, 60_000);
 });

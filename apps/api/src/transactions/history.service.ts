@@ -91,6 +91,8 @@ export async function listTransactions(
 export async function exportTransactions(
   deps: HistoryDeps,
   filters: TransactionFilters,
+  /** Told each time a piece of the answer is made, which happens as fast as the client reads. */
+  onProgress: () => void = () => {},
 ): Promise<Readable> {
   const selection = selectionFor(filters, deps.businessTimeZone);
   const batchAfter = (after?: repo.ListQuery['after']) =>
@@ -101,9 +103,11 @@ export async function exportTransactions(
     );
   const first = await batchAfter();
   async function* lines() {
+    onProgress();
     yield csvLine(CSV_COLUMNS);
     for (let rows = first; ;) {
       for (let start = 0; start < rows.length; start += EXPORT_CHUNK) {
+        onProgress();
         yield rows
           .slice(start, start + EXPORT_CHUNK)
           .map((row) => csvRecord(row, deps.businessTimeZone))

@@ -157,8 +157,12 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
       },
     },
     async (request, reply) => {
-      exports.start(reply);
-      const csv = await history.exportTransactions({ ...deps, businessTimeZone }, request.query);
+      const watch = exports.start(reply);
+      const csv = await history.exportTransactions(
+        { ...deps, businessTimeZone },
+        request.query,
+        watch.progress,
+      );
       const today = businessDayOf(deps.now(), businessTimeZone);
       return reply
         .type('text/csv; charset=utf-8')
