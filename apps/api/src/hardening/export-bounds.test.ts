@@ -70,9 +70,10 @@ describe('CSV exports under a slow-read attack', () => {
   it('refuses an export past EXPORT_MAX_RUNNING with 429 and Retry-After, and cuts a client that reads nothing', async () => {
     const port = await listen({ EXPORT_MAX_RUNNING: '1', EXPORT_STALL_TIMEOUT_MS: '1000' });
     const stalled = stalledExport(port);
+    const running = app!;
     // Until the first export has taken its place.
     await expect
-      .poll(() => app.inject('/api/mpesa/transactions/export').then((r) => r.statusCode))
+      .poll(() => running.inject('/api/mpesa/transactions/export').then((r) => r.statusCode))
       .toBe(429);
 
     const refused = await fetch(`http://127.0.0.1:${port}/api/mpesa/transactions/export`);
