@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CALLBACK_SECRET_FORMAT } from './config.ts';
-import { makePrivateDir } from './lib/private-files.ts';
+import { makePrivateDir, makePrivateFile } from './lib/private-files.ts';
 
 /**
  * The callback path token, when MPESA_CALLBACK_SECRET is unset: generated once and kept in the data
@@ -12,7 +12,11 @@ export function loadOrCreateCallbackSecret(dataDir: string): string {
   const file = path.join(dataDir, 'callback-secret');
   try {
     const existing = fs.readFileSync(file, 'utf8').trim();
-    if (CALLBACK_SECRET_FORMAT.test(existing)) return existing;
+    if (CALLBACK_SECRET_FORMAT.test(existing)) {
+      // One an older version or a person left readable by others is made the owner's alone.
+      makePrivateFile(file);
+      return existing;
+    }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }

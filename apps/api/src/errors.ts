@@ -9,7 +9,7 @@ import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { isDatabaseUnavailable } from './db/unavailable.ts';
+import { isDatabaseUnavailable, unavailableReason } from './db/unavailable.ts';
 
 export interface AppErrorOptions {
   cause?: unknown;
@@ -197,7 +197,7 @@ function answerFor(error: FastifyError): Answer | undefined {
 export function answerError(thrown: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   let error = thrown;
   if (!(error instanceof AppError) && isDatabaseUnavailable(error)) {
-    request.log.warn({ err: error }, 'database unavailable');
+    request.log.warn(unavailableReason(error), 'database unavailable: answered 503');
     error = databaseUnavailable({ cause: error }) as AppError & FastifyError;
   }
   const answer = answerFor(error);

@@ -59,3 +59,24 @@ describe('npm start', () => {
     expect(output).toContain('The API stopped (SIGKILL); stopping everything.');
   }, 30_000);
 });
+
+describe('the API at start-up', () => {
+  it('says in one line that a DATA_DIR it cannot make cannot be used, and exits 1', async () => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'apps/api/src/server.ts')], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: String(await freePort()),
+        DATA_DIR: '/dev/null/data',
+        WEB_DIST_DIR: '/nonexistent-web-dist',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(1);
+    expect(output.trim().split('\n')).toEqual([
+      expect.stringMatching(/^DATA_DIR \/dev\/null\/data cannot be used: ENOTDIR/),
+    ]);
+  });
+});

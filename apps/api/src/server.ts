@@ -7,6 +7,27 @@ import { loadOrCreateCallbackSecret } from './callback-secret.ts';
 import { migrateToLatest, openConfiguredDb, type DbHandle } from './db/create-db.ts';
 import { createDarajaClient } from './daraja/daraja-client.ts';
 import { buildApp } from './app.ts';
+import { unavailableReason } from './db/unavailable.ts';
+
+/**
+ * A start that cannot go on says why in one line and exits 1 (a supervisor restarts it; npm start
+ * says which process stopped), instead of a stack trace.
+ */
+function exitWith(what: string, error: unknown): never {
+  const cause = (error as { cause?: unknown }).cause;
+  const reason = error instanceof Error ? error.message : String(error);
+  const because = cause instanceof Error ? `: ${cause.message}` : '';
+  console.error(`${what}: ${reason}${because}`);
+  process.exit(1);
+}
+
+function orExit<T>(run: () => T, what: string): T {
+  try {
+    return run();
+  } catch (error) {
+    return exitWith(what, error);
+  }
+}
 
 /**
  * Runs the migrations. On PostgreSQL they run on a connection of their own with no statement
@@ -25,21 +46,35 @@ async function migrate(config: Config, database: DbHandle): Promise<void> {
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
 
-  const callbackSecret = config.callbackSecret ?? loadOrCreateCallbackSecret(config.dataDir);
+  const callbackSecret =
+    config.callbackSecret ??
+    orExit(
+      () => loadOrCreateCallbackSecret(config.dataDir),
+      `DATA_DIR ${config.dataDir} cannot be used`,
+    );
   // Until the app's logger exists, a connection's failure is written as a line of its own.
   let connectionLost = (error: Error) =>
     console.error(`database connection lost: ${error.message}`);
-  const database = openConfiguredDb(config, config.databasePoolSize, {
-    timeouts: config.databaseTimeouts,
-    onConnectionError: (error) => connectionLost(error),
-  });
-  await migrate(config, database);
+  const database = orExit(
+    () =>
+      openConfiguredDb(config, config.databasePoolSize, {
+        timeouts: config.databaseTimeouts,
+        onConnectionError: (error) => connectionLost(error),
+      }),
+    'The database (DATABASE_URL) cannot be opened',
+  );
+  await migrate(config, database).catch((error: unknown) =>
+    exitWith(`The database (DATABASE_URL) cannot be prepared`, error),
+  );
 
   const daraja = createDarajaClient(config.mpesa);
   const app = await buildApp({ config, callbackSecret, database, daraja, reconcile: true });
   // Logged, never thrown: the pool drops the connection and opens another when one is needed.
   connectionLost = (error) =>
-    app.log.warn({ err: error }, 'database connection lost; a new one is opened when needed');
+    app.log.warn(
+      unavailableReason(error),
+      'database connection lost; a new one is opened when needed',
+    );
   for (const warning of config.warnings) app.log.warn(warning);
 
   let closing = false;

@@ -135,7 +135,8 @@ export async function migrateToLatest({ migrator }: Pick<DbHandle, 'migrator'>):
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error) {
-    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed`, { cause: error });
+    const which = failed ? `Database migration ${failed.migrationName}` : 'Database migrations';
+    throw new Error(`${which} failed`, { cause: error });
   }
 }
 

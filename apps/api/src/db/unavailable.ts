@@ -95,3 +95,24 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * What a log line needs of such a failure: its code and message, without the stack, which says
+ * nothing more while the database is away and would fill the log on every request.
+ */
+export function unavailableReason(error: unknown): { code?: string; reason: string } {
+  const seen = new Set<unknown>();
+  for (let current = error; typeof current === 'object' && current !== null;) {
+    if (seen.has(current)) break;
+    seen.add(current);
+    const each = current as MaybeDatabaseError;
+    if (isUnavailableItself(each)) {
+      return {
+        ...(typeof each.code === 'string' ? { code: each.code } : {}),
+        reason: String(each.message),
+      };
+    }
+    current = each.cause;
+  }
+  return { reason: error instanceof Error ? error.message : String(error) };
+}

@@ -62,6 +62,14 @@ describe('files with personal data', () => {
     expect(modeOf(path.join(dataDir, 'callback-secret'))).toBe(0o600);
   });
 
+  it('makes a callback secret that was left readable by others 0600', () => {
+    const dataDir = path.join(root, 'old');
+    const secret = loadOrCreateCallbackSecret(dataDir);
+    fs.chmodSync(path.join(dataDir, 'callback-secret'), 0o644);
+    expect(loadOrCreateCallbackSecret(dataDir)).toBe(secret);
+    expect(modeOf(path.join(dataDir, 'callback-secret'))).toBe(0o600);
+  });
+
   it('leaves a folder that already exists as its owner set it', () => {
     const shared = path.join(root, 'shared');
     fs.mkdirSync(shared, { mode: 0o755 });

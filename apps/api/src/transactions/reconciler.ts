@@ -22,7 +22,7 @@ import * as schedules from './reconciliation.repository.ts';
 import { purgeExpiredKeys } from './idempotency.ts';
 import { formatDuration } from '../lib/duration.ts';
 import { transact } from '../db/transact.ts';
-import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { isDatabaseUnavailable, unavailableReason } from '../db/unavailable.ts';
 
 export interface ReconcileSettings {
   afterS: number;
@@ -225,7 +225,7 @@ export function startReconciler(deps: Omit<ReconcilerDeps, 'instanceId'>): Recon
       } catch (error) {
         // Tried again next round: a database that went away is waited for, not reported as a fault.
         if (isDatabaseUnavailable(error)) {
-          full.log.warn({ err: error }, 'reconciliation waits for the database');
+          full.log.warn(unavailableReason(error), 'reconciliation waits for the database');
         } else {
           full.log.error({ err: error }, 'reconciliation round failed');
         }
