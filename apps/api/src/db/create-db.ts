@@ -2,6 +2,7 @@
  * The one place that chooses the database: PostgreSQL for postgres:// URLs, else an SQLite file
  * (or ":memory:") through node:sqlite.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import {
   Kysely,
@@ -17,7 +18,7 @@ import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 import { makePrivateDir, makePrivateFile } from '../lib/private-files.ts';
 import { isDatabaseUnavailable } from './unavailable.ts';
-import { waitForLocks } from './transact.ts';
+import { refuseWritesWhenFileGone, waitForLocks } from './transact.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -26,6 +27,8 @@ export interface DbHandle {
   dialect: DialectName;
   /** Runs and reports migrations; on PostgreSQL its tables live in the app's own schema. */
   migrator: Migrator;
+  /** An SQLite file's: whether it was removed or replaced since it was opened (readiness says so). */
+  fileGone?: () => boolean;
 }
 
 export interface CreateDbOptions {
@@ -104,6 +107,8 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Db
   }
   const db = new Kysely<Database>({ dialect });
   if (name === 'sqlite' && options.timeouts) waitForLocks(db, options.timeouts.busyMs);
+  const fileGone = name === 'sqlite' ? watchFile(databaseUrl) : undefined;
+  if (fileGone && options.timeouts) refuseWritesWhenFileGone(db, fileGone);
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
@@ -112,7 +117,22 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Db
     // for this one.
     ...(name === 'postgres' ? { migrationTableSchema: options.schema ?? 'public' } : {}),
   });
-  return { db, dialect: name, migrator };
+  return { db, dialect: name, migrator, ...(fileGone ? { fileGone } : {}) };
+}
+
+/**
+ * For an SQLite file: a check that the file at its path is still the one opened. A file removed
+ * or replaced under a running app (a clean-up script, a restore) would otherwise go on taking
+ * writes that the next start never sees.
+ */
+function watchFile(url: string): (() => boolean) | undefined {
+  if (url === ':memory:') return undefined;
+  const file = path.resolve(url.startsWith('file:') ? url.slice('file:'.length) : url);
+  const opened = fs.statSync(file);
+  return () => {
+    const now = fs.statSync(file, { throwIfNoEntry: false });
+    return now === undefined || now.ino !== opened.ino || now.dev !== opened.dev;
+  };
 }
 
 /**

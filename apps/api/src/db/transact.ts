@@ -54,6 +54,8 @@ class GroupCommit {
    * write lock (DATABASE_BUSY_TIMEOUT_MS); 0: not at all (SQLite's own busy timeout waits).
    */
   lockWaitMs = 0;
+  /** Whether the database's file is no longer the one opened (removed, or replaced). */
+  fileGone: () => boolean = () => false;
   /** Commits made, and transactions they held (for tests and measurements). */
   commits = 0;
   transactions = 0;
@@ -111,6 +113,8 @@ class GroupCommit {
   ): Promise<
     { settled: Settled[]; failure?: undefined } | { settled?: undefined; failure: unknown }
   > {
+    // Written to a file no longer in its folder, the group would be lost at the next start.
+    if (this.fileGone()) return { failure: fileGoneError() };
     let lost: { error: unknown } | undefined;
     try {
       const settled = await inTransaction(this.#db, async (trx) => {
@@ -219,6 +223,22 @@ export function transact<T>(db: Kysely<Database>, work: Work<T>): Promise<T> {
 export function waitForLocks(db: Kysely<Database>, ms: number): void {
   const group = groupFor(db);
   if (group) group.lockWaitMs = ms;
+}
+
+/**
+ * Refuses this SQLite database's writes once `gone()` says its file was removed or replaced while
+ * the app ran: they are answered 503 (as SQLite's "cannot open") instead of kept in a file that the
+ * next start will not find.
+ */
+export function refuseWritesWhenFileGone(db: Kysely<Database>, gone: () => boolean): void {
+  const group = groupFor(db);
+  if (group) group.fileGone = gone;
+}
+
+export const FILE_GONE_MESSAGE = 'the database file was removed or replaced while the app ran';
+
+function fileGoneError(): Error {
+  return Object.assign(new Error(FILE_GONE_MESSAGE), { code: 'ERR_SQLITE_ERROR', errcode: 14 });
 }
 
 /** How many commits held how many transactions on this database, so far (SQLite only). */

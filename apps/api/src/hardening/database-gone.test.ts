@@ -26,6 +26,7 @@ import { startTcpProxy, type TcpProxy } from '../test/tcp-proxy.ts';
 import { createDb, migrateToLatest, type DbHandle } from '../db/create-db.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { seedDatabase } from '../db/seed.ts';
+import { FILE_GONE_MESSAGE } from '../db/transact.ts';
 import { DATABASE_RETRY_AFTER_S } from '../errors.ts';
 
 /** The answer every request gets while the database cannot take it. */
@@ -146,8 +147,10 @@ describe('SQLite that cannot take writes', () => {
     ({ app } = await createTestApp({ database, env: { MPESA_BASE_URL: fake.url } }));
     cleanups.push(() => handle.db.destroy());
     const other = new DatabaseSync(file);
-    cleanups.push(async () => other.close());
-    return { app, other };
+    cleanups.push(async () => {
+      if (other.isOpen) other.close();
+    });
+    return { app, other, file };
   }
 
   /** How long the health check takes while `pending` waits for the lock. */
@@ -176,6 +179,18 @@ describe('SQLite that cannot take writes', () => {
       other.exec('rollback');
     }
     expect((await pay(app, '0712000003')).statusCode).toBe(200);
+  });
+
+  it('takes no more writes, and is not ready, once its file was removed under it', async () => {
+    const { app, other, file } = await buildOnFile(1000);
+    other.close();
+    expect((await pay(app, '0712000005')).statusCode).toBe(200);
+    for (const each of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(each, { force: true });
+    // Before: answered 200, and the payment was gone at the next start.
+    expectUnavailable(await pay(app, '0712000006'), 'a payment after the file was removed');
+    const ready = await app.inject('/api/ready');
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toEqual({ status: 'not ready', reason: FILE_GONE_MESSAGE });
   });
 
   it('waits for a lock let go of within DATABASE_BUSY_TIMEOUT_MS, and then saves the payment', async () => {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { DbHandle } from '../db/create-db.ts';
 import { isDatabaseUnavailable, unavailableReason } from '../db/unavailable.ts';
+import { FILE_GONE_MESSAGE } from '../db/transact.ts';
 import { answer, refusals } from './openapi-answers.ts';
 
 export interface SystemRoutesOptions {
@@ -78,6 +79,7 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
   const notReady = z.object({ status: z.literal('not ready'), reason: z.string() });
   const NOT_READY = {
     unreachable: { status: 'not ready', reason: 'database unreachable' },
+    fileGone: { status: 'not ready', reason: FILE_GONE_MESSAGE },
     migrations: { status: 'not ready', reason: 'database migrations are pending' },
   } as const;
   app.get(
@@ -102,6 +104,10 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
                   summary: 'Migrations have still to run',
                   value: NOT_READY.migrations,
                 },
+                fileGone: {
+                  summary: 'The SQLite file was removed or replaced under the running app',
+                  value: NOT_READY.fileGone,
+                },
               },
             },
           }),
@@ -110,6 +116,7 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
     },
     async (request, reply) => {
       try {
+        if (database.fileGone?.()) return reply.code(503).send(NOT_READY.fileGone);
         await sql`select 1`.execute(database.db);
         const migrations = await database.migrator.getMigrations();
         const pending = migrations.filter((migration) => migration.executedAt === undefined);
