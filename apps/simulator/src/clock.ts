@@ -20,9 +20,11 @@ const MAX_REAL_WAIT_MS = 2 ** 31 - 1;
 export class SimClock {
   #offsetMs = 0;
   readonly #pending = new Set<Pending>();
+  /** While a move runs its timers, the time it has reached: real time spent running them is not counted. */
+  #movingAt: number | undefined;
 
   nowMs(): number {
-    return Date.now() + this.#offsetMs;
+    return this.#movingAt ?? Date.now() + this.#offsetMs;
   }
 
   now(): Date {
@@ -80,17 +82,23 @@ export class SimClock {
     const aheadAfter = this.#offsetMs + Math.max(0, ms);
     const target = this.nowMs() + Math.max(0, ms);
     let ran = 0;
-    for (;;) {
-      const due = [...this.#pending]
-        .filter((timer) => timer.dueMs <= target)
-        .sort((a, b) => a.dueMs - b.dueMs)[0];
-      if (!due) break;
-      // Each runs at its own time, so that what it sets falls due from then.
-      this.#moveTo(due.dueMs);
-      this.#fire(due);
-      ran++;
+    // The clock stands still in real time while the move runs its timers: each runs at its own
+    // time, so that what it sets falls due from then, however long the ones before it took (on a
+    // busy machine a timer set 5 s after one due at the move's end fell just past it).
+    this.#movingAt = this.nowMs();
+    try {
+      for (;;) {
+        const due = [...this.#pending]
+          .filter((timer) => timer.dueMs <= target)
+          .sort((a, b) => a.dueMs - b.dueMs)[0];
+        if (!due) break;
+        this.#movingAt = Math.max(this.#movingAt, due.dueMs);
+        this.#fire(due);
+        ran++;
+      }
+    } finally {
+      this.#movingAt = undefined;
     }
-    this.#moveTo(target);
     // Exactly as far ahead as asked, whatever real time the timers took to run.
     this.#offsetMs = Math.max(this.#offsetMs, aheadAfter);
     // What is not due yet is now nearer: its real timer is set again for the time left.
@@ -108,10 +116,6 @@ export class SimClock {
   restoreOffset(offsetMs: number): void {
     this.#offsetMs = Math.max(0, offsetMs);
     for (const timer of this.#pending) this.#arm(timer);
-  }
-
-  #moveTo(ms: number): void {
-    this.#offsetMs += Math.max(0, ms - this.nowMs());
   }
 
   /** Forgets every timer (the simulator's reset). */
