@@ -18,7 +18,7 @@ import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 import { makePrivateDir, makePrivateFile } from '../lib/private-files.ts';
 import { isDatabaseUnavailable } from './unavailable.ts';
-import { refuseWritesWhenFileGone, waitForLocks } from './transact.ts';
+import { guardWrites } from './transact.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -74,6 +74,8 @@ function sqliteFilename(url: string): string {
 export function createDb(databaseUrl: string, options: CreateDbOptions = {}): DbHandle {
   let dialect: Dialect;
   let name: DialectName;
+  /** SQLite's file (or ":memory:"). */
+  let file: string | undefined;
   if (isPostgresUrl(databaseUrl)) {
     const { timeouts } = options;
     const pool = new pg.Pool({
@@ -97,18 +99,20 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Db
     dialect = new PostgresDialect({ pool: discardingBrokenClients(pool) });
     name = 'postgres';
   } else {
+    file = sqliteFilename(databaseUrl);
     // A server waits for another process's lock off the main thread (transact.ts), after SQLite's
     // own short wait; a command waits in SQLite.
     dialect = createNodeSqliteDialect(
-      sqliteFilename(databaseUrl),
+      file,
       options.timeouts ? Math.min(SQLITE_LOCK_SPIN_MS, options.timeouts.busyMs) : undefined,
     );
     name = 'sqlite';
   }
   const db = new Kysely<Database>({ dialect });
-  if (name === 'sqlite' && options.timeouts) waitForLocks(db, options.timeouts.busyMs);
-  const fileGone = name === 'sqlite' ? watchFile(databaseUrl) : undefined;
-  if (fileGone && options.timeouts) refuseWritesWhenFileGone(db, fileGone);
+  const fileGone = file === undefined || file === ':memory:' ? undefined : watchFile(file);
+  if (name === 'sqlite' && options.timeouts) {
+    guardWrites(db, { lockWaitMs: options.timeouts.busyMs, ...(fileGone ? { fileGone } : {}) });
+  }
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
@@ -121,13 +125,11 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Db
 }
 
 /**
- * For an SQLite file: a check that the file at its path is still the one opened. A file removed
- * or replaced under a running app (a clean-up script, a restore) would otherwise go on taking
- * writes that the next start never sees.
+ * For an SQLite file (its resolved path): a check that the file at its path is still the one
+ * opened. A file removed or replaced under a running app (a clean-up script, a restore) would
+ * otherwise go on taking writes that the next start never sees.
  */
-function watchFile(url: string): (() => boolean) | undefined {
-  if (url === ':memory:') return undefined;
-  const file = path.resolve(url.startsWith('file:') ? url.slice('file:'.length) : url);
+function watchFile(file: string): () => boolean {
   const opened = fs.statSync(file);
   return () => {
     const now = fs.statSync(file, { throwIfNoEntry: false });

@@ -217,22 +217,20 @@ export function transact<T>(db: Kysely<Database>, work: Work<T>): Promise<T> {
 }
 
 /**
- * Lets this SQLite database's writes wait up to `ms` for another process's lock, tried again
- * after pauses rather than waited for on the main thread (create-db.ts, with DATABASE_BUSY_TIMEOUT_MS).
+ * How a server's SQLite writes meet a file that cannot take them (create-db.ts): they wait up to
+ * `lockWaitMs` (DATABASE_BUSY_TIMEOUT_MS) for another process's lock, tried again after pauses
+ * rather than waited for on the main thread; and once `fileGone()` says the file was removed or
+ * replaced while the app ran, they are answered 503 (as SQLite's "cannot open") instead of kept in
+ * a file that the next start will not find.
  */
-export function waitForLocks(db: Kysely<Database>, ms: number): void {
+export function guardWrites(
+  db: Kysely<Database>,
+  { lockWaitMs, fileGone }: { lockWaitMs: number; fileGone?: () => boolean },
+): void {
   const group = groupFor(db);
-  if (group) group.lockWaitMs = ms;
-}
-
-/**
- * Refuses this SQLite database's writes once `gone()` says its file was removed or replaced while
- * the app ran: they are answered 503 (as SQLite's "cannot open") instead of kept in a file that the
- * next start will not find.
- */
-export function refuseWritesWhenFileGone(db: Kysely<Database>, gone: () => boolean): void {
-  const group = groupFor(db);
-  if (group) group.fileGone = gone;
+  if (!group) return;
+  group.lockWaitMs = lockWaitMs;
+  if (fileGone) group.fileGone = fileGone;
 }
 
 export const FILE_GONE_MESSAGE = 'the database file was removed or replaced while the app ran';

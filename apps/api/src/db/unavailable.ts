@@ -81,19 +81,29 @@ function isUnavailableItself(error: MaybeDatabaseError): boolean {
   );
 }
 
+/**
+ * The error in `error`'s chain of causes (itself first) that says the database is unavailable, or
+ * undefined. An AggregateError (a connection tried on several addresses) counts if any of its own does.
+ */
+function unavailableCause(error: unknown): MaybeDatabaseError | undefined {
+  const seen = new Set<unknown>();
+  for (let current = error; typeof current === 'object' && current !== null;) {
+    if (seen.has(current)) return undefined;
+    seen.add(current);
+    const each = current as MaybeDatabaseError;
+    if (isUnavailableItself(each)) return each;
+    if (current instanceof AggregateError) {
+      const inner = current.errors.map(unavailableCause).find((found) => found !== undefined);
+      if (inner) return inner;
+    }
+    current = each.cause;
+  }
+  return undefined;
+}
+
 /** Whether `error`, or an error it was caused by, says the database is unavailable. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  const seen = new Set<unknown>();
-  let current: unknown = error;
-  while (typeof current === 'object' && current !== null && !seen.has(current)) {
-    seen.add(current);
-    if (isUnavailableItself(current as MaybeDatabaseError)) return true;
-    if (current instanceof AggregateError && current.errors.some(isDatabaseUnavailable)) {
-      return true;
-    }
-    current = (current as MaybeDatabaseError).cause;
-  }
-  return false;
+  return unavailableCause(error) !== undefined;
 }
 
 /**
@@ -101,18 +111,27 @@ export function isDatabaseUnavailable(error: unknown): boolean {
  * nothing more while the database is away and would fill the log on every request.
  */
 export function unavailableReason(error: unknown): { code?: string; reason: string } {
-  const seen = new Set<unknown>();
-  for (let current = error; typeof current === 'object' && current !== null;) {
-    if (seen.has(current)) break;
-    seen.add(current);
-    const each = current as MaybeDatabaseError;
-    if (isUnavailableItself(each)) {
-      return {
-        ...(typeof each.code === 'string' ? { code: each.code } : {}),
-        reason: String(each.message),
-      };
-    }
-    current = each.cause;
-  }
-  return { reason: error instanceof Error ? error.message : String(error) };
+  const cause = unavailableCause(error);
+  if (cause === undefined)
+    return { reason: error instanceof Error ? error.message : String(error) };
+  return {
+    ...(typeof cause.code === 'string' ? { code: cause.code } : {}),
+    reason: String(cause.message),
+  };
+}
+
+/**
+ * Logs a failure of work that is tried again later (a readiness probe, a reconciliation round): a
+ * database that went away in a line at warn level, anything else at error level with its stack.
+ */
+export function logFailure(
+  log: {
+    warn(object: object, message: string): void;
+    error(object: object, message: string): void;
+  },
+  error: unknown,
+  messages: { unavailable: string; failed: string },
+): void {
+  if (isDatabaseUnavailable(error)) log.warn(unavailableReason(error), messages.unavailable);
+  else log.error({ err: error }, messages.failed);
 }

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { DbHandle } from '../db/create-db.ts';
-import { isDatabaseUnavailable, unavailableReason } from '../db/unavailable.ts';
+import { logFailure } from '../db/unavailable.ts';
 import { FILE_GONE_MESSAGE } from '../db/transact.ts';
 import { answer, refusals } from './openapi-answers.ts';
 
@@ -126,11 +126,10 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
         return { status: 'ready' as const };
       } catch (error) {
         // An outage is what this probe is for, said in a line; anything else is a fault of ours.
-        if (isDatabaseUnavailable(error)) {
-          request.log.warn(unavailableReason(error), 'not ready: the database is unavailable');
-        } else {
-          request.log.error({ err: error }, 'readiness check failed');
-        }
+        logFailure(request.log, error, {
+          unavailable: 'not ready: the database is unavailable',
+          failed: 'readiness check failed',
+        });
         return reply.code(503).send(NOT_READY.unreachable);
       }
     },

@@ -29,8 +29,6 @@ export interface ExportLimit {
    * the answer ends, whether finished, cut or abandoned.
    */
   start(reply: FastifyReply): ExportWatch;
-  /** Exports under way now. */
-  readonly running: number;
 }
 
 export interface ExportWatch {
@@ -92,9 +90,6 @@ export function exportLimit({ max, stallMs }: { max: number; stallMs: number }):
           quiet = 0;
         },
       };
-    },
-    get running() {
-      return running;
     },
   };
 }

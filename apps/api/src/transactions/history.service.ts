@@ -81,9 +81,8 @@ export async function listTransactions(
   };
 }
 
-/** Every payment the filters select, newest first, as CSV text, read and sent a batch at a time. */
 /**
- * The selection as CSV, a batch of rows at a time. The first batch is read before anything is sent,
+ * Every payment the filters select, newest first, as CSV text, read and sent a batch at a time. The first batch is read before anything is sent,
  * so that a database that cannot be reached is answered 503 rather than with a header row; one
  * that goes away later ends the stream with an error, which cuts the answer short (the chunked
  * encoding is never finished, and clients report the download as broken).

@@ -22,7 +22,7 @@ import * as schedules from './reconciliation.repository.ts';
 import { purgeExpiredKeys } from './idempotency.ts';
 import { formatDuration } from '../lib/duration.ts';
 import { transact } from '../db/transact.ts';
-import { isDatabaseUnavailable, unavailableReason } from '../db/unavailable.ts';
+import { logFailure } from '../db/unavailable.ts';
 
 export interface ReconcileSettings {
   afterS: number;
@@ -224,11 +224,10 @@ export function startReconciler(deps: Omit<ReconcilerDeps, 'instanceId'>): Recon
         if (rounds++ % 100 === 0) await purgeExpiredKeys(full);
       } catch (error) {
         // Tried again next round: a database that went away is waited for, not reported as a fault.
-        if (isDatabaseUnavailable(error)) {
-          full.log.warn(unavailableReason(error), 'reconciliation waits for the database');
-        } else {
-          full.log.error({ err: error }, 'reconciliation round failed');
-        }
+        logFailure(full.log, error, {
+          unavailable: 'reconciliation waits for the database',
+          failed: 'reconciliation round failed',
+        });
       }
       if (!stopped) timer = setTimeout(tick, full.settings.intervalMs);
     })();
