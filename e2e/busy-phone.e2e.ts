@@ -1,5 +1,5 @@
 /**
- * A phone that is still held tells the payer why, in the form's error box (spec §8: the server's
+ * A phone that is still held tells the payer why, in the form's error box (docs/product.md §8: the server's
  * message): a prompt still open on it, or a prompt that has just ended and the cooldown between
  * prompts, with how long is left.
  */

@@ -1,5 +1,5 @@
 /**
- * The web app hosted on another origin than the API, as the specification's client was: built with
+ * The web app hosted on another origin than the API, as the original demo's client was (docs/product.md §7): built with
  * VITE_API_BASE_URL pointing at the API, served by a plain static server on a second origin (the
  * API lists it in CORS_ORIGINS, see global-setup.ts), and paid through end to end in Chromium. The
  * same build served from an origin not on the list is refused by the browser, and no payment

@@ -1,5 +1,5 @@
 /**
- * The history as a merchant uses it (issue 9): more than a page of payments, Load more, a status
+ * The history as a merchant uses it: more than a page of payments, Load more, a status
  * filter and a search that live in the address (surviving a reload, undone by Back). The payments
  * are written straight into the API's database: sixty through the simulator would take minutes.
  */

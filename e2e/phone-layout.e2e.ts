@@ -1,5 +1,5 @@
 /**
- * The screens on a phone and on a desktop (issue 11), at 360 px and at 1280 px: the form says whom
+ * The screens on a phone and on a desktop, at 360 px and at 1280 px: the form says whom
  * the payer pays and that the prompt expires; validation messages belong to their fields, which
  * get focus; every focus ring stands out 3:1 from what it is drawn on; nothing scrolls sideways
  * with text at 200 %; the history is compact on a phone, one line a payment on a desktop, and a

@@ -1,5 +1,5 @@
 /**
- * The payer on a real network (issue 11), at 360 px and at 1280 px: a double tap and taps during
+ * The payer on a real network, at 360 px and at 1280 px: a double tap and taps during
  * the redirect make one payment; a payment made offline fails at once and never reaches the server,
  * not even when the connection comes back; a request that gets no answer fails after 20 s and goes
  * again under the same key; a failed payment explains itself and can be tried again; screens that

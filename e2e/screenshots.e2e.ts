@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * The README's screenshots (issue 12): the payment form, the history and a successful payment's
+ * The README's screenshots: the payment form, the history and a successful payment's
  * details, at 360 px and 1280 px, showing payments this file makes through the API and answers on
  * the simulator's virtual phone.
  *

@@ -1,5 +1,5 @@
 /**
- * The figures at a glance (issue 9) against payments written into the API's database: each of
+ * The history's figures at a glance against payments written into the API's database: each of
  * the last 13 business days gets a known mix, so the chart's table must show exactly it, and the
  * last 7 days must be today's figures (which other tests add to) plus the six days before.
  */

@@ -1,17 +1,17 @@
-/** Business constants from the product specification (§9) and Daraja's limits (PROTOCOL.md §6). */
+/** Business constants from the product's requirements (docs/product.md §9) and Daraja's limits (docs/daraja-protocol.md §6). */
 
 export const CURRENCY = 'KES';
 
-/** Smallest payment in whole shillings (spec §9, Daraja ResultCode 2). */
+/** Smallest payment in whole shillings (docs/product.md §9; Daraja's ResultCode 2, docs/daraja-protocol.md §4.2). */
 export const MIN_AMOUNT = 1;
 
 /** Largest single M-PESA payment: KES 250,000 since the CBK approval of September 2023. */
 export const MAX_AMOUNT = 250_000;
 
-/** After a payment starts, the form waits this long before opening the transaction (spec §9). */
+/** After a payment starts, the form waits this long before opening the transaction (docs/product.md §9). */
 export const REDIRECT_DELAY_MS = 3000;
 
-/** The detail screen asks again this often while a transaction is pending (spec §9). */
+/** The detail screen asks again this often while a transaction is pending (docs/product.md §9). */
 export const POLL_INTERVAL_MS = 5000;
 
 export const DEFAULT_REFERENCE = 'Payment';
@@ -36,14 +36,14 @@ export const TRANSACTION_STATUSES = [
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
 /**
- * The specification's own words (spec §2, §5, §8), each on its own so that the web app's first
+ * Required word for word (docs/product.md §2, §5, §8), each on its own so that the web app's first
  * screen downloads the two it shows and not every message the API may send.
  */
 export const INVALID_PHONE_MESSAGE = 'Please enter a valid Kenyan phone number';
 export const AMOUNT_TOO_SMALL_MESSAGE = `Amount must be at least ${MIN_AMOUNT} KES`;
 export const TRANSACTION_NOT_FOUND_MESSAGE = 'Transaction not found';
 
-/** Messages a payer reads. The first two are the specification's own words (spec §5, §8). */
+/** Messages a payer reads. The first two are required word for word (docs/product.md §5, §8). */
 export const messages = {
   invalidPhone: INVALID_PHONE_MESSAGE,
   amountTooSmall: AMOUNT_TOO_SMALL_MESSAGE,

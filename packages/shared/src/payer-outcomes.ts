@@ -1,14 +1,14 @@
 /**
  * What a payment's outcome means, in a sentence the payer can act on. Daraja's own ResultDesc
  * ("The initiator information is invalid.", "Rule limited.") stays on the transaction as the
- * specification's Response row; these sit beside it. Keyed by ResultCode, never by ResultDesc,
- * whose wording drifts (PROTOCOL.md §4.2).
+ * Response row of docs/product.md §2; these sit beside it. Keyed by ResultCode, never by ResultDesc,
+ * whose wording drifts (docs/daraja-protocol.md §4.2).
  */
 import type { TransactionStatus } from './constants.ts';
 
 const PAID = 'You paid. M-PESA sends you a confirmation message.';
 
-/** A sentence per Daraja ResultCode (PROTOCOL.md §4.2, the codes a payer can meet). */
+/** A sentence per Daraja ResultCode (docs/daraja-protocol.md §4.2, the codes a payer can meet). */
 export const PAYER_SENTENCES: Readonly<Record<string, string>> = {
   '0': PAID,
   '1': 'Your M-PESA balance was too low for this payment, so no money moved. Top up, then try again.',
@@ -47,8 +47,8 @@ const BY_STATUS: Readonly<Record<Exclude<TransactionStatus, 'pending'>, string>>
 };
 
 /**
- * The sentence for a payment's outcome, or null while it is pending (the specification's own
- * "Please complete the payment on your phone." says it then). A code is trusted only where it
+ * The sentence for a payment's outcome, or null while it is pending (the required
+ * "Please complete the payment on your phone." says it then, docs/product.md §2). A code is trusted only where it
  * agrees with the status: a success is never explained by a failure's code, nor the reverse.
  */
 export function payerSentence(status: TransactionStatus, resultCode: string | null): string | null {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isClientValidPhone, localPhoneNumber, maskPhone, normaliseKenyanPhone } from './phone.ts';
 
-describe('the browser phone check (spec §5)', () => {
+describe('the browser phone check (docs/product.md §5)', () => {
   it.each([
     '0712345678',
     '07123456789',

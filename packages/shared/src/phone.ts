@@ -1,9 +1,9 @@
 /**
  * Phone number rules.
  *
- * The browser applies the specification's own pattern (spec §5): a prefix of 07, 254, +254, 0 or +1
+ * The browser applies the pattern of docs/product.md §5: a prefix of 07, 254, +254, 0 or +1
  * followed by 8 or 9 digits. It is deliberately loose; the server is the authority and accepts only
- * numbers Daraja can prompt (PROTOCOL.md §7), which it stores and sends as 254XXXXXXXXX.
+ * numbers Daraja can prompt (docs/daraja-protocol.md §7), which it stores and sends as 254XXXXXXXXX.
  */
 
 export const CLIENT_PHONE_PATTERN = /^(?:07|254|\+254|0|\+1)[0-9]{8,9}$/;
