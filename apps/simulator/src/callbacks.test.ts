@@ -1,4 +1,7 @@
-/** Callbacks exactly as PROTOCOL.md §4 shows them, and the delivery faults of §4.3 and §10. */
+/**
+ * Callbacks exactly as docs/daraja-protocol.md §4 shows them, and the delivery faults of §4.3 and
+ * §10.
+ */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RESULT_CODES } from './catalogue.ts';
 import {

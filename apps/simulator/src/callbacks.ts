@@ -1,63 +1,60 @@
 /**
- * Delivers result callbacks the way Daraja does (PROTOCOL.md §4): one POST of JSON to CallBackURL,
- * no retry unless a fault or SIM_CALLBACK_RETRIES asks for it, and every attempt recorded with the receiver's answer.
+ * Delivers result callbacks the way Daraja does (docs/daraja-protocol.md §4): one POST of JSON to
+ * CallBackURL, no retry unless a fault or SIM_CALLBACK_RETRIES asks for it, and every attempt
+ * recorded with the receiver's answer. Shared by every Daraja API the simulator speaks: each
+ * operation (operations/) makes its own callback body and hands it to `deliverCallback`.
  */
-import { eatNumber } from './ids.ts';
-import type { Prompt } from './prompts.ts';
+import { z } from 'zod';
+import type { SimClock } from './clock.ts';
+import type { SimulatorConfig } from './config.ts';
+import type { FaultDecision, FaultPlan } from './faults.ts';
 import { redactUrl } from './redact.ts';
 
-export interface DeliveryFault {
-  /** Extra identical deliveries after the first (Daraja has been seen to deliver twice). */
-  duplicates?: number;
-  /** Extra wait before the first delivery. */
-  delayMs?: number;
-  /** Never deliver: only an STK query can tell what happened. */
-  drop?: boolean;
-  /**
-   * Try again on a non-2xx answer or a network error (SIM_CALLBACK_RETRIES unless given: none by
-   * default, like Safaricom as far as anyone knows).
-   */
-  retries?: number;
-  /** The wait before the first retry (SIM_CALLBACK_RETRY_BACKOFF_MS unless given), doubled each time. */
-  retryIntervalMs?: number;
-}
+const MAX_FAULT_COUNT = 10;
+const MAX_FAULT_MS = 600_000;
+const count = z.number().int().min(0).max(MAX_FAULT_COUNT);
+const milliseconds = z.number().int().min(0).max(MAX_FAULT_MS);
 
-export interface CallbackAttempt {
+/**
+ * How one callback is to be delivered, as `PUT /_sim/numbers/:phone/next` asks it (and SIM_STATE
+ * keeps it, with each prompt and each number's next outcome).
+ */
+export const DeliveryFaultSchema = z
+  .object({
+    /** Extra identical deliveries after the first (Daraja has been seen to deliver twice). */
+    duplicates: count.optional(),
+    /** Extra wait before the first delivery. */
+    delayMs: milliseconds.optional(),
+    /** Never deliver: only a query can tell what happened. */
+    drop: z.boolean().optional(),
+    /**
+     * Try again on a non-2xx answer or a network error (SIM_CALLBACK_RETRIES unless given: none by
+     * default, like Safaricom as far as anyone knows).
+     */
+    retries: count.optional(),
+    /** The wait before the first retry (SIM_CALLBACK_RETRY_BACKOFF_MS unless given), doubled each time. */
+    retryIntervalMs: milliseconds.optional(),
+  })
+  .strict();
+export type DeliveryFault = z.infer<typeof DeliveryFaultSchema>;
+
+/** Where a result's callback is: not sent yet, on its way, taken, refused to the end, or withheld. */
+export const CallbackStateSchema = z.enum([
+  'waiting',
+  'delivering',
+  'delivered',
+  'failed',
+  'withheld',
+]);
+export type CallbackState = z.infer<typeof CallbackStateSchema>;
+
+/**
+ * The identifiers that name a callback in the request log and the journal (and in `replay`'s
+ * lines). STK's is its CheckoutRequestID.
+ */
+export interface CallbackIds {
   checkoutRequestId: string;
-  url: string;
-  attempt: number;
-  requestBody: unknown;
-  status: number | null;
-  responseBody: string | null;
-  error: string | null;
-  durationMs: number;
 }
-
-/** The callback body exactly as §4.1 shows it: metadata on success only, Balance with no Value. */
-export function callbackBody(prompt: Prompt): unknown {
-  const stkCallback: Record<string, unknown> = {
-    MerchantRequestID: prompt.merchantRequestId,
-    CheckoutRequestID: prompt.checkoutRequestId,
-    ResultCode: /^\d+$/.test(prompt.resultCode ?? '')
-      ? Number(prompt.resultCode)
-      : prompt.resultCode,
-    ResultDesc: prompt.resultDesc,
-  };
-  if (prompt.resultCode === '0') {
-    stkCallback.CallbackMetadata = {
-      Item: [
-        { Name: 'Amount', Value: prompt.amount },
-        { Name: 'MpesaReceiptNumber', Value: prompt.receiptNumber },
-        { Name: 'Balance' },
-        { Name: 'TransactionDate', Value: eatNumber(new Date(prompt.completedAt ?? Date.now())) },
-        { Name: 'PhoneNumber', Value: Number(prompt.phoneNumber) },
-      ],
-    };
-  }
-  return { Body: { stkCallback } };
-}
-
-const MAX_LOGGED_RESPONSE = 4096;
 
 /** What a receiver did with one callback POST: its status and answer, or why there was none. */
 export interface Sent {
@@ -67,13 +64,22 @@ export interface Sent {
   durationMs: number;
 }
 
+/** One POST of a callback, as the request log and the journal record it. */
+export type CallbackAttempt = CallbackIds & {
+  url: string;
+  attempt: number;
+  requestBody: unknown;
+} & Sent;
+
+const MAX_LOGGED_RESPONSE = 4096;
+
 /** A receiver took the callback: any 2xx. */
 export const accepted = (sent: { status: number | null }) =>
   sent.status !== null && sent.status >= 200 && sent.status < 300;
 
 /**
  * POSTs a callback body as Daraja does (JSON, no redirects followed), waiting at most `timeoutMs`
- * for the answer. Delivery (postCallback) and `daraja-simulator replay` both send through it.
+ * for the answer. Delivery (deliverCallback) and `daraja-simulator replay` both send through it.
  */
 export async function sendCallback(url: string, body: unknown, timeoutMs: number): Promise<Sent> {
   const started = performance.now();
@@ -109,17 +115,85 @@ export async function sendCallback(url: string, body: unknown, timeoutMs: number
   }
 }
 
-export async function postCallback(
-  prompt: Prompt,
-  attempt: number,
-  timeoutMs: number,
-): Promise<CallbackAttempt> {
-  const body = callbackBody(prompt);
-  return {
-    checkoutRequestId: prompt.checkoutRequestId,
-    url: prompt.callbackUrl,
-    attempt,
-    requestBody: body,
-    ...(await sendCallback(prompt.callbackUrl, body, timeoutMs)),
+/**
+ * A number's own delivery fault (PUT /_sim/numbers/:phone/next) with what the rules drew for the
+ * same callback: both apply. Either's `drop` drops it; the delays add up (a `late` rule's
+ * included); a `duplicate` rule sends one copy more than the number asked for. Retries are the
+ * number's (or the setting's) alone.
+ */
+export function callbackFault(own: DeliveryFault, drawn: FaultDecision): DeliveryFault {
+  const fault: DeliveryFault = { ...own };
+  if (drawn.error === 'drop') fault.drop = true;
+  if (drawn.error === 'duplicate') fault.duplicates = (own.duplicates ?? 0) + 1;
+  if (drawn.latencyMs > 0) fault.delayMs = (own.delayMs ?? 0) + drawn.latencyMs;
+  return fault;
+}
+
+/** One callback to deliver, and what its operation wants to hear of it. */
+export interface Delivery {
+  ids: CallbackIds;
+  url: string;
+  body: unknown;
+  /** The callback's own fault (a number's); the `callback` fault rules are drawn on top. */
+  fault: DeliveryFault;
+  /** False once the simulator was reset after the delivery began: it stops there. */
+  current: () => boolean;
+  /** With SIM_STATE: a promise that the file holds every change so far (state.ts). */
+  saved?: (() => Promise<void> | undefined) | undefined;
+  onState: (state: CallbackState) => void;
+  onAttempt: (attempt: CallbackAttempt & { at: string }) => void;
+}
+
+type DeliverySettings = Pick<
+  SimulatorConfig,
+  'callbackRetries' | 'callbackRetryBackoffMs' | 'callbackTimeoutMs'
+>;
+
+/**
+ * Delivers one callback: the faults that apply (the callback's own and the `callback` fault
+ * rules, faults.ts), a delay on the simulator's clock (POST /_sim/clock/advance brings it
+ * forward), the retries and the duplicates, each attempt reported as it ends.
+ */
+export async function deliverCallback(
+  delivery: Delivery,
+  { config, clock, faults }: { config: DeliverySettings; clock: SimClock; faults: FaultPlan },
+): Promise<void> {
+  const { ids, url, body, current } = delivery;
+  const fault = callbackFault(delivery.fault, faults.decide('callback'));
+  if (fault.drop) {
+    delivery.onState('withheld');
+    return;
+  }
+  if (fault.delayMs) await clock.sleep(fault.delayMs);
+  if (!current()) return;
+  delivery.onState('delivering');
+  // A callback tells how the payment ended: with SIM_STATE, not before the file says so too, or
+  // a simulator killed meanwhile would end it again after its restart, perhaps otherwise (a
+  // timeout after a callback that said paid). A write that failed has been logged: the callback
+  // goes all the same, as one withheld would leave the payment with no end until a restart.
+  const saving = delivery.saved?.();
+  if (saving) await saving.catch(() => {});
+  const post = async (attempt: number) => {
+    const sent = await sendCallback(url, body, config.callbackTimeoutMs);
+    delivery.onAttempt({
+      ...ids,
+      url,
+      attempt,
+      requestBody: body,
+      ...sent,
+      at: clock.now().toISOString(),
+    });
+    return sent;
   };
+  // The callback's fault, else the setting (SIM_CALLBACK_RETRIES); each wait twice the one before.
+  const attempts = 1 + (fault.retries ?? config.callbackRetries);
+  const firstWaitMs = fault.retryIntervalMs ?? config.callbackRetryBackoffMs;
+  let delivered = false;
+  for (let attempt = 1; attempt <= attempts && current(); attempt++) {
+    delivered = accepted(await post(attempt));
+    if (delivered) break;
+    if (attempt < attempts) await clock.sleep(firstWaitMs * 2 ** (attempt - 1));
+  }
+  for (let copy = 0; copy < (fault.duplicates ?? 0) && current(); copy++) await post(1);
+  if (current()) delivery.onState(delivered ? 'delivered' : 'failed');
 }

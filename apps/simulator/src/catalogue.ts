@@ -1,7 +1,8 @@
 /**
- * Daraja's facts as the simulator plays them, from PROTOCOL.md: result codes and their current
- * wording (§4.2), synchronous errors (§2, §3.5) and the numbers that force an outcome.
+ * Daraja's facts as the simulator plays them (docs/daraja-protocol.md): result codes and their
+ * current wording (§4.2), synchronous errors (§2, §3.5) and the numbers that force an outcome.
  */
+import { z } from 'zod';
 
 /** ResultCode → ResultDesc, in the wording of 2026 production callbacks where one was observed. */
 export const RESULT_CODES: Record<string, string> = {
@@ -24,11 +25,6 @@ export const RESULT_CODES: Record<string, string> = {
   SFC_IC0003: 'The operator does not exist.',
 };
 
-export type ForcedOutcome =
-  | { kind: 'result'; resultCode: string }
-  | { kind: 'refuse'; error: RefusalName }
-  | { kind: 'paid-no-callback' };
-
 /** The numbers table of the README: the payer's number decides the outcome (national form). */
 export const FORCED_NUMBERS: Record<string, ForcedOutcome> = {
   '254700000000': { kind: 'result', resultCode: '0' },
@@ -42,7 +38,13 @@ export const FORCED_NUMBERS: Record<string, ForcedOutcome> = {
   '254700009999': { kind: 'paid-no-callback' },
 };
 
-/** Synchronous Daraja errors: HTTP status, errorCode, errorMessage (PROTOCOL.md §2, §3.5). */
+/** A synchronous refusal: HTTP status, errorCode, errorMessage. */
+export type Failure = readonly [number, string, string];
+
+/**
+ * Synchronous Daraja errors: HTTP status, errorCode, errorMessage (docs/daraja-protocol.md §2,
+ * §3.5).
+ */
 export const ERRORS = {
   invalidGrant: [400, '400.008.02', 'Invalid grant type passed'],
   invalidAuthentication: [400, '400.008.01', 'Invalid Authentication passed'],
@@ -62,11 +64,14 @@ export const ERRORS = {
   spikeArrest: [500, '500.003.02', 'Error Occurred: Spike Arrest Violation'],
   quota: [500, '500.003.03', 'Quota Violation'],
   internal: [500, '500.003.1001', 'Internal Server Error'],
-} as const satisfies Record<string, readonly [number, string, string]>;
+} as const satisfies Record<string, Failure>;
 
 export type ErrorName = keyof typeof ERRORS;
 
-/** Refusals a push can be given at once, instead of a prompt (PROTOCOL.md §3.5, §10.2). */
+/**
+ * Refusals a push can be given at once, instead of a prompt (docs/daraja-protocol.md §3.5,
+ * §10.2).
+ */
 export const REFUSALS = {
   busy: ERRORS.systemBusy,
   'spike-arrest': ERRORS.spikeArrest,
@@ -74,13 +79,22 @@ export const REFUSALS = {
   'internal-error': ERRORS.internal,
 } as const;
 
+export const RefusalNameSchema = z.enum(Object.keys(REFUSALS) as [RefusalName, ...RefusalName[]]);
 export type RefusalName = keyof typeof REFUSALS;
 
-export function invalidField(field: string): readonly [number, string, string] {
+/** An outcome a push can be made to have: a result, a refusal at once, or paid with no callback. */
+export const ForcedOutcomeSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('result'), resultCode: z.string() }),
+  z.object({ kind: z.literal('refuse'), error: RefusalNameSchema }),
+  z.object({ kind: z.literal('paid-no-callback') }),
+]);
+export type ForcedOutcome = z.infer<typeof ForcedOutcomeSchema>;
+
+export function invalidField(field: string): Failure {
   // Real responses use a hyphen, though the documentation prints an en dash.
   return [400, '400.002.02', `Bad Request - Invalid ${field}`];
 }
 
-/** Real STK query answers spell "successsfully" with three s (PROTOCOL.md §5). */
+/** Real STK query answers spell "successsfully" with three s (docs/daraja-protocol.md §5). */
 export const QUERY_ACCEPTED = 'The service request has been accepted successsfully';
 export const PUSH_ACCEPTED = 'Success. Request accepted for processing';

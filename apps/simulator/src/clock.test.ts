@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SimClock } from './clock.ts';
-import { PromptBook } from './prompts.ts';
+import { PromptBook } from './operations/stk/prompt-book.ts';
 import { TokenStore } from './tokens.ts';
 import { loadSimulatorConfig } from './config.ts';
 

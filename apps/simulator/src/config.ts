@@ -62,7 +62,8 @@ const EnvSchema = z.object({
   SIM_CALLBACK_TIMEOUT_MS: bounded(10_000, 100, 600_000),
   /**
    * Deliveries tried again after a non-2xx answer or no answer: none by default, as Safaricom is
-   * said to do; public sources disagree (PROTOCOL.md §4.3), so a client can be tried both ways.
+   * said to do; public sources disagree (docs/daraja-protocol.md §4.3), so a client can be tried
+   * both ways.
    */
   SIM_CALLBACK_RETRIES: int(0).pipe(z.number().max(10)),
   /** The wait before the first retry, doubled before each next one. */
@@ -71,7 +72,8 @@ const EnvSchema = z.object({
   SIM_STRICT_LENGTHS: flag('false'),
   /**
    * Refuse a Timestamp further than this many hours from Nairobi time (0: off). Whether Daraja does
-   * is undocumented (PROTOCOL.md §3.3), but it catches the commonest bug: a server sending UTC.
+   * is undocumented (docs/daraja-protocol.md §3.3), but it catches the commonest bug: a server
+   * sending UTC.
    */
   SIM_MAX_TIMESTAMP_SKEW_H: z.coerce.number().min(0).max(48).default(0),
   /** Same phone, same amount, within 2 minutes → ResultCode 17 (Daraja's repeat rule). */

@@ -1,5 +1,6 @@
 /**
- * The simulator against PROTOCOL.md, over real HTTP: every synchronous behaviour of §2, §3.5 and §5,
+ * The simulator against docs/daraja-protocol.md, over real HTTP: every synchronous behaviour of
+ * §2, §3.5 and §5,
  * the callback shapes of §4, and the simulator checklist of §10.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { REFUSALS, type RefusalName } from './catalogue.ts';
-import type { FaultRule, Operation } from './faults.ts';
+import type { Operation } from './fault-rules.ts';
+import type { FaultRule } from './faults.ts';
 import {
   pushBody,
   queryBody,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FaultPlan, LATE_CALLBACK_MS, callbackFault, faultsSchema } from './faults.ts';
+import { callbackFault } from './callbacks.ts';
+import { faultsSchema } from './fault-rules.ts';
+import { FaultPlan, LATE_CALLBACK_MS } from './faults.ts';
 
 const issueOf = (input: unknown) => {
   const parsed = faultsSchema.safeParse(input);

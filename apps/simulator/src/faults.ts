@@ -1,9 +1,10 @@
 /**
  * Fault rules (PUT /_sim/faults): a rate of Daraja's errors and of added latency, to soak a client
- * under what the real Daraja does on a bad day. Each rule names an operation (`oauth`, `stkpush`,
- * `query`, `callback`), the probability that it applies to a request (or a callback), and an error,
- * an added latency, or both:
- * - for `oauth`, `stkpush` and `query`: one of Daraja's refusals that `/_sim/numbers/:phone/next`
+ * under what the real Daraja does on a bad day. Each rule names an operation (`oauth`; each Daraja
+ * API's requests, as its folder in operations/ names them: `stkpush` and `query` today; and
+ * `callback`: fault-rules.ts lists them), the probability that it applies to a request (or a
+ * callback), and an error, an added latency, or both:
+ * - for `oauth` and each API's requests: one of Daraja's refusals that `/_sim/numbers/:phone/next`
  *   knows (`busy`, `spike-arrest`, `quota`, `internal-error`), `drop` (the connection is closed with
  *   no answer) or `gateway` (a 5xx page that is not Daraja's JSON envelope, as a proxy in front of
  *   it sends);
@@ -12,14 +13,10 @@
  * A seed makes the draws repeatable: the same seed and the same traffic give the same faults.
  */
 import { z } from 'zod';
-import type { DeliveryFault } from './callbacks.ts';
 import { REFUSALS, type RefusalName } from './catalogue.ts';
 
 /** What is said back of a value given: enough to recognise it, not a megabyte of it. */
 const shortened = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}…` : text);
-
-export const OPERATIONS = ['oauth', 'stkpush', 'query', 'callback'] as const;
-export type Operation = (typeof OPERATIONS)[number];
 
 const REQUEST_ERRORS = [...Object.keys(REFUSALS), 'drop', 'gateway'] as const;
 const CALLBACK_ERRORS = ['drop', 'duplicate', 'late'] as const;
@@ -41,55 +38,59 @@ const latency = z
     message: 'must be [lowest, highest] with lowest ≤ highest',
   });
 
-const rule = z
-  .object({
-    operation: z.enum(OPERATIONS, {
-      error: `must be one of ${OPERATIONS.join(', ')}`,
-    }),
-    probability: z
-      .number({ error: 'must be a number from 0 to 1' })
-      .gt(0, 'must be more than 0 (a rule that never applies is no rule)')
-      .max(1, 'must be at most 1'),
-    error: z.string().optional(),
-    latencyMs: latency.optional(),
-  })
-  .strict()
-  .superRefine((value, ctx) => {
-    if (value.error === undefined && value.latencyMs === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'a rule needs an error, a latencyMs, or both',
-        path: ['error'],
-      });
-      return;
-    }
-    if (value.error === undefined) return;
-    const allowed: readonly string[] =
-      value.operation === 'callback' ? CALLBACK_ERRORS : REQUEST_ERRORS;
-    if (!allowed.includes(value.error)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `${JSON.stringify(shortened(value.error))} is not an error for ${value.operation} (one of ${allowed.join(', ')})`,
-        path: ['error'],
-      });
-    }
-  });
+/** A fault rule for one of `targets`, the names fault-rules.ts gathers. */
+const ruleFor = (targets: readonly [string, ...string[]]) =>
+  z
+    .object({
+      operation: z.enum(targets, {
+        error: `must be one of ${targets.join(', ')}`,
+      }),
+      probability: z
+        .number({ error: 'must be a number from 0 to 1' })
+        .gt(0, 'must be more than 0 (a rule that never applies is no rule)')
+        .max(1, 'must be at most 1'),
+      error: z.string().optional(),
+      latencyMs: latency.optional(),
+    })
+    .strict()
+    .superRefine((value, ctx) => {
+      if (value.error === undefined && value.latencyMs === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'a rule needs an error, a latencyMs, or both',
+          path: ['error'],
+        });
+        return;
+      }
+      if (value.error === undefined) return;
+      const allowed: readonly string[] =
+        value.operation === 'callback' ? CALLBACK_ERRORS : REQUEST_ERRORS;
+      if (!allowed.includes(value.error)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${JSON.stringify(shortened(value.error))} is not an error for ${value.operation} (one of ${allowed.join(', ')})`,
+          path: ['error'],
+        });
+      }
+    });
 
 const SEED_RANGE = `must be a whole number from 0 to ${2 ** 32 - 1}`;
 
-export const faultsSchema = z
-  .object({
-    seed: z
-      .number({ error: SEED_RANGE })
-      .int(SEED_RANGE)
-      .min(0, SEED_RANGE)
-      .max(2 ** 32 - 1, SEED_RANGE)
-      .optional(),
-    rules: z.array(rule).max(100, 'at most 100 rules'),
-  })
-  .strict();
+/** PUT /_sim/faults's body, and what SIM_STATE keeps of the rules: rules for `targets`. */
+export const faultRulesSchema = (targets: readonly [string, ...string[]]) =>
+  z
+    .object({
+      seed: z
+        .number({ error: SEED_RANGE })
+        .int(SEED_RANGE)
+        .min(0, SEED_RANGE)
+        .max(2 ** 32 - 1, SEED_RANGE)
+        .optional(),
+      rules: z.array(ruleFor(targets)).max(100, 'at most 100 rules'),
+    })
+    .strict();
 
-export type FaultRules = z.infer<typeof faultsSchema>;
+export type FaultRules = z.infer<ReturnType<typeof faultRulesSchema>>;
 export type FaultRule = FaultRules['rules'][number];
 
 /** What the rules decided for one request or callback. */
@@ -143,7 +144,7 @@ export class FaultPlan {
    * applies is the one, and the latencies of all that apply add up (a `late` rule with no latency
    * counts as LATE_CALLBACK_MS of it).
    */
-  decide(operation: Operation): FaultDecision {
+  decide(operation: string): FaultDecision {
     let error: string | null = null;
     let latencyMs = 0;
     for (const current of this.#rules) {
@@ -164,18 +165,4 @@ export class FaultPlan {
 /** Whether a rule's error is one of Daraja's refusals (as against `drop` or `gateway`). */
 export function isRefusal(error: string): error is RefusalName {
   return Object.hasOwn(REFUSALS, error);
-}
-
-/**
- * A number's own delivery fault (PUT /_sim/numbers/:phone/next) with what the rules drew for the
- * same callback: both apply. Either's `drop` drops it; the delays add up (a `late` rule's
- * included); a `duplicate` rule sends one copy more than the number asked for. Retries are the
- * number's (or the setting's) alone.
- */
-export function callbackFault(own: DeliveryFault, drawn: FaultDecision): DeliveryFault {
-  const fault: DeliveryFault = { ...own };
-  if (drawn.error === 'drop') fault.drop = true;
-  if (drawn.error === 'duplicate') fault.duplicates = (own.duplicates ?? 0) + 1;
-  if (drawn.latencyMs > 0) fault.delayMs = (own.delayMs ?? 0) + drawn.latencyMs;
-  return fault;
 }

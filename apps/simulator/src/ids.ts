@@ -1,4 +1,4 @@
-/** Identifiers shaped like Daraja's (PROTOCOL.md §3.4). */
+/** Identifiers shaped like Daraja's (docs/daraja-protocol.md §3.4). */
 import { randomBytes, randomInt } from 'node:crypto';
 
 const hex = (length: number) =>

@@ -1,4 +1,4 @@
 export { buildSimulator, type Simulator } from './app.ts';
 export { loadSimulatorConfig, type SimulatorConfig } from './config.ts';
 export { startSimulator, type RunningSimulator } from './testing.ts';
-export type { Prompt } from './prompts.ts';
+export type { Prompt } from './operations/stk/prompt.ts';

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { buildSimulator } from './app.ts';
 import { loadSimulatorConfig } from './config.ts';
-import { stkPassword } from './password.ts';
+import { stkPassword } from './operations/stk/password.ts';
 import { mask, redactAuthorization, redactBody, redactText, redactUrl } from './redact.ts';
 import {
   PASSKEY,

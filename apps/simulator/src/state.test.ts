@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { readStateFile } from './state.ts';
-import type { NewPrompt } from './prompts.ts';
+import type { NewPrompt } from './operations/stk/prompt.ts';
 import {
   call,
   pushBody,

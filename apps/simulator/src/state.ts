@@ -2,7 +2,8 @@
  * SIM_STATE=file: what a restart must not forget, kept in one JSON file. The issued access tokens,
  * every prompt (open ones carry on: their timers are set again from the times they hold; a
  * completed one whose callback was not yet delivered is delivered, late), the outcomes chosen for
- * numbers' next pushes, the fault rules and how far the clock was moved.
+ * numbers' next pushes, the fault rules and how far the clock was moved. Each Daraja API
+ * (operations/) says which keys of the file are its own, and keeps and restores them itself.
  *
  * When it is written: every change (a prompt created or ended, a callback's delivery starting,
  * succeeding or given up, a token issued or every token expired, a next outcome set or cleared,
@@ -21,92 +22,65 @@
  *
  * A callback that was being delivered when the process died may or may not have reached the
  * receiver: it is delivered again after the restart. Daraja can deliver a callback twice too
- * (PROTOCOL.md §4.3); a receiver must take the same callback twice without paying twice.
+ * (docs/daraja-protocol.md §4.3); a receiver must take the same callback twice without paying
+ * twice.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { DeliveryFault } from './callbacks.ts';
-import { REFUSALS, type RefusalName } from './catalogue.ts';
-import { SimulatorConfigError } from './config.ts';
-import { fileProblem, replaceFile } from './files.ts';
 import type { SimClock } from './clock.ts';
-import { faultsSchema, type FaultPlan } from './faults.ts';
-import type { NextOutcome, Prompt, PromptBook } from './prompts.ts';
+import { SimulatorConfigError } from './config.ts';
+import { faultsSchema } from './fault-rules.ts';
+import type { FaultPlan } from './faults.ts';
+import { fileProblem, replaceFile } from './files.ts';
+import { OPERATIONS } from './operations/index.ts';
+import type { RunningOperation } from './operations/operation.ts';
+import { lockStateFile } from './state-lock.ts';
 import type { TokenStore } from './tokens.ts';
 
 const STATE_VERSION = 1;
 
-const count = z.number().int().min(0);
-const faultSchema: z.ZodType<DeliveryFault> = z
-  .object({
-    duplicates: count.optional(),
-    delayMs: count.optional(),
-    drop: z.boolean().optional(),
-    retries: count.optional(),
-    retryIntervalMs: count.optional(),
-  })
-  .strict();
-
 const time = z.iso.datetime();
-const promptSchema: z.ZodType<Prompt> = z.object({
-  checkoutRequestId: z.string().min(1),
-  merchantRequestId: z.string(),
-  businessShortCode: z.string(),
-  transactionType: z.string(),
-  amount: z.number(),
-  partyA: z.string(),
-  partyB: z.string(),
-  phoneNumber: z.string(),
-  callbackUrl: z.string(),
-  accountReference: z.string(),
-  transactionDesc: z.string(),
-  createdAt: time,
-  expiresAt: time,
-  plan: z.enum(['forced', 'auto', 'manual']),
-  forcedResult: z.string().nullable(),
-  state: z.enum(['open', 'completed']),
-  resultCode: z.string().nullable(),
-  resultDesc: z.string().nullable(),
-  receiptNumber: z.string().nullable(),
-  completedAt: time.nullable(),
-  completedBy: z.string().nullable(),
-  callback: z.enum(['waiting', 'delivering', 'delivered', 'failed', 'withheld']),
-  fault: faultSchema,
-});
-
-const nextSchema: z.ZodType<NextOutcome> = z
-  .object({
-    outcome: z
-      .discriminatedUnion('kind', [
-        z.object({ kind: z.literal('result'), resultCode: z.string() }),
-        z.object({
-          kind: z.literal('refuse'),
-          error: z.enum(Object.keys(REFUSALS) as [RefusalName, ...RefusalName[]]),
-        }),
-        z.object({ kind: z.literal('paid-no-callback') }),
-        z.object({ kind: z.literal('manual') }),
-        z.object({ kind: z.literal('auto') }),
-      ])
-      .optional(),
-    fault: faultSchema.optional(),
-  })
-  .strict();
-
-const stateSchema = z.object({
+/** The simulator's own keys, before each Daraja API's. */
+const head = {
   version: z.literal(STATE_VERSION),
   savedAt: time,
   /** Each valid token with when it expires, in ms since the epoch. */
   tokens: z.array(z.tuple([z.string().min(1), z.number()])),
-  prompts: z.array(promptSchema),
-  next: z.array(z.tuple([z.string(), nextSchema])),
+};
+/** And after them. */
+const tail = {
   /** How far POST /_sim/clock/advance had moved the clock ahead of the real one. */
   clockAheadMs: z.number().int().min(0).default(0),
   /** The fault rules (PUT /_sim/faults) with their seed; absent in a file from before they were kept. */
   faults: faultsSchema.optional(),
-});
+};
 
-export type SavedState = z.infer<typeof stateSchema>;
+type Operations = typeof OPERATIONS;
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (
+  x: infer I,
+) => void
+  ? I
+  : never;
+/** Each Daraja API's keys (STK: `prompts` and `next`), as its `kept` schema says. */
+type OperationsKept = UnionToIntersection<
+  { [Name in keyof Operations]: z.infer<Operations[Name]['kept']> }[keyof Operations]
+>;
+export type SavedState = z.infer<z.ZodObject<typeof head & typeof tail>> & OperationsKept;
+
+/** One object of several, their keys in order. */
+const merge = <T>(parts: Record<string, T>[]): Record<string, T> =>
+  parts.reduce((all, part) => ({ ...all, ...part }), {});
+
+/**
+ * The file's schema: the simulator's keys and each Daraja API's, in the order they are written.
+ * Made from the list of operations, so its type is said, not inferred.
+ */
+const stateSchema = z.object({
+  ...head,
+  ...merge(Object.values(OPERATIONS).map((operation) => operation.kept.shape)),
+  ...tail,
+}) as unknown as z.ZodType<SavedState>;
 
 const MOVE_IT_AWAY =
   'move it away (or delete it) to start afresh; the simulator does not overwrite a state file it cannot read, so that the prompts in it are not lost';
@@ -153,26 +127,24 @@ export function readStateFile(file: string): SavedState | undefined {
   return parsed.data;
 }
 
-/** What the simulator keeps (SIM_STATE). */
+/** What the simulator keeps (SIM_STATE): its own stores, and each Daraja API's. */
 export interface KeptStores {
-  prompts: PromptBook;
   tokens: TokenStore;
   clock: SimClock;
   faults: FaultPlan;
+  operations: RunningOperation[];
 }
 
 /**
  * Writes the stores as they are now: the state is taken at once, before anything else can change
  * it, and the promise resolves when the file holds it.
  */
-function writeStateFile(file: string, { prompts, tokens, clock, faults }: KeptStores) {
-  const { prompts: all, next } = prompts.snapshot();
-  const state: SavedState = {
+function writeStateFile(file: string, { tokens, clock, faults, operations }: KeptStores) {
+  const state = {
     version: STATE_VERSION,
     savedAt: new Date().toISOString(),
     tokens: tokens.snapshot(),
-    prompts: all,
-    next,
+    ...merge(operations.map((operation) => operation.snapshot())),
     clockAheadMs: Math.round(clock.offsetMs),
     faults: faults.list(),
   };
@@ -189,6 +161,14 @@ export interface StateKeeper {
   close(): Promise<void>;
 }
 
+/** Carries on from what the file held. The clock first: the prompts' timers are set from its time. */
+function restore(saved: SavedState, { tokens, clock, faults, operations }: KeptStores) {
+  clock.restoreOffset(saved.clockAheadMs);
+  tokens.restore(saved.tokens);
+  if (saved.faults) faults.set(saved.faults);
+  for (const operation of operations) operation.restore(saved);
+}
+
 /**
  * Restores the simulator from the file (if it holds a state) and keeps the file up to date from
  * then on. A file that cannot be read, or written, stops the start with a sentence saying why.
@@ -198,17 +178,10 @@ export async function keepState(
   stores: KeptStores,
   onSaveError: (message: string) => void,
 ): Promise<StateKeeper> {
-  const { prompts, tokens, clock, faults } = stores;
   const saved = readStateFile(file);
   const lock = lockStateFile(file);
   try {
-    if (saved) {
-      // The clock first: the prompts' timers are set from its time.
-      clock.restoreOffset(saved.clockAheadMs);
-      tokens.restore(saved.tokens);
-      if (saved.faults) faults.set(saved.faults);
-      prompts.restore({ prompts: saved.prompts, next: saved.next });
-    }
+    if (saved) restore(saved, stores);
     try {
       await writeStateFile(file, stores);
     } catch (error) {
@@ -218,7 +191,38 @@ export async function keepState(
     lock.release();
     throw error;
   }
+  const commit = groupCommit(
+    () => writeStateFile(file, stores),
+    (error) =>
+      onSaveError(`SIM_STATE file ${file} could not be written: ${fileProblem(file, error)}`),
+  );
+  const { tokens, clock, faults, operations } = stores;
+  const unkeep = operations.map((operation) => operation.keep(commit.changed, commit.saved));
+  tokens.onChange = commit.changed;
+  clock.onAdvance = commit.changed;
+  faults.onChange = commit.changed;
+  return {
+    saved: commit.saved,
+    async close() {
+      for (const stop of unkeep) stop();
+      tokens.onChange = undefined;
+      clock.onAdvance = undefined;
+      faults.onChange = undefined;
+      try {
+        await commit.saved();
+      } catch {
+        // Logged when it failed; there is no one left to tell.
+      }
+      lock.release();
+    },
+  };
+}
 
+/**
+ * The writes of the file as changes come: `changed()` after each, `saved()` to wait for the file
+ * to hold them all. A failed write is said once through `onFailure` (until one succeeds again).
+ */
+function groupCommit(writeFile: () => Promise<void>, onFailure: (error: unknown) => void) {
   let made = 0; // changes made since the start
   let kept = 0; // how many of them the file holds
   let queued: Promise<void> | undefined; // the next write: it holds every change made before it starts
@@ -231,16 +235,14 @@ export async function keepState(
     await (writing?.catch(() => {}) ?? new Promise<void>((resolve) => setImmediate(resolve)));
     queued = undefined;
     const upTo = made;
-    writing = writeStateFile(file, stores);
+    writing = writeFile();
     try {
       await writing;
       kept = upTo;
       failing = false;
     } catch (error) {
       // Once, not once for each request that waited on it, nor for each write that fails again.
-      if (!failing) {
-        onSaveError(`SIM_STATE file ${file} could not be written: ${fileProblem(file, error)}`);
-      }
+      if (!failing) onFailure(error);
       failing = true;
       throw error;
     } finally {
@@ -253,80 +255,15 @@ export async function keepState(
     queued.catch(() => {});
     return queued;
   };
-  const changed = () => {
-    made++;
-    queued ??= queue();
-  };
-  // Every change made before a write starts is in it, and a change made after queues the next:
-  // with no next queued, the write under way holds them all. With neither, the last write failed,
-  // and this tries again.
-  const keeper: StateKeeper = {
-    saved: () => (kept === made ? undefined : (queued ?? writing ?? queue())),
-    async close() {
-      prompts.off('change', changed);
-      tokens.onChange = undefined;
-      clock.onAdvance = undefined;
-      faults.onChange = undefined;
-      prompts.saved = undefined;
-      try {
-        await keeper.saved();
-      } catch {
-        // Logged when it failed; there is no one left to tell.
-      }
-      lock.release();
+  return {
+    changed: () => {
+      made++;
+      queued ??= queue();
     },
+    // Every change made before a write starts is in it, and a change made after queues the next:
+    // with no next queued, the write under way holds them all. With neither, the last write
+    // failed, and this tries again.
+    saved: (): Promise<void> | undefined =>
+      kept === made ? undefined : (queued ?? writing ?? queue()),
   };
-  prompts.on('change', changed);
-  tokens.onChange = changed;
-  clock.onAdvance = changed;
-  faults.onChange = changed;
-  prompts.saved = keeper.saved;
-  return keeper;
-}
-
-interface StateLock {
-  release(): void;
-}
-
-/**
- * Two simulators on one file would each overwrite what the other saved, and a restart would lose
- * one's prompts: the file is taken with `<file>.lock`, which holds the process id. A lock left by
- * a process that no longer runs (killed with SIGKILL) is taken over.
- */
-function lockStateFile(file: string): StateLock {
-  const lockFile = `${file}.lock`;
-  const mine = String(process.pid);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      fs.writeFileSync(lockFile, mine, { flag: 'wx', mode: 0o600 });
-      return {
-        release: () => {
-          const holder = fs.existsSync(lockFile) ? fs.readFileSync(lockFile, 'utf8') : '';
-          if (holder === mine) fs.rmSync(lockFile, { force: true });
-        },
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw stateError(`lock ${lockFile} cannot be made: ${fileProblem(lockFile, error)}.`);
-      }
-    }
-    const holder = Number.parseInt(fs.readFileSync(lockFile, 'utf8'), 10);
-    if (Number.isInteger(holder) && holder > 0 && running(holder)) {
-      throw stateError(
-        `file ${file} is in use by another simulator (process ${holder}): give each simulator a file of its own (or, if no simulator uses it, delete ${lockFile}).`,
-      );
-    }
-    fs.rmSync(lockFile, { force: true });
-  }
-  throw stateError(`lock ${lockFile} was taken by another simulator starting at the same time.`);
-}
-
-/** Whether a process with this id runs (this one included: a second simulator in it). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -1,5 +1,7 @@
 // The virtual phone and the live request log. Plain browser JavaScript: no build step, no inline
-// script, and every piece of text from the network goes in through textContent.
+// script, and every piece of text from the network goes in through textContent. The log's view is
+// log.js.
+import { renderLogEntries } from './log.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -160,78 +162,8 @@ function renderWatching() {
   $('watch-number').value = state.phone ? national(state.phone) : '';
 }
 
-// ---- the log -----------------------------------------------------------------------------------
-
-function pretty(value) {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') {
-    try {
-      return JSON.stringify(JSON.parse(value), null, 2);
-    } catch {
-      return value;
-    }
-  }
-  return JSON.stringify(value, null, 2);
-}
-
-function block(label, value) {
-  const wrap = document.createElement('div');
-  const heading = document.createElement('p');
-  heading.className = 'log-label';
-  heading.textContent = label;
-  const pre = document.createElement('pre');
-  pre.textContent = pretty(value) || '(empty)';
-  wrap.append(heading, pre);
-  return wrap;
-}
-
 function renderLog() {
-  const showRequests = $('show-requests').checked;
-  const showCallbacks = $('show-callbacks').checked;
-  const entries = state.log.filter((entry) =>
-    entry.kind === 'request' ? showRequests : showCallbacks,
-  );
-  $('log').replaceChildren(
-    ...entries.map((entry) => {
-      const item = document.createElement('li');
-      const details = document.createElement('details');
-      const summary = document.createElement('summary');
-      const time = new Date(entry.at).toLocaleTimeString();
-      const failed =
-        entry.kind === 'callback'
-          ? entry.status === null || entry.status >= 300
-          : entry.status === null || entry.status >= 400;
-      item.className = `log-entry ${entry.kind} ${failed ? 'bad' : 'good'}`;
-      summary.textContent =
-        entry.kind === 'request'
-          ? `${time}  ${entry.method} ${entry.path} → ${entry.status ?? 'dropped, no answer'}`
-          : `${time}  callback #${entry.attempt} → ${entry.url}  ${entry.status ?? `failed: ${entry.error}`}`;
-      details.append(summary);
-      if (entry.kind === 'request') {
-        if (entry.authorization) details.append(block('Authorization', entry.authorization));
-        details.append(
-          block('Request body', entry.requestBody),
-          block('Response', entry.responseBody),
-        );
-      } else {
-        details.append(
-          block('Callback body', entry.requestBody),
-          block(
-            entry.error ? 'Network error' : `Your server answered ${entry.status}`,
-            entry.error ?? entry.responseBody,
-          ),
-        );
-      }
-      item.append(details);
-      return item;
-    }),
-  );
-  if (entries.length === 0) {
-    const empty = document.createElement('li');
-    empty.className = 'hint';
-    empty.textContent = 'Nothing yet.';
-    $('log').append(empty);
-  }
+  renderLogEntries(state.log);
 }
 
 function render() {

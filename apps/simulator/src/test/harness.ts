@@ -1,7 +1,7 @@
 /** Test harness: the simulator on a free port, a Daraja client's view of it, and a callback receiver. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { stkPassword } from '../password.ts';
+import { stkPassword } from '../operations/stk/password.ts';
 
 export const SHORTCODE = '174379';
 export const PASSKEY = 'bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919';

@@ -1,12 +1,12 @@
 /**
  * Field rules Daraja applies to STK push and query bodies. Each failure names the field the way
- * Daraja does: "Bad Request - Invalid <Field>" (PROTOCOL.md §3.5).
+ * Daraja does: "Bad Request - Invalid <Field>" (docs/daraja-protocol.md §3.5).
  */
+import type { Fields } from '../../daraja/gate.ts';
+
 const MSISDN = /^254[17][0-9]{8}$/;
 const SHORTCODE = /^[0-9]{5,7}$/;
 const MAX_AMOUNT = 250_000;
-
-export type Fields = Record<string, unknown>;
 
 /** Daraja accepts numbers or numeric strings in its "Numeric" fields. */
 function numericText(value: unknown): string | null {
@@ -107,7 +107,7 @@ export function checkPush(body: Fields, strictLengths: boolean): Checked<Validat
   const amount = amountOf(body.Amount);
   if (amount === null) return { ok: false, field: 'Amount' };
   // PhoneNumber before PartyA: a push whose two numbers are both a non-Kenyan one is refused as
-  // "Invalid PhoneNumber" (PROTOCOL.md §3.5, LNMOnlineAndroidSample#11).
+  // "Invalid PhoneNumber" (docs/daraja-protocol.md §3.5, LNMOnlineAndroidSample#11).
   const phoneNumber = numericText(body.PhoneNumber);
   if (phoneNumber === null || !MSISDN.test(phoneNumber)) return { ok: false, field: 'PhoneNumber' };
   const partyA = numericText(body.PartyA);

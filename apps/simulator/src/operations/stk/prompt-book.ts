@@ -3,66 +3,14 @@
  * All state is in memory; `reset()` clears it.
  */
 import { EventEmitter } from 'node:events';
-import { RESULT_CODES, FORCED_NUMBERS, type ForcedOutcome } from './catalogue.ts';
-import { accepted, postCallback, type CallbackAttempt, type DeliveryFault } from './callbacks.ts';
-import { checkoutRequestId, merchantRequestId, mpesaReceiptNumber } from './ids.ts';
-import type { SimulatorConfig } from './config.ts';
-import { SimClock, type ClockTimer } from './clock.ts';
-import { FaultPlan, callbackFault } from './faults.ts';
-
-export type PromptPlan = 'forced' | 'auto' | 'manual';
-export type CallbackState = 'waiting' | 'delivering' | 'delivered' | 'failed' | 'withheld';
-
-export interface Prompt {
-  checkoutRequestId: string;
-  merchantRequestId: string;
-  businessShortCode: string;
-  transactionType: string;
-  amount: number;
-  partyA: string;
-  partyB: string;
-  phoneNumber: string;
-  callbackUrl: string;
-  accountReference: string;
-  transactionDesc: string;
-  createdAt: string;
-  expiresAt: string;
-  plan: PromptPlan;
-  /** The result a forced prompt ends with, SIM_CALLBACK_DELAY_MS after it was sent. */
-  forcedResult: string | null;
-  state: 'open' | 'completed';
-  resultCode: string | null;
-  resultDesc: string | null;
-  receiptNumber: string | null;
-  completedAt: string | null;
-  completedBy: string | null;
-  callback: CallbackState;
-  fault: DeliveryFault;
-}
-
-export type NewPrompt = Pick<
-  Prompt,
-  | 'businessShortCode'
-  | 'transactionType'
-  | 'amount'
-  | 'partyA'
-  | 'partyB'
-  | 'phoneNumber'
-  | 'callbackUrl'
-  | 'accountReference'
-  | 'transactionDesc'
->;
-
-/** What the control API can ask of the next push to a number. */
-export interface NextOutcome {
-  outcome?: ForcedOutcome | { kind: 'manual' } | { kind: 'auto' };
-  fault?: DeliveryFault;
-}
-
-export interface PromptBookState {
-  prompts: Prompt[];
-  next: [string, NextOutcome][];
-}
+import { deliverCallback, type CallbackAttempt, type DeliveryFault } from '../../callbacks.ts';
+import { FORCED_NUMBERS, RESULT_CODES } from '../../catalogue.ts';
+import { SimClock, type ClockTimer } from '../../clock.ts';
+import type { SimulatorConfig } from '../../config.ts';
+import { FaultPlan } from '../../faults.ts';
+import { checkoutRequestId, merchantRequestId, mpesaReceiptNumber } from '../../ids.ts';
+import { callbackBody } from './callback-body.ts';
+import type { NewPrompt, NextOutcome, Prompt, PromptPlan, StkKept } from './prompt.ts';
 
 export type SimEvent =
   | { type: 'prompt'; prompt: Prompt }
@@ -188,7 +136,7 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
   }
 
   /** What a restart needs to carry on (SIM_STATE): every prompt, and the numbers' next outcomes. */
-  snapshot(): PromptBookState {
+  snapshot(): StkKept {
     return { prompts: [...this.#prompts.values()], next: [...this.#next] };
   }
 
@@ -197,7 +145,7 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
    * if it ran out while the simulator was down), and callbacks not yet delivered are delivered,
    * late, as Daraja would after an outage.
    */
-  restore(state: PromptBookState): void {
+  restore(state: StkKept): void {
     this.reset();
     for (const [phoneNumber, next] of state.next) this.#next.set(phoneNumber, next);
     for (const prompt of state.prompts) this.#prompts.set(prompt.checkoutRequestId, prompt);
@@ -311,42 +259,22 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
 
   async #deliver(prompt: Prompt): Promise<void> {
     const generation = this.#generation;
-    // The number's own fault and the `callback` fault rules both apply (faults.ts).
-    const fault = callbackFault(prompt.fault, this.#faults.decide('callback'));
-    const setState = (state: CallbackState) => {
-      prompt.callback = state;
-      this.#emit({ type: 'prompt', prompt });
-    };
-    if (fault.drop) {
-      setState('withheld');
-      return;
-    }
-    // On the simulator's clock: POST /_sim/clock/advance brings a delayed callback forward.
-    if (fault.delayMs) await this.#clock.sleep(fault.delayMs);
-    if (generation !== this.#generation) return;
-    setState('delivering');
-    // A callback tells how the payment ended: with SIM_STATE, not before the file says so too, or
-    // a simulator killed meanwhile would end it again after its restart, perhaps otherwise (a
-    // timeout after a callback that said paid). A write that failed has been logged: the callback
-    // goes all the same, as one withheld would leave the payment with no end until a restart.
-    const saving = this.saved?.();
-    if (saving) await saving.catch(() => {});
-    // The number's fault, else the setting (SIM_CALLBACK_RETRIES); each wait twice the one before.
-    const attempts = 1 + (fault.retries ?? this.#config.callbackRetries);
-    const firstWaitMs = fault.retryIntervalMs ?? this.#config.callbackRetryBackoffMs;
-    let delivered = false;
-    for (let attempt = 1; attempt <= attempts && generation === this.#generation; attempt++) {
-      const result = await postCallback(prompt, attempt, this.#config.callbackTimeoutMs);
-      this.#emit({ type: 'callback', attempt: { ...result, at: this.#clock.now().toISOString() } });
-      delivered = accepted(result);
-      if (delivered) break;
-      if (attempt < attempts) await this.#clock.sleep(firstWaitMs * 2 ** (attempt - 1));
-    }
-    for (let copy = 0; copy < (fault.duplicates ?? 0) && generation === this.#generation; copy++) {
-      const result = await postCallback(prompt, 1, this.#config.callbackTimeoutMs);
-      this.#emit({ type: 'callback', attempt: { ...result, at: this.#clock.now().toISOString() } });
-    }
-    if (generation === this.#generation) setState(delivered ? 'delivered' : 'failed');
+    await deliverCallback(
+      {
+        ids: { checkoutRequestId: prompt.checkoutRequestId },
+        url: prompt.callbackUrl,
+        body: callbackBody(prompt),
+        fault: prompt.fault,
+        current: () => generation === this.#generation,
+        saved: () => this.saved?.(),
+        onState: (state) => {
+          prompt.callback = state;
+          this.#emit({ type: 'prompt', prompt });
+        },
+        onAttempt: (attempt) => this.#emit({ type: 'callback', attempt }),
+      },
+      { config: this.#config, clock: this.#clock, faults: this.#faults },
+    );
   }
 
   #clearTimers(id: string): void {
