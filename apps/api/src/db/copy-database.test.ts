@@ -71,6 +71,14 @@ describe('copying an SQLite file’s data to another database', () => {
             .execute();
           expect(to.map((row) => ({ ...row }))).toEqual(from.map((row) => ({ ...row })));
         }
+        // Each event keeps its kind.
+        const kinds = await target.db
+          .selectFrom('transaction_events')
+          .select('kind')
+          .distinct()
+          .orderBy('kind')
+          .execute();
+        expect(kinds.map((row) => row.kind)).toEqual(['accepted', 'saved']);
         await expect(copyDatabase(source, target)).rejects.toThrow(
           /already has data in "transactions"/,
         );

@@ -1,6 +1,6 @@
 /** Table types. Rows are read through `Selectable<…>`; nothing re-declares these shapes. */
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
-import type { TransactionStatus } from '@mpesa/shared';
+import type { EventKind, TransactionStatus } from '@mpesa/shared';
 
 export interface TransactionTable {
   id: string;
@@ -62,6 +62,14 @@ export interface TransactionEventTable {
   source: EventSource;
   from_status: TransactionStatus | null;
   to_status: TransactionStatus;
+  /** What the event records; code decides by it, never by the note. */
+  kind: EventKind;
+  /**
+   * For `flagged` and `lifted_flagged`: the flag's reason; for `ignored`: why the report changed
+   * nothing. The note says the same in a sentence.
+   */
+  reason: string | null;
+  /** The text a person reads. */
   note: string | null;
   payload: string | null;
 }

@@ -4,7 +4,7 @@
  * some payers lack the funds or mistype their PIN, and a very few are never reported at all.
  * Result codes and texts as Daraja sends them (PROTOCOL.md §4.2).
  */
-import type { TransactionStatus } from '@mpesa/shared';
+import { DEFAULT_DESCRIPTION, type TransactionStatus } from '@mpesa/shared';
 
 export interface Outcome {
   status: Exclude<TransactionStatus, 'pending'>;
@@ -58,3 +58,15 @@ export const SAFARICOM_PREFIXES: readonly string[] = [
   ...Array.from({ length: 10 }, (_, i) => String(790 + i)),
   ...Array.from({ length: 6 }, (_, i) => String(110 + i)),
 ];
+
+/** What shops sell by M-PESA Express, and how often. */
+export const DESCRIPTIONS = [
+  { text: DEFAULT_DESCRIPTION, weight: 50 },
+  { text: 'Groceries', weight: 14 },
+  { text: 'Cooking gas refill', weight: 6 },
+  { text: 'Hardware supplies', weight: 6 },
+  { text: 'Phone accessories', weight: 5 },
+  { text: 'School uniform', weight: 4 },
+  { text: 'Delivery fee', weight: 8 },
+  { text: 'Deposit for order', weight: 7 },
+] as const;

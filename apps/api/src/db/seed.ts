@@ -67,6 +67,8 @@ const EVENT_COLUMNS: Record<keyof SeedEvent, PgType> = {
   source: 'text',
   from_status: 'text',
   to_status: 'text',
+  kind: 'text',
+  reason: 'text',
   note: 'text',
   payload: 'text',
 };

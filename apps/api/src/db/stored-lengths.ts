@@ -51,6 +51,7 @@ export const COLUMN_LENGTHS: Record<string, number> = {
   'transaction_events.source': 16,
   'transaction_events.from_status': 16,
   'transaction_events.to_status': 16,
+  'transaction_events.kind': 32,
   'phone_locks.phone_number': 16,
   'phone_locks.transaction_id': MAX_LENGTH.ownId,
   'phone_locks.locked_until': 32,

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import { parseStkCallback, type StkCallback } from '../daraja/callback-parser.ts';
 import { sortableId } from '../lib/sortable-id.ts';
 import type { CallbackOutcome, Database, TransactionRow } from '../db/schema.ts';
-import { applyOutcome, flag, recordEvent } from './transaction-outcome.ts';
+import { applyOutcome, flag } from './transaction-outcome.ts';
 import type { PaymentDeps } from './transactions.service.ts';
 import * as repo from './transactions.repository.ts';
 import { transact } from '../db/transact.ts';
@@ -115,58 +115,61 @@ export async function applyCallback(
       outcome: 'received',
     }),
   );
-  return transact(deps.db, async (trx) => {
-    let row: TransactionRow | undefined = await repo.findTransactionByCheckoutId(
-      trx,
-      callback.checkoutRequestId,
-      deps.dialect,
-    );
-    const metadata = callback.metadata;
-    if (!row && callback.resultCode === '0' && metadata?.phoneNumber && metadata.amount !== null) {
-      row = await matchUnacknowledged(deps, trx, callback, {
-        phoneNumber: metadata.phoneNumber,
-        amount: metadata.amount,
-        receivedAt,
-        rawBody,
-      });
-    }
+  return transact(deps.db, (trx) =>
+    settle(deps, trx, callback, { callbackId, rawBody, receivedAt }),
+  );
+}
 
-    let outcome: CallbackOutcome = 'orphan';
-    if (row && (await repo.hasCallback(trx, row.id, callback.checkoutRequestId, rawBody))) {
-      // Daraja delivered this very callback before: whatever happened since (a person's review
-      // included), a redelivery changes nothing.
-      await recordEvent(trx, row.id, {
-        source: 'callback',
-        from: row.status,
-        to: row.status,
-        note: 'duplicate callback',
-        payload: rawBody,
-        at: receivedAt,
-      });
-      outcome = 'duplicate';
-    } else if (row) {
-      outcome = await applyOutcome(
-        trx,
-        row,
-        {
-          source: 'callback',
-          resultCode: callback.resultCode,
-          resultDesc: callback.resultDesc,
-          metadata,
-          payload: rawBody,
-        },
-        receivedAt,
-      );
-    }
-    await repo.settleCallback(trx, callbackId, { transactionId: row?.id ?? null, outcome });
-    deps.log.info(
+/**
+ * Finds the callback's payment and applies the callback to it (decide-outcome.ts), then records
+ * what became of it.
+ */
+async function settle(
+  deps: PaymentDeps,
+  trx: Kysely<Database>,
+  callback: StkCallback,
+  kept: { callbackId: string; rawBody: string; receivedAt: string },
+): Promise<CallbackResult> {
+  const { rawBody, receivedAt } = kept;
+  let row: TransactionRow | undefined = await repo.findTransactionByCheckoutId(
+    trx,
+    callback.checkoutRequestId,
+    deps.dialect,
+  );
+  const metadata = callback.metadata;
+  if (!row && callback.resultCode === '0' && metadata?.phoneNumber && metadata.amount !== null) {
+    row = await matchUnacknowledged(deps, trx, callback, {
+      phoneNumber: metadata.phoneNumber,
+      amount: metadata.amount,
+      receivedAt,
+      rawBody,
+    });
+  }
+
+  let outcome: CallbackOutcome = 'orphan';
+  if (row) {
+    const redelivered = await repo.hasCallback(trx, row.id, callback.checkoutRequestId, rawBody);
+    outcome = await applyOutcome(
+      trx,
+      row,
       {
-        checkoutRequestId: maskCheckoutId(callback.checkoutRequestId),
+        kind: 'callback',
         resultCode: callback.resultCode,
-        outcome,
+        resultDesc: callback.resultDesc,
+        metadata,
+        redelivered,
       },
-      'callback received',
+      { payload: rawBody, at: receivedAt },
     );
-    return { outcome, transactionId: row?.id ?? null };
-  });
+  }
+  await repo.settleCallback(trx, kept.callbackId, { transactionId: row?.id ?? null, outcome });
+  deps.log.info(
+    {
+      checkoutRequestId: maskCheckoutId(callback.checkoutRequestId),
+      resultCode: callback.resultCode,
+      outcome,
+    },
+    'callback received',
+  );
+  return { outcome, transactionId: row?.id ?? null };
 }

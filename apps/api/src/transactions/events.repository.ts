@@ -4,7 +4,7 @@ import type { Database, TransactionEventTable } from '../db/schema.ts';
 
 export type TimelineRow = Pick<
   Selectable<TransactionEventTable>,
-  'at' | 'source' | 'from_status' | 'to_status' | 'note' | 'payload'
+  'at' | 'source' | 'from_status' | 'to_status' | 'kind' | 'reason' | 'note' | 'payload'
 >;
 
 /**
@@ -17,7 +17,7 @@ export async function listTransactionEvents(
 ): Promise<TimelineRow[]> {
   return db
     .selectFrom('transaction_events')
-    .select(['at', 'source', 'from_status', 'to_status', 'note', 'payload'])
+    .select(['at', 'source', 'from_status', 'to_status', 'kind', 'reason', 'note', 'payload'])
     .where('transaction_id', '=', transactionId)
     .orderBy('id')
     .execute();

@@ -175,6 +175,8 @@ describe('the words of each kind of event', () => {
     source: 'callback',
     from_status: 'pending',
     to_status: 'pending',
+    kind: 'applied',
+    reason: null,
     note: null,
     payload: null,
     ...overrides,
@@ -192,6 +194,7 @@ describe('the words of each kind of event', () => {
     expect(
       told({
         source: 'initiation',
+        kind: 'push_unknown',
         note: 'outcome unknown: Daraja did not answer within 10000 ms',
       }),
     ).toEqual({
@@ -201,7 +204,9 @@ describe('the words of each kind of event', () => {
   });
 
   it('says M-PESA could not be reached when no refusal came back', () => {
-    expect(told({ source: 'initiation', to_status: 'failed', payload: '{}' })).toEqual({
+    expect(
+      told({ source: 'initiation', kind: 'push_failed', to_status: 'failed', payload: '{}' }),
+    ).toEqual({
       title: 'M-PESA could not be reached',
       detail: 'No payment request was sent.',
     });
@@ -212,6 +217,8 @@ describe('the words of each kind of event', () => {
       told({
         from_status: 'pending',
         to_status: 'failed',
+        kind: 'flagged',
+        reason: 'M-PESA reported 45 KES, not 450 KES',
         note: 'flagged: M-PESA reported 45 KES, not 450 KES',
         payload: paid,
       }),
@@ -227,6 +234,8 @@ describe('the words of each kind of event', () => {
         source: 'query',
         from_status: 'success',
         to_status: 'success',
+        kind: 'ignored',
+        reason: 'success is final',
         note: 'ignored: success is final',
         payload: JSON.stringify({ ResultCode: '1032', ResultDesc: 'Request cancelled by user' }),
       }),
@@ -238,6 +247,7 @@ describe('the words of each kind of event', () => {
       told({
         from_status: 'failed',
         to_status: 'failed',
+        kind: 'not_applied_under_review',
         note: 'not applied: flagged for review (M-PESA reported 1 KES, not 100 KES)',
         payload: cancelled,
       }).title,
@@ -249,6 +259,8 @@ describe('the words of each kind of event', () => {
       told({
         from_status: 'cancelled',
         to_status: 'success',
+        kind: 'lifted_flagged',
+        reason: 'M-PESA sent contradicting results',
         note: 'late callback success lifted cancelled; flagged: M-PESA sent contradicting results',
         payload: paid,
       }),
@@ -260,6 +272,7 @@ describe('the words of each kind of event', () => {
       told({
         from_status: 'unknown',
         to_status: 'success',
+        kind: 'settled_unknown',
         note: 'late callback settled the unknown outcome',
         payload: paid,
       }).title,
@@ -268,6 +281,7 @@ describe('the words of each kind of event', () => {
       told({
         from_status: 'success',
         to_status: 'success',
+        kind: 'receipt_added',
         note: 'receipt added by a late callback',
         payload: paid,
       }).title,
@@ -280,6 +294,7 @@ describe('the words of each kind of event', () => {
         source: 'review',
         from_status: 'failed',
         to_status: 'success',
+        kind: 'flag_cleared',
         note: 'flag cleared (M-PESA reported 1 KES, not 100 KES): payer paid the rest in cash',
       }),
     ).toEqual({
@@ -292,6 +307,7 @@ describe('the words of each kind of event', () => {
     const { detail } = told({
       source: 'reconciliation',
       to_status: 'unknown',
+      kind: 'gave_up',
       note: 'x'.repeat(1000),
     });
     expect(detail).toHaveLength(300);

@@ -139,89 +139,82 @@ function short(text: string | null | undefined): string | null {
 
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-const FLAGGED = 'flagged: ';
+/** A flag's reason, or why a report changed nothing, as the event keeps it. */
+const reasonOf = (row: TimelineRow) => row.reason ?? '';
 
-/**
- * A callback's or an STK query answer's event, by the notes transaction-outcome.ts and
- * callbacks.service.ts write.
- */
+/** A callback's or an STK query answer's event, by its kind. */
 function describeReport(row: TimelineRow): Pick<TransactionEvent, 'title' | 'detail'> {
   const prefix = row.source === 'callback' ? 'Callback' : 'Asked M-PESA (STK query)';
   const reported = reportedIn(row);
   const result = resultWords(reported?.status ?? row.to_status, reported?.receipt ?? null);
   const said = short(reported?.description);
-  const note = row.note;
+  const replacing = `${prefix}: ${result}, replacing ${STATUS_WORDS[row.from_status ?? 'pending']}`;
 
-  if (note === null) return { title: `${prefix}: ${result}`, detail: said };
-  if (note.startsWith('duplicate ')) {
-    return { title: `${prefix}: duplicate, changed nothing`, detail: said };
+  switch (row.kind) {
+    case 'applied':
+      return { title: `${prefix}: ${result}`, detail: said };
+    case 'duplicate':
+      return { title: `${prefix}: duplicate, changed nothing`, detail: said };
+    case 'flagged':
+      return {
+        title: `Flagged for review: ${reasonOf(row)}`,
+        detail: `${prefix} reported: ${result}`,
+      };
+    case 'not_applied_under_review':
+      return { title: `${prefix}: ${result}, not applied while under review`, detail: said };
+    case 'ignored':
+      return {
+        title: `${prefix}: ${result}, changed nothing`,
+        detail: short(`Not applied: ${reasonOf(row)}.`),
+      };
+    case 'receipt_added':
+      return { title: `${prefix}: ${result}, receipt added`, detail: said };
+    case 'settled_unknown':
+      return { title: `${prefix}: ${result}, settling the unknown outcome`, detail: said };
+    case 'lifted':
+      return { title: replacing, detail: said };
+    case 'lifted_flagged':
+      return { title: replacing, detail: short(`Flagged for review: ${reasonOf(row)}`) };
+    case 'lifted_under_review':
+      return { title: replacing, detail: 'Still flagged for review' };
+    default:
+      return { title: `${prefix}: ${result}`, detail: short(row.note) };
   }
-  if (note.startsWith(FLAGGED)) {
-    return {
-      title: `Flagged for review: ${note.slice(FLAGGED.length)}`,
-      detail: `${prefix} reported: ${result}`,
-    };
-  }
-  if (note.startsWith('not applied: flagged for review')) {
-    return { title: `${prefix}: ${result}, not applied while under review`, detail: said };
-  }
-  if (note.startsWith('ignored: ')) {
-    return {
-      title: `${prefix}: ${result}, changed nothing`,
-      detail: short(`Not applied: ${note.slice('ignored: '.length)}.`),
-    };
-  }
-  if (note === 'receipt added by a late callback') {
-    return { title: `${prefix}: ${result}, receipt added`, detail: said };
-  }
-  if (note.endsWith('settled the unknown outcome')) {
-    return { title: `${prefix}: ${result}, settling the unknown outcome`, detail: said };
-  }
-  if (note.startsWith('late ') && row.from_status !== null) {
-    // "late callback success lifted cancelled; still flagged for review" (or "; flagged: …")
-    const [, rest = ''] = note.split(/; (.*)/s);
-    return {
-      title: `${prefix}: ${result}, replacing ${STATUS_WORDS[row.from_status]}`,
-      detail: rest.startsWith(FLAGGED)
-        ? short(`Flagged for review: ${rest.slice(FLAGGED.length)}`)
-        : short(rest ? capitalised(rest) : said),
-    };
-  }
-  return { title: `${prefix}: ${result}`, detail: short(note) };
 }
 
 /** An event recorded while the payment request was saved and sent. */
 function describeInitiation(row: TimelineRow): Pick<TransactionEvent, 'title' | 'detail'> {
-  const note = row.note ?? '';
-  if (row.from_status === null) {
-    return { title: 'Saved before the payment request was sent', detail: null };
-  }
-  if (note === 'accepted by M-PESA') return { title: 'Accepted by M-PESA', detail: null };
-  // The note goes on with our client's error message: not for merchants.
-  if (note.startsWith('outcome unknown: ')) {
-    return {
-      title: 'M-PESA did not confirm the payment request',
-      detail: 'A prompt may still have reached the payer’s phone; this payment updates on its own.',
-    };
-  }
-  if (note.startsWith(FLAGGED)) {
-    return { title: `Flagged for review: ${note.slice(FLAGGED.length)}`, detail: null };
-  }
-  if (row.to_status === 'failed') {
-    const refusal = refusalSchema.safeParse(parsedPayload(row.payload));
-    const { errorCode, errorMessage, httpStatus } = refusal.success ? refusal.data : {};
-    const refused = [errorCode, errorMessage, httpStatus].some(
-      (value) => value !== undefined && value !== null,
-    );
-    if (refused) {
+  switch (row.kind) {
+    case 'saved':
+      return { title: 'Saved before the payment request was sent', detail: null };
+    case 'accepted':
+      return { title: 'Accepted by M-PESA', detail: null };
+    // The note goes on with our client's error message: not for merchants.
+    case 'push_unknown':
       return {
-        title: 'M-PESA refused the payment request',
-        detail: short(errorMessage && stripControlCharacters(errorMessage)),
+        title: 'M-PESA did not confirm the payment request',
+        detail:
+          'A prompt may still have reached the payer’s phone; this payment updates on its own.',
       };
+    case 'flagged':
+      return { title: `Flagged for review: ${reasonOf(row)}`, detail: null };
+    case 'push_failed': {
+      const refusal = refusalSchema.safeParse(parsedPayload(row.payload));
+      const { errorCode, errorMessage, httpStatus } = refusal.success ? refusal.data : {};
+      const refused = [errorCode, errorMessage, httpStatus].some(
+        (value) => value !== undefined && value !== null,
+      );
+      if (refused) {
+        return {
+          title: 'M-PESA refused the payment request',
+          detail: short(errorMessage && stripControlCharacters(errorMessage)),
+        };
+      }
+      return { title: 'M-PESA could not be reached', detail: 'No payment request was sent.' };
     }
-    return { title: 'M-PESA could not be reached', detail: 'No payment request was sent.' };
+    default:
+      return { title: `Payment request: ${STATUS_WORDS[row.to_status]}`, detail: short(row.note) };
   }
-  return { title: `Payment request: ${STATUS_WORDS[row.to_status]}`, detail: short(note) };
 }
 
 export function describeEvent(row: TimelineRow): TransactionEvent {

@@ -1,7 +1,7 @@
 /**
- * All SQL of the merchant's history: its pages and filters, and the figures at a glance. Every
- * query reads an index that starts with its filter and ends with the list's order (migration 003,
- * docs/performance.md). Functions take `db` or `trx` first.
+ * All SQL of the merchant's history: its pages and filters (the figures at a glance are in
+ * summary.repository.ts). Every query reads an index that starts with its filter and ends with the
+ * list's order (migration 003, docs/performance.md). Functions take `db` or `trx` first.
  */
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Database, TransactionRow } from '../db/schema.ts';
@@ -258,50 +258,4 @@ function newestFirst<R extends Sortable>(parts: readonly R[][], limit: number): 
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Payments started in each period (by status), with their amounts. */
-export interface PeriodTotals {
-  /** Index of the period in the `bounds` given: 0 for the first. */
-  period: number;
-  status: TransactionRow['status'];
-  count: number;
-  amount: number;
-}
-
-/**
- * Counts and sums payments by period and status: `bounds` are the periods' starts, in order, and
- * `end` the last one's end (ISO 8601 UTC). One query per period, each read from the creation
- * index alone (it carries status and amount); one query for all periods would have to work out
- * each row's period and group by it, three times the work at a million payments.
- */
-export async function totalsByPeriod(
-  db: Db,
-  bounds: readonly string[],
-  end: string,
-): Promise<PeriodTotals[]> {
-  const periods = await Promise.all(
-    bounds.map((start, period) =>
-      db
-        .selectFrom('transactions')
-        .select((eb) => [
-          'status',
-          eb.fn.countAll<number>().as('count'),
-          eb.fn.sum<number>('amount').as('amount'),
-        ])
-        .where('created_at', '>=', start)
-        .where('created_at', '<', bounds[period + 1] ?? end)
-        .groupBy('status')
-        .execute()
-        .then((rows) =>
-          rows.map((row) => ({
-            period,
-            status: row.status,
-            count: Number(row.count),
-            amount: Number(row.amount ?? 0),
-          })),
-        ),
-    ),
-  );
-  return periods.flat();
 }

@@ -17,6 +17,7 @@ import { decodeCursor, encodeCursor } from './list-cursor.ts';
 import { toTransactionDto } from './transaction-dto.ts';
 import type { PaymentDeps } from './transactions.service.ts';
 import * as repo from './history.repository.ts';
+import { totalsByPeriod, type PeriodTotals } from './summary.repository.ts';
 
 export type HistoryDeps = Pick<PaymentDeps, 'db'> & { businessTimeZone: string };
 
@@ -120,7 +121,7 @@ export async function exportTransactions(
   return Readable.from(lines());
 }
 
-function periodSummary(totals: readonly repo.PeriodTotals[]): PeriodSummary {
+function periodSummary(totals: readonly PeriodTotals[]): PeriodSummary {
   let collected = 0;
   let count = 0;
   let successCount = 0;
@@ -151,7 +152,7 @@ export async function summary(deps: HistoryDeps & { now: () => Date }): Promise<
   const today = businessDayOf(deps.now(), zone);
   const days = [today];
   while (days.length < SUMMARY_DAYS) days.unshift(previousDay(days[0]!));
-  const totals = await repo.totalsByPeriod(
+  const totals = await totalsByPeriod(
     deps.db,
     days.map((day) => startOfBusinessDay(day, zone)),
     startOfBusinessDay(nextDay(today), zone),

@@ -86,12 +86,14 @@ export interface IdempotencyKey {
   abandonedAfterMs: number;
 }
 
+type Answer = { statusCode: number; body: unknown; transactionId?: string };
+
 export async function withIdempotencyKey(
   db: Kysely<Database>,
   idempotency: IdempotencyKey,
   body: unknown,
   now: Date,
-  answer: () => Promise<{ statusCode: number; body: unknown; transactionId?: string }>,
+  answer: () => Promise<Answer>,
 ): Promise<StoredAnswer> {
   const { key } = idempotency;
   if (!KEY_FORMAT.test(key)) {
@@ -99,53 +101,90 @@ export async function withIdempotencyKey(
   }
   const hash = requestHash(body);
   if (!(await claimKey(db, key, hash, now))) {
-    const existing = await db
-      .selectFrom('idempotency_keys')
-      .selectAll()
-      .where('key', '=', key)
-      .executeTakeFirst();
-    if (!existing || existing.expires_at < now.toISOString()) {
-      // Expired (or just purged): the key is free again.
-      await db
-        .deleteFrom('idempotency_keys')
-        .where('key', '=', key)
-        .where('expires_at', '<', now.toISOString())
-        .execute();
-      return withIdempotencyKey(db, idempotency, body, now, answer);
-    }
-    if (existing.request_hash !== hash) {
-      throw idempotencyKeyReused();
-    }
-    const abandonedBefore = new Date(now.getTime() - idempotency.abandonedAfterMs).toISOString();
-    if (
-      existing.status_code === null &&
-      existing.transaction_id === null &&
-      existing.created_at < abandonedBefore
-    ) {
-      // Nothing was saved under it (initiatePayment names its payment in the same commit), and its
-      // request is long over: taken again, by one request only (the delete names what it saw).
-      await db
-        .deleteFrom('idempotency_keys')
-        .where('key', '=', key)
-        .where('status_code', 'is', null)
-        .where('transaction_id', 'is', null)
-        .where('created_at', '<', abandonedBefore)
-        .execute();
-      return withIdempotencyKey(db, idempotency, body, now, answer);
-    }
-    if (existing.status_code === null || existing.response_body === null) {
-      throw idempotencyKeyInUse();
-    }
-    return {
-      statusCode: existing.status_code,
-      body: JSON.parse(existing.response_body),
-      replayed: true,
-    };
+    const replay = await answerTaken(db, idempotency, hash, now);
+    if (replay === 'free') return withIdempotencyKey(db, idempotency, body, now, answer);
+    return replay;
   }
 
-  let result: { statusCode: number; body: unknown; transactionId?: string };
+  const result = await answerFirst(db, key, answer);
   try {
-    result = await answer();
+    await store(db, key, result);
+  } catch (error) {
+    // The payment was made and its prompt sent: "try again" would be the wrong thing to say.
+    if (isDatabaseUnavailable(error) && result.transactionId !== undefined) {
+      throw answerNotRecorded(result.transactionId, error);
+    }
+    throw error;
+  }
+  return { ...result, replayed: false };
+}
+
+/**
+ * A key someone took already: its stored answer, replayed, or a refusal; 'free' once the key was
+ * found expired or abandoned and freed (take it again).
+ */
+async function answerTaken(
+  db: Kysely<Database>,
+  idempotency: IdempotencyKey,
+  hash: string,
+  now: Date,
+): Promise<StoredAnswer | 'free'> {
+  const { key } = idempotency;
+  const existing = await db
+    .selectFrom('idempotency_keys')
+    .selectAll()
+    .where('key', '=', key)
+    .executeTakeFirst();
+  if (!existing || existing.expires_at < now.toISOString()) {
+    // Expired (or just purged): the key is free again.
+    await db
+      .deleteFrom('idempotency_keys')
+      .where('key', '=', key)
+      .where('expires_at', '<', now.toISOString())
+      .execute();
+    return 'free';
+  }
+  if (existing.request_hash !== hash) {
+    throw idempotencyKeyReused();
+  }
+  const abandonedBefore = new Date(now.getTime() - idempotency.abandonedAfterMs).toISOString();
+  if (
+    existing.status_code === null &&
+    existing.transaction_id === null &&
+    existing.created_at < abandonedBefore
+  ) {
+    // Nothing was saved under it (initiatePayment names its payment in the same commit), and its
+    // request is long over: taken again, by one request only (the delete names what it saw).
+    await db
+      .deleteFrom('idempotency_keys')
+      .where('key', '=', key)
+      .where('status_code', 'is', null)
+      .where('transaction_id', 'is', null)
+      .where('created_at', '<', abandonedBefore)
+      .execute();
+    return 'free';
+  }
+  if (existing.status_code === null || existing.response_body === null) {
+    throw idempotencyKeyInUse();
+  }
+  return {
+    statusCode: existing.status_code,
+    body: JSON.parse(existing.response_body),
+    replayed: true,
+  };
+}
+
+/**
+ * Runs `answer` for the request that took the key. A refusal it throws is stored as the key's
+ * answer (and thrown), except those that leave the key free for a retry.
+ */
+async function answerFirst(
+  db: Kysely<Database>,
+  key: string,
+  answer: () => Promise<Answer>,
+): Promise<Answer> {
+  try {
+    return await answer();
   } catch (error) {
     if (isDatabaseUnavailable(error)) {
       // Nothing can be stored now. Before the payment was saved, nothing was done: the key is
@@ -164,7 +203,7 @@ export async function withIdempotencyKey(
     }
     const failure =
       error instanceof AppError ? error : new AppError(500, 'INTERNAL_ERROR', GENERIC_FAILURE);
-    result = {
+    await store(db, key, {
       statusCode: failure.statusCode,
       body: {
         success: false,
@@ -173,20 +212,9 @@ export async function withIdempotencyKey(
         ...(failure.transactionId === undefined ? {} : { transactionId: failure.transactionId }),
       },
       ...(failure.transactionId === undefined ? {} : { transactionId: failure.transactionId }),
-    };
-    await store(db, key, result);
+    });
     throw error;
   }
-  try {
-    await store(db, key, result);
-  } catch (error) {
-    // The payment was made and its prompt sent: "try again" would be the wrong thing to say.
-    if (isDatabaseUnavailable(error) && result.transactionId !== undefined) {
-      throw answerNotRecorded(result.transactionId, error);
-    }
-    throw error;
-  }
-  return { ...result, replayed: false };
 }
 
 /**
@@ -218,11 +246,7 @@ async function freeKey(db: Kysely<Database>, key: string): Promise<void> {
   await db.deleteFrom('idempotency_keys').where('key', '=', key).execute();
 }
 
-async function store(
-  db: Kysely<Database>,
-  key: string,
-  result: { statusCode: number; body: unknown; transactionId?: string },
-): Promise<void> {
+async function store(db: Kysely<Database>, key: string, result: Answer): Promise<void> {
   await transact(db, (trx) =>
     trx
       .updateTable('idempotency_keys')

@@ -4,7 +4,6 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { OUTCOME_UNKNOWN_NOTE } from './transactions.repository.ts';
 
 type Db = Kysely<Database>;
 
@@ -81,7 +80,7 @@ export async function findPhoneLockHolder(db: Db, phoneNumber: string) {
             .selectFrom('transaction_events')
             .select('transaction_events.id')
             .whereRef('transaction_events.transaction_id', '=', 'transactions.id')
-            .where('transaction_events.note', 'like', `${OUTCOME_UNKNOWN_NOTE}%`),
+            .where('transaction_events.kind', '=', 'push_unknown'),
         )
         .as('push_outcome_unknown'),
     ])

@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import type { StkQueryResult } from '../daraja/daraja-client.ts';
 import { DarajaError } from '../daraja/daraja-error.ts';
 import type { TransactionRow } from '../db/schema.ts';
-import { applyOutcome, transition } from './transaction-outcome.ts';
+import { applyOutcome } from './transaction-outcome.ts';
 import type { PaymentDeps } from './transactions.service.ts';
 import * as repo from './transactions.repository.ts';
 import * as schedules from './reconciliation.repository.ts';
@@ -67,26 +67,9 @@ function nextCheckAt(
   );
 }
 
-/** Why the outcome is unknown, and what the merchant should do about it. */
-function unknownOutcomeText(row: TransactionRow, why: string): string {
-  return (
-    `${why} Whether the payer paid is not known: check the M-PESA statement for a payment of ` +
-    `${Number(row.amount)} KES from this phone number before asking for the money again.`
-  );
-}
-
 async function giveUp(deps: ReconcilerDeps, row: TransactionRow, why: string): Promise<void> {
   const at = deps.now().toISOString();
-  const text = unknownOutcomeText(row, why);
-  await transact(deps.db, (trx) =>
-    transition(
-      trx,
-      row,
-      'unknown',
-      { response_description: text },
-      { source: 'reconciliation', note: why, at },
-    ),
-  );
+  await transact(deps.db, (trx) => applyOutcome(trx, row, { kind: 'gave_up', why }, { at }));
   deps.log.warn({ transactionId: row.id }, `reconciliation gave up: ${why}`);
 }
 
@@ -139,14 +122,8 @@ async function checkOne(deps: ReconcilerDeps, row: TransactionRow): Promise<void
     await applyOutcome(
       trx,
       current,
-      {
-        source: 'query',
-        resultCode: answer.resultCode,
-        resultDesc: answer.resultDesc,
-        metadata: null,
-        payload: JSON.stringify(answer.raw),
-      },
-      at,
+      { kind: 'query', resultCode: answer.resultCode, resultDesc: answer.resultDesc },
+      { payload: JSON.stringify(answer.raw), at },
     );
   });
   deps.log.info(

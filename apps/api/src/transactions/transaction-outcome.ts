@@ -1,41 +1,38 @@
 /**
- * Applies what M-PESA reports about a transaction (a callback or an STK query answer) through the
- * state machine, inside the caller's database transaction, and records it as an event.
+ * Carries out what decide-outcome.ts decides about a report on a payment (a callback, an STK query
+ * answer, reconciliation giving up), inside the caller's database transaction, and records it as an
+ * event. Nothing here decides: every rule is in the decision.
  */
 import type { Kysely } from 'kysely';
-import { maskPhone, type TransactionStatus } from '@mpesa/shared';
-import type { StkCallbackMetadata } from '../daraja/callback-parser.ts';
-import { statusForResultCode } from '../daraja/result-codes.ts';
+import type { EventKind, TransactionStatus } from '@mpesa/shared';
 import type { Database, EventSource, TransactionPatch, TransactionRow } from '../db/schema.ts';
 import { sortableId } from '../lib/sortable-id.ts';
-import { MAX_LENGTH } from '../db/stored-lengths.ts';
-import { decideTransition, isOpen } from './transaction-lifecycle.ts';
+import { decide, flagged } from './decide-outcome.ts';
+import type { Decision, EventPlan, OutcomeResult, Report } from './decision.ts';
+import { isOpen } from './transaction-lifecycle.ts';
 import * as repo from './transactions.repository.ts';
 
 type Db = Kysely<Database>;
 
-export interface ReportedOutcome {
-  source: EventSource;
-  resultCode: string;
-  resultDesc: string;
-  /** Only success callbacks carry metadata; STK query answers never do. */
-  metadata: StkCallbackMetadata | null;
-  /** The message as received, kept on the event. */
-  payload: string;
-}
+export type { OutcomeResult } from './decision.ts';
 
-export type OutcomeResult = 'applied' | 'duplicate' | 'ignored' | 'mismatch' | 'contradiction';
+/** Where an event came from, and what it carries. */
+export interface EventContext {
+  source: EventSource;
+  /** The message as received (a callback, a query answer, Daraja's refusal), if any. */
+  payload?: string | null;
+  at: string;
+}
 
 export async function recordEvent(
   db: Db,
   transactionId: string,
-  event: {
-    source: EventSource;
+  event: EventContext & {
+    kind: EventKind;
     from: TransactionStatus | null;
     to: TransactionStatus;
     note?: string | null;
-    payload?: string | null;
-    at: string;
+    reason?: string | null;
   },
 ): Promise<void> {
   await repo.insertEvent(db, {
@@ -45,6 +42,8 @@ export async function recordEvent(
     source: event.source,
     from_status: event.from,
     to_status: event.to,
+    kind: event.kind,
+    reason: event.reason ?? null,
     note: event.note ?? null,
     payload: event.payload ?? null,
   });
@@ -56,7 +55,7 @@ export async function transition(
   row: Pick<TransactionRow, 'id' | 'status'>,
   to: TransactionStatus,
   patch: TransactionPatch,
-  event: { source: EventSource; note?: string | null; payload?: string | null; at: string },
+  event: EventContext & EventPlan,
 ): Promise<boolean> {
   const moved = await repo.updateTransactionFrom(db, row.id, row.status, {
     ...patch,
@@ -68,199 +67,61 @@ export async function transition(
   return moved;
 }
 
-/** Success metadata that disagrees with our record means this is not the payment we asked for. */
-function mismatchOf(row: TransactionRow, metadata: StkCallbackMetadata | null): string | null {
-  if (!metadata) return null;
-  if (metadata.amount !== null && metadata.amount !== Number(row.amount)) {
-    return `M-PESA reported ${metadata.amount} KES, not ${row.amount} KES`;
-  }
-  if (metadata.phoneNumber !== null && metadata.phoneNumber !== row.phone_number) {
-    return `M-PESA reported the payer ${maskPhone(metadata.phoneNumber)}, not ${maskPhone(row.phone_number)}`;
-  }
-  return null;
-}
-
-/** A success report with nothing in it to compare with the payment: no amount, payer or receipt. */
-function uncheckable(metadata: StkCallbackMetadata | null): boolean {
-  return (
-    metadata === null ||
-    (metadata.amount === null && metadata.phoneNumber === null && !metadata.mpesaReceiptNumber)
-  );
-}
-
-const UNCHECKABLE_SUCCESS =
-  'M-PESA reported success with no amount, phone number or receipt to check it against';
-
-const RECEIPT_TOO_LONG = `M-PESA sent a receipt longer than ${MAX_LENGTH.receiptNumber} characters; it is in the callback as received`;
-
-const describeCode = (code: string | null) =>
-  code === null ? 'no result' : `${code} (${statusForResultCode(code)})`;
-
 /**
- * Flags a transaction for a person to review, keeping its status, and records why. A transaction
- * already flagged keeps its first reason; the event still says what happened.
+ * Carries a decision out on `row`: a `move` only if the row still has the status decided from, a
+ * `keep` by patching (if anything) and recording the event.
  */
+export async function carryOut(
+  db: Db,
+  row: Pick<TransactionRow, 'id' | 'status'>,
+  decision: Exclude<Decision, { kind: 'clear_flag' | 'refuse' }>,
+  context: EventContext,
+): Promise<OutcomeResult> {
+  const event = { ...context, ...decision.event };
+  if (decision.kind === 'move') {
+    const moved = await transition(db, row, decision.to, decision.patch, event);
+    return moved ? decision.result.moved : decision.result.raced;
+  }
+  if (decision.patch) {
+    await repo.updateTransactionFrom(db, row.id, row.status, {
+      ...decision.patch,
+      updated_at: context.at,
+    });
+  }
+  await recordEvent(db, row.id, { ...event, from: row.status, to: row.status });
+  return decision.result;
+}
+
+/** Flags a payment for a person to review, keeping its status (decide-outcome.ts `flagged`). */
 export async function flag(
   db: Db,
   row: TransactionRow,
   reason: string,
-  event: { source: EventSource; payload: string | null; at: string },
+  context: EventContext,
 ): Promise<void> {
-  if (!row.flagged_reason) {
-    await repo.updateTransactionFrom(db, row.id, row.status, {
-      flagged_reason: reason,
-      updated_at: event.at,
-    });
-  }
-  await recordEvent(db, row.id, {
-    ...event,
-    from: row.status,
-    to: row.status,
-    note: `flagged: ${reason}`,
-  });
+  await carryOut(db, row, narrow(flagged(row, reason)), context);
 }
 
+/** Decides what a report does to `row` and carries it out. */
 export async function applyOutcome(
   db: Db,
   row: TransactionRow,
-  outcome: ReportedOutcome,
-  at: string,
+  report: Exclude<Report, { kind: 'review' }>,
+  context: Omit<EventContext, 'source'>,
 ): Promise<OutcomeResult> {
-  const to = statusForResultCode(outcome.resultCode);
-  const event = { source: outcome.source, payload: outcome.payload, at };
-  const metadata = outcome.resultCode === '0' ? outcome.metadata : null;
-  const mismatch = to === 'success' ? mismatchOf(row, metadata) : null;
-
-  // Daraja's success callbacks always carry the amount, the payer and the receipt (PROTOCOL.md §4):
-  // one with none of them cannot be checked against our record, so it is not taken as the money
-  // having moved. It is flagged for a person, and the status is left as it was: an open payment is
-  // settled by the STK query that reconciliation sends, which is Daraja's own answer.
-  if (to === 'success' && outcome.source === 'callback' && uncheckable(metadata)) {
-    await flag(db, row, UNCHECKABLE_SUCCESS, event);
-    return 'mismatch';
-  }
-  const sameResult = row.result_code === outcome.resultCode;
-
-  const receipt = metadata?.mpesaReceiptNumber ?? null;
-  // A success learnt from an STK query has no receipt; a late callback that matches our record
-  // brings it, flagged or not.
-  if (row.status === 'success' && to === 'success' && !mismatch && receipt) {
-    if (!row.mpesa_receipt_number) {
-      await repo.updateTransactionFrom(db, row.id, 'success', {
-        mpesa_receipt_number: receipt,
-        transaction_date: metadata?.transactionDate ?? null,
-        updated_at: at,
-      });
-      await recordEvent(db, row.id, {
-        ...event,
-        from: 'success',
-        to: 'success',
-        note: 'receipt added by a late callback',
-      });
-      return 'applied';
-    }
-    if (row.mpesa_receipt_number !== receipt) {
-      await flag(
-        db,
-        row,
-        `M-PESA sent two receipts for this request: ${row.mpesa_receipt_number}, then ${receipt}`,
-        event,
-      );
-      return 'contradiction';
-    }
-  }
-
-  // Flagged for review, with an outcome: only a person clears the flag, and what M-PESA says
-  // meanwhile is recorded and changes nothing, but for one thing: a success callback that matches
-  // our record lifts a payment M-PESA never before reported paid (the money moved), still flagged.
-  if (row.flagged_reason && !isOpen(row.status)) {
-    const paidAtLast =
-      to === 'success' &&
-      !mismatch &&
-      outcome.source === 'callback' &&
-      row.status !== 'success' &&
-      row.result_code !== '0';
-    if (paidAtLast) {
-      const moved = await transition(
-        db,
-        row,
-        'success',
-        {
-          result_code: outcome.resultCode,
-          response_description: outcome.resultDesc,
-          mpesa_receipt_number: metadata?.mpesaReceiptNumber ?? null,
-          transaction_date: metadata?.transactionDate ?? null,
-        },
-        { ...event, note: `late callback success lifted ${row.status}; still flagged for review` },
-      );
-      return moved ? 'applied' : 'ignored';
-    }
-    await recordEvent(db, row.id, {
-      ...event,
-      from: row.status,
-      to: row.status,
-      note: `not applied: flagged for review (${row.flagged_reason})`,
-    });
-    if (mismatch) return 'mismatch';
-    return outcome.source === 'callback' && !sameResult ? 'contradiction' : 'ignored';
-  }
-
-  if (mismatch) {
-    // Never marked success: the payer did not pay what we asked. Held as failed, flagged for review.
-    if (isOpen(row.status)) {
-      await transition(
-        db,
-        row,
-        'failed',
-        {
-          result_code: outcome.resultCode,
-          response_description: `Held for review: ${mismatch}.`,
-          flagged_reason: row.flagged_reason ?? mismatch,
-        },
-        { ...event, note: `flagged: ${mismatch}` },
-      );
-    } else {
-      await flag(db, row, mismatch, event);
-    }
-    return 'mismatch';
-  }
-
-  const earlierSource = isOpen(row.status)
+  // Where the current status came from: an earlier callback makes a new one a contradiction.
+  const statusSource = isOpen(row.status)
     ? null
     : await repo.sourceOfStatus(db, row.id, row.status);
-  const decision = decideTransition(
-    row.status,
-    { to, source: outcome.source, sameResult },
-    earlierSource,
-  );
-  const contradiction = `M-PESA sent contradicting results for this request: ${describeCode(row.result_code)}, then ${describeCode(outcome.resultCode)}`;
-  if (decision.kind === 'contradiction') {
-    await flag(db, row, contradiction, event);
-    return 'contradiction';
-  }
-  if (decision.kind !== 'apply') {
-    const note =
-      decision.kind === 'duplicate' ? `duplicate ${outcome.source}` : `ignored: ${decision.reason}`;
-    await recordEvent(db, row.id, { ...event, from: row.status, to: row.status, note });
-    return decision.kind === 'duplicate' ? 'duplicate' : 'ignored';
-  }
+  const decision = narrow(decide({ ...row, statusSource }, report));
+  const source: EventSource = report.kind === 'gave_up' ? 'reconciliation' : report.kind;
+  return carryOut(db, row, decision, { ...context, source });
+}
 
-  const patch: TransactionPatch = {
-    result_code: outcome.resultCode,
-    response_description: outcome.resultDesc,
-  };
-  if (decision.contradicts) patch.flagged_reason = contradiction;
-  else if (metadata?.receiptTooLong) patch.flagged_reason = row.flagged_reason ?? RECEIPT_TOO_LONG;
-  if (metadata) {
-    patch.mpesa_receipt_number = metadata.mpesaReceiptNumber;
-    patch.transaction_date = metadata.transactionDate;
+/** Reports from M-PESA and reconciliation are never refused, nor clear a flag. */
+function narrow(decision: Decision): Exclude<Decision, { kind: 'clear_flag' | 'refuse' }> {
+  if (decision.kind === 'clear_flag' || decision.kind === 'refuse') {
+    throw new Error(`a report from M-PESA cannot ${decision.kind}`);
   }
-  const note =
-    row.status === 'pending'
-      ? null
-      : row.status === 'unknown'
-        ? `late ${outcome.source} settled the unknown outcome`
-        : `late ${outcome.source} success lifted ${row.status}${decision.contradicts ? `; flagged: ${contradiction}` : ''}`;
-  const moved = await transition(db, row, to, patch, { ...event, note });
-  return moved ? 'applied' : 'ignored';
+  return decision;
 }

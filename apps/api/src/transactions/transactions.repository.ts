@@ -13,9 +13,6 @@ import type {
 
 type Db = Kysely<Database>;
 
-/** How the event recording a push whose outcome is unknown begins. */
-export const OUTCOME_UNKNOWN_NOTE = 'outcome unknown: ';
-
 export async function insertTransaction(db: Db, row: NewTransactionRow): Promise<void> {
   await db.insertInto('transactions').values(row).execute();
 }

@@ -16,7 +16,8 @@ import type { Database } from '../db/schema.ts';
 import { accountReferenceFor, transactionDescFor } from './daraja-text.ts';
 import { busyPhoneError, payerErrorFor } from './initiation-errors.ts';
 import { toTransactionDto } from './transaction-dto.ts';
-import { flag, recordEvent, transition } from './transaction-outcome.ts';
+import { recordEvent } from './transaction-outcome.ts';
+import { recordAcknowledgement, recordPushFailure, type SavedPush } from './push-answers.ts';
 import * as repo from './transactions.repository.ts';
 import * as locks from './phone-locks.repository.ts';
 import { countHit } from '../limits/rate-limit.repository.ts';
@@ -74,7 +75,6 @@ export async function initiatePayment(
 ): Promise<InitiatePaymentResponse> {
   const id = randomUUID();
   const now = deps.now();
-  const createdAt = now.toISOString();
 
   // Saved before Safaricom is called: whatever happens next, the attempt exists. In the same
   // database transaction the phone's lock is taken, so that no one can send a second prompt to a
@@ -82,60 +82,8 @@ export async function initiatePayment(
   await transact(deps.db, async (trx) => {
     // The address's count goes up with the payment it lets through, in the same commit: a request
     // refused for any reason (the limit itself, a busy phone) leaves it as it was.
-    if (limit && limit.max > 0) {
-      const hits = await countHit(
-        trx,
-        limit.key,
-        Math.floor(now.getTime() / (limit.windowS * 1000)),
-      );
-      if (hits > limit.max) {
-        const windowMs = limit.windowS * 1000;
-        throw new AppError(429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE, {
-          // When this address's window ends.
-          retryAfterS: Math.ceil((windowMs - (now.getTime() % windowMs)) / 1000),
-        });
-      }
-    }
-    await repo.insertTransaction(trx, {
-      id,
-      reference: input.reference,
-      description: input.description,
-      phone_number: input.phoneNumber,
-      amount: input.amount,
-      status: 'pending',
-      merchant_request_id: null,
-      checkout_request_id: null,
-      result_code: null,
-      response_description: null,
-      customer_message: null,
-      mpesa_receipt_number: null,
-      transaction_date: null,
-      created_at: createdAt,
-      updated_at: createdAt,
-      next_check_at: later(now, deps.reconcileAfterS * 1000),
-      lease_owner: null,
-      lease_until: null,
-      flagged_reason: null,
-    });
-    // Held while the push may be on its way; cut back to the cooldown once it has ended.
-    const locked = await locks.acquirePhoneLock(
-      trx,
-      input.phoneNumber,
-      id,
-      createdAt,
-      later(now, Math.max(deps.phoneCooldownS * 1000, deps.pushDeadlineMs)),
-    );
-    if (!locked) {
-      const holder = await locks.findPhoneLockHolder(trx, input.phoneNumber);
-      throw busyPhoneError(holder, now);
-    }
-    await recordEvent(trx, id, {
-      source: 'initiation',
-      from: null,
-      to: 'pending',
-      note: 'saved before the STK push',
-      at: createdAt,
-    });
+    if (limit && limit.max > 0) await countRequest(trx, limit, now);
+    await savePending(deps, trx, input, id, now);
     // In the same commit: a key that names no payment had none saved under it (idempotency.ts).
     if (idempotencyKey !== undefined) await markKeyUsed(trx, idempotencyKey, id);
   });
@@ -149,6 +97,70 @@ export async function initiatePayment(
     }
     throw error;
   }
+}
+
+/** Counts a payment request against the per-address limit; refuses it once over the limit. */
+async function countRequest(trx: Kysely<Database>, limit: RequestLimit, now: Date): Promise<void> {
+  const hits = await countHit(trx, limit.key, Math.floor(now.getTime() / (limit.windowS * 1000)));
+  if (hits > limit.max) {
+    const windowMs = limit.windowS * 1000;
+    throw new AppError(429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE, {
+      // When this address's window ends.
+      retryAfterS: Math.ceil((windowMs - (now.getTime() % windowMs)) / 1000),
+    });
+  }
+}
+
+/** Saves the payment as pending and takes its phone's lock, or refuses a busy phone. */
+async function savePending(
+  deps: PaymentDeps,
+  trx: Kysely<Database>,
+  input: InitiatePayment,
+  id: string,
+  now: Date,
+): Promise<void> {
+  const createdAt = now.toISOString();
+  await repo.insertTransaction(trx, {
+    id,
+    reference: input.reference,
+    description: input.description,
+    phone_number: input.phoneNumber,
+    amount: input.amount,
+    status: 'pending',
+    merchant_request_id: null,
+    checkout_request_id: null,
+    result_code: null,
+    response_description: null,
+    customer_message: null,
+    mpesa_receipt_number: null,
+    transaction_date: null,
+    created_at: createdAt,
+    updated_at: createdAt,
+    next_check_at: later(now, deps.reconcileAfterS * 1000),
+    lease_owner: null,
+    lease_until: null,
+    flagged_reason: null,
+  });
+  // Held while the push may be on its way; cut back to the cooldown once it has ended.
+  const locked = await locks.acquirePhoneLock(
+    trx,
+    input.phoneNumber,
+    id,
+    createdAt,
+    later(now, Math.max(deps.phoneCooldownS * 1000, deps.pushDeadlineMs)),
+  );
+  if (!locked) {
+    const holder = await locks.findPhoneLockHolder(trx, input.phoneNumber);
+    throw busyPhoneError(holder, now);
+  }
+  await recordEvent(trx, id, {
+    source: 'initiation',
+    kind: 'saved',
+    from: null,
+    to: 'pending',
+    note: 'saved before the STK push',
+    at: createdAt,
+  });
 }
 
 /**
@@ -173,120 +185,42 @@ async function pushSaved(
   id: string,
   now: Date,
 ): Promise<InitiatePaymentResponse> {
-  const cooldownEnds = later(now, deps.phoneCooldownS * 1000);
+  const saved: SavedPush = {
+    id,
+    phoneNumber: input.phoneNumber,
+    cooldownEnds: later(now, deps.phoneCooldownS * 1000),
+  };
+  let ack: StkPushAck;
   try {
-    const ack = await deps.daraja.stkPush({
+    ack = await deps.daraja.stkPush({
       phoneNumber: input.phoneNumber,
       amount: input.amount,
       accountReference: accountReferenceFor(input.reference),
       transactionDesc: transactionDescFor(input.description),
       callbackUrl: deps.callbackUrl,
     });
-    const at = deps.now().toISOString();
-    await transact(deps.db, async (trx) => {
-      const attached = await repo.attachDarajaIds(trx, id, ack, {
-        responseDescription: ack.responseDescription,
-        customerMessage: ack.customerMessage,
-        at,
-      });
-      if (attached) {
-        await recordEvent(trx, id, {
-          source: 'initiation',
-          from: 'pending',
-          to: 'pending',
-          note: 'accepted by M-PESA',
-          at,
-        });
-      } else {
-        await flagForeignCallback(trx, id, ack, at);
-      }
-      await locks.holdPhoneUntil(trx, input.phoneNumber, id, cooldownEnds);
-    });
-    deps.log.info(
-      {
-        transactionId: id,
-        checkoutRequestId: maskCheckoutId(ack.checkoutRequestId),
-        phone: maskPhone(input.phoneNumber),
-      },
-      'stk push accepted',
-    );
-    return {
-      success: true,
-      message: 'STK Push initiated successfully',
-      transactionId: id,
-      checkoutRequestId: ack.checkoutRequestId,
-      customerMessage: ack.customerMessage,
-    };
   } catch (error) {
     if (!(error instanceof DarajaError)) throw error;
-    const at = deps.now().toISOString();
-    if (error.kind === 'unknown') {
-      // The request may have reached Safaricom and the payer may be looking at a prompt right
-      // now: the transaction stays pending for reconciliation instead of being guessed.
-      await transact(deps.db, async (trx) => {
-        await recordEvent(trx, id, {
-          source: 'initiation',
-          from: 'pending',
-          to: 'pending',
-          note: `${repo.OUTCOME_UNKNOWN_NOTE}${error.message}`,
-          at,
-        });
-        await locks.holdPhoneUntil(trx, input.phoneNumber, id, cooldownEnds);
-      });
-      deps.log.warn({ transactionId: id, err: error }, 'stk push outcome unknown');
-      throw mpesaNoAnswer(id);
-    }
-    const reason =
-      error.kind === 'rejected'
-        ? (error.errorMessage ?? error.message)
-        : 'M-PESA could not be reached; no payment request was sent';
-    await transact(deps.db, async (trx) => {
-      await transition(
-        trx,
-        { id, status: 'pending' },
-        'failed',
-        { response_description: reason },
-        {
-          source: 'initiation',
-          payload: JSON.stringify({
-            errorCode: error.errorCode,
-            errorMessage: error.errorMessage,
-            httpStatus: error.httpStatus,
-          }),
-          at,
-        },
-      );
-      // No prompt was sent, so the phone is free for the next attempt.
-      await locks.holdPhoneUntil(trx, input.phoneNumber, id, at);
-    });
-    deps.log.warn(
-      { transactionId: id, errorCode: error.errorCode, kind: error.kind },
-      'stk push refused',
-    );
-    throw payerErrorFor(error, id);
+    await recordPushFailure(deps, saved, error);
+    // Unknown: the payment stays pending, and is reconciled; else no prompt was sent.
+    throw error.kind === 'unknown' ? mpesaNoAnswer(id) : payerErrorFor(error, id);
   }
-}
-
-/**
- * Daraja acknowledged this push with one CheckoutRequestID after a success callback with another was
- * matched to it by phone and amount: that callback was for another push. A person must sort it out.
- */
-async function flagForeignCallback(
-  db: Kysely<Database>,
-  id: string,
-  ack: StkPushAck,
-  at: string,
-): Promise<void> {
-  const row = await repo.findTransactionById(db, id);
-  if (!row) return;
-  await flag(
-    db,
-    row,
-    `M-PESA acknowledged this request as ${maskCheckoutId(ack.checkoutRequestId)}, but a callback for ` +
-      `${maskCheckoutId(row.checkout_request_id ?? '')} had already been matched to it by phone and amount`,
-    // The acknowledgement in full: its CheckoutRequestID is the one to ask M-PESA about.
-    { source: 'initiation', payload: JSON.stringify(ack), at },
+  await recordAcknowledgement(deps, saved, ack);
+  deps.log.info(
+    {
+      transactionId: id,
+      checkoutRequestId: maskCheckoutId(ack.checkoutRequestId),
+      phone: maskPhone(input.phoneNumber),
+    },
+    'stk push accepted',
   );
+  return {
+    success: true,
+    message: 'STK Push initiated successfully',
+    transactionId: id,
+    checkoutRequestId: ack.checkoutRequestId,
+    customerMessage: ack.customerMessage,
+  };
 }
 
 export async function getTransaction(

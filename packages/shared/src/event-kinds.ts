@@ -1,0 +1,45 @@
+/**
+ * What each row of a payment's history (`transaction_events`) records. Code decides by the kind;
+ * the event's note is only the text a person reads, and is never parsed.
+ */
+import { z } from 'zod';
+
+export const EventKind = z.enum([
+  /** The payment was saved, before the STK push was sent. */
+  'saved',
+  /** Daraja acknowledged the push (MerchantRequestID, CheckoutRequestID). */
+  'accepted',
+  /** The push ended without Daraja's answer: a prompt may have reached the phone. */
+  'push_unknown',
+  /** Daraja refused the push, or could not be reached: no prompt was sent. */
+  'push_failed',
+  /** Flagged for a person's review (the status kept, or an open payment held as failed). */
+  'flagged',
+  /** A callback or an STK query answer gave a pending payment its outcome. */
+  'applied',
+  /** A callback or an STK query answer settled a payment whose outcome was unknown. */
+  'settled_unknown',
+  /** A success callback replaced an unpaid final status. */
+  'lifted',
+  /** The same, contradicting an earlier callback: the payment is flagged. */
+  'lifted_flagged',
+  /** The same, on a payment flagged for review: it stays flagged. */
+  'lifted_under_review',
+  /** A late callback brought the receipt of a payment already known to be paid. */
+  'receipt_added',
+  /** A report about a payment flagged for review, recorded and not applied. */
+  'not_applied_under_review',
+  /** A report already received (the same callback again, or the same result). */
+  'duplicate',
+  /** A report that cannot change the payment's final status. */
+  'ignored',
+  /** Reconciliation gave up asking: the outcome is unknown. */
+  'gave_up',
+  /** A person cleared a flag (npm run review). */
+  'flag_cleared',
+  /** A person settled an unknown outcome from the M-PESA statement. */
+  'unknown_settled',
+  /** Recorded by an earlier version in words none of the kinds above match; told by its note. */
+  'other',
+]);
+export type EventKind = z.infer<typeof EventKind>;
