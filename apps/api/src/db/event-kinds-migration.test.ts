@@ -5,25 +5,13 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventKind } from '@mpesa/shared';
-import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
-import type { DbHandle } from './create-db.ts';
+import {
+  DIALECTS,
+  createTestDatabase,
+  migrateBesideOthers as migrate,
+  type TestDatabase,
+} from '../test/test-db.ts';
 import { migrations } from './migrations/index.ts';
-
-/**
- * Migrates to `target` (the latest when undefined). Kysely looks for its tables in every schema the
- * user may use: another test dropping its schema meanwhile fails the look (3F000, 42P01), though
- * ours is there, and it is asked again (as test-db.ts does).
- */
-async function migrate(handle: DbHandle, target?: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    const { error } = target
-      ? await handle.migrator.migrateTo(target)
-      : await handle.migrator.migrateToLatest();
-    if (error === undefined) return;
-    const code = (error as { code?: string }).code;
-    if (!(code === '3F000' || code === '42P01') || attempt === 5) throw error;
-  }
-}
 
 const EVENT_KINDS = '2026-11-25-006-event-kinds';
 const names = Object.keys(migrations).sort();

@@ -51,17 +51,18 @@ export async function createTestDatabase(
 }
 
 /**
- * Kysely's migrator looks for its table with a query over every schema the user may use
- * (`has_schema_privilege` on each). Another test dropping its own schema at that moment fails the
- * query with "schema … does not exist" (3F000), though ours is there: it is asked again.
+ * Migrates to `target` (the latest when undefined). Kysely's migrator looks for its tables with a
+ * query over every schema the user may use (`has_schema_privilege` on each). Another test dropping
+ * its own schema at that moment fails the query with "schema … does not exist" (3F000) or
+ * "relation … does not exist" (42P01), though ours is there: it is asked again.
  */
-async function migrateBesideOthers(handle: DbHandle): Promise<void> {
+export async function migrateBesideOthers(handle: DbHandle, target?: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
-    try {
-      return await migrateToLatest(handle);
-    } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause;
-      if (cause?.code !== '3F000' || attempt === 5) throw error;
-    }
+    const { error } = target
+      ? await handle.migrator.migrateTo(target)
+      : await handle.migrator.migrateToLatest();
+    if (error === undefined) return;
+    const code = (error as { code?: string }).code;
+    if (!(code === '3F000' || code === '42P01') || attempt === 5) throw error;
   }
 }
