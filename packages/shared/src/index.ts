@@ -1,4 +1,5 @@
 export * from './constants.ts';
+export * from './error-codes.ts';
 export * from './phone.ts';
 export * from './text.ts';
 // payer-outcomes.ts is imported by its own path (`@mpesa/shared/payer-outcomes`): re-exported
