@@ -21,7 +21,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from './config.ts';
-import { AppError } from './errors.ts';
+import { originNotAllowed } from './errors.ts';
 import { isApiUrl } from './lib/api-path.ts';
 
 const ALLOWED_METHODS = 'GET, POST';
@@ -91,11 +91,7 @@ export function registerCors(app: FastifyInstance, cors: Cors): void {
     // Not a preflight, or for the callback route: answered as any OPTIONS always was.
     if (!isPreflight || isCallback(request)) return reply.callNotFound();
     if (!reply.hasHeader('Access-Control-Allow-Origin')) {
-      throw new AppError(
-        403,
-        'ORIGIN_NOT_ALLOWED',
-        'Pages on this origin may not call this API from a browser: it is not in the server’s CORS_ORIGINS setting',
-      );
+      throw originNotAllowed();
     }
     return reply
       .code(204)

@@ -1,7 +1,12 @@
+import { STATUS_CODES } from 'node:http';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, answerError } from './errors.ts';
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ErrorCode, HTTP_REFUSAL_CODES } from '@mpesa/shared';
+import { errorResponseSchema } from '@mpesa/shared/contract';
+import { AppError, CLIENT_MISTAKES, answerError } from './errors.ts';
 
 /** What answerError sent, through a reply that only records. */
 function answered(error: FastifyError) {
@@ -87,5 +92,75 @@ describe('error answers', () => {
       code: 'INTERNAL_ERROR',
       message: 'Something went wrong on our side. Please try again.',
     });
+  });
+});
+
+describe('error codes', () => {
+  it('names any other 4xx refusal by Node’s name for its status', () => {
+    const fourHundreds = Object.entries(STATUS_CODES).filter(([status]) => status.startsWith('4'));
+    expect(fourHundreds.length).toBeGreaterThan(20);
+    for (const [status, name = ''] of fourHundreds) {
+      const code = (HTTP_REFUSAL_CODES as Record<string, string>)[status];
+      expect(code, status).toBe(name.toUpperCase().replace(/[^A-Z]+/g, '_'));
+      const { status: sent, body } = answered(
+        Object.assign(new Error('refused'), { statusCode: Number(status) }) as FastifyError,
+      );
+      expect(sent).toBe(Number(status));
+      expect(body).toEqual({ success: false, code, message: `The request was refused: ${name}.` });
+    }
+  });
+
+  it('lists every code the answers to Fastify’s and Node’s errors use', () => {
+    for (const { code } of Object.values(CLIENT_MISTAKES)) {
+      expect(ErrorCode.options).toContain(code);
+    }
+  });
+});
+
+describe('a validation error', () => {
+  async function refusedBy(request: { url: string; payload?: object }) {
+    const app = Fastify({ logger: false });
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    app.setErrorHandler(answerError);
+    const response = { 200: z.object({}), 400: errorResponseSchema };
+    app.post(
+      '/pay',
+      { schema: { body: z.object({ amount: z.number().int('Amount must be whole') }), response } },
+      async () => ({}),
+    );
+    app.get(
+      '/list',
+      {
+        schema: {
+          querystring: z.object({ status: z.array(z.enum(['paid'])).optional() }),
+          response,
+        },
+      },
+      async () => ({}),
+    );
+    const answer = await app.inject({ method: request.payload ? 'POST' : 'GET', ...request });
+    await app.close();
+    expect(answer.statusCode).toBe(400);
+    return answer.json();
+  }
+
+  it('names the field its first problem is in, through the route’s error schema', async () => {
+    expect(await refusedBy({ url: '/pay', payload: { amount: 1.5 } })).toEqual({
+      success: false,
+      code: 'VALIDATION_ERROR',
+      message: 'Amount must be whole',
+      field: 'amount',
+    });
+    expect(await refusedBy({ url: '/list?status=unpaid' })).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'status',
+    });
+  });
+
+  it('names no field when the problem is the whole body', async () => {
+    const body = await refusedBy({ url: '/pay', payload: [1] });
+    expect(body).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
+    expect(body).not.toHaveProperty('field');
   });
 });

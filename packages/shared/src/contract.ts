@@ -14,6 +14,7 @@ import {
   messages,
   type TransactionStatus,
 } from './constants.ts';
+import { ErrorCode } from './error-codes.ts';
 import { normaliseKenyanPhone } from './phone.ts';
 import { stripControlCharacters } from './text.ts';
 
@@ -237,8 +238,13 @@ export type TransactionResponse = z.infer<typeof transactionResponseSchema>;
 /** Every failure the API answers carries a stable code and a sentence a payer can read. */
 export const errorResponseSchema = z.object({
   success: z.literal(false),
-  code: z.string(),
+  code: ErrorCode,
   message: z.string(),
+  /**
+   * The input a refused request's value was in, when the refusal is about one (a body's field, a
+   * query parameter): `amount` for "Amount must be a whole number of shillings".
+   */
+  field: z.string().optional(),
   /**
    * The payment this refusal is about, when one was saved: a push M-PESA refused is kept as a
    * failed payment, and its page can be opened.

@@ -1,5 +1,6 @@
 export * from './constants.ts';
 export * from './event-kinds.ts';
+export * from './error-codes.ts';
 export * from './phone.ts';
 export * from './text.ts';
 // payer-outcomes.ts is imported by its own path (`@mpesa/shared/payer-outcomes`): re-exported

@@ -441,7 +441,10 @@ for (const dialect of DIALECTS) {
         for (const amount of ['-5', -5]) {
           const answer = await pay(api, 1, { amount });
           expect(answer.statusCode).toBe(400);
-          expect(answer.json()).toEqual(ours('VALIDATION_ERROR', 'Amount must be at least 1 KES'));
+          expect(answer.json()).toEqual({
+            ...ours('VALIDATION_ERROR', 'Amount must be at least 1 KES'),
+            field: 'amount',
+          });
         }
       });
 

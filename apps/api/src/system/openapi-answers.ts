@@ -14,26 +14,25 @@ import { errorResponseSchema } from '@mpesa/shared/contract';
 import {
   AppError,
   CLIENT_MISTAKES,
-  GENERIC_FAILURE,
-  NOT_FOUND_MESSAGE,
+  answerNotRecorded,
   databaseUnavailable,
   forbiddenKey,
+  idempotencyKeyInUse,
+  idempotencyKeyReused,
+  internalError,
+  invalidCursor,
+  invalidIdempotencyKey,
+  mpesaNoAnswer,
+  notFound,
+  rateLimited,
   shuttingDown,
+  tooManyExports,
+  transactionNotFound,
+  validationError,
 } from '../errors.ts';
 import { DarajaError } from '../daraja/daraja-error.ts';
 import { busyPhoneError, payerErrorFor } from '../transactions/initiation-errors.ts';
-import {
-  RATE_LIMITED_MESSAGE,
-  answerNotRecorded,
-  mpesaNoAnswer,
-} from '../transactions/transactions.service.ts';
-import { tooManyExports } from '../transactions/export-limit.ts';
-import { invalidCursor } from '../transactions/history.service.ts';
-import {
-  idempotencyKeyInUse,
-  idempotencyKeyReused,
-  invalidIdempotencyKey,
-} from '../transactions/idempotency.ts';
+import { EXPORT_RETRY_AFTER_S } from '../transactions/export-limit.ts';
 import { SAMPLE } from './openapi-examples.ts';
 
 /** One answer a route can give, as the description shows it. */
@@ -60,6 +59,7 @@ export function refusal(summary: string, error: AppError): DocumentedError {
       success: false,
       code: error.code,
       message: error.message,
+      ...(error.field === undefined ? {} : { field: error.field }),
       ...(error.transactionId === undefined ? {} : { transactionId: error.transactionId }),
     },
     retryAfter: error.retryAfterS !== undefined,
@@ -90,7 +90,7 @@ const inSeconds = (seconds: number) => new Date(now.getTime() + seconds * 1000).
 export const REFUSED = {
   validation: refusal(
     'A field is missing or not valid: the first problem, in words',
-    new AppError(400, 'VALIDATION_ERROR', messages.invalidPhone),
+    validationError(messages.invalidPhone, 'phoneNumber'),
   ),
   invalidJson: mistake('The body is not valid JSON', 'FST_ERR_CTP_INVALID_JSON_BODY'),
   emptyBody: mistake('The body is empty', 'FST_ERR_CTP_EMPTY_JSON_BODY'),
@@ -111,13 +111,10 @@ export const REFUSED = {
     '400.002.02',
     'Bad Request - Invalid Amount',
   ),
-  transactionNotFound: refusal(
-    'No payment has this id',
-    new AppError(404, 'TRANSACTION_NOT_FOUND', messages.transactionNotFound),
-  ),
+  transactionNotFound: refusal('No payment has this id', transactionNotFound()),
   callbackNotFound: refusal(
     'The secret in the path is wrong: answered as any unknown address',
-    new AppError(404, 'NOT_FOUND', NOT_FOUND_MESSAGE),
+    notFound(),
   ),
   idempotencyKeyInUse: refusal(
     'A request with this Idempotency-Key is still being answered',
@@ -135,7 +132,7 @@ export const REFUSED = {
   ),
   rateLimited: refusal(
     'This address sent its allowance of payment requests for the window',
-    new AppError(429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE, { retryAfterS: 42 }),
+    rateLimited(42),
   ),
   phoneBusyOpen: refusal(
     'A prompt is still open on this phone',
@@ -178,10 +175,7 @@ export const REFUSED = {
     '500.001.1001',
     'Unable to lock subscriber, a transaction is already in process for the current subscriber',
   ),
-  internal: refusal(
-    'Something failed on our side (the details are in the log)',
-    new AppError(500, 'INTERNAL_ERROR', GENERIC_FAILURE),
-  ),
+  internal: refusal('Something failed on our side (the details are in the log)', internalError()),
   mpesaRejected: darajaRefused(
     'M-PESA refused the push for another reason (the failed payment is saved)',
     '500.001.1001',
@@ -210,7 +204,7 @@ export const REFUSED = {
   ),
   tooManyExports: refusal(
     'As many exports as this server runs at once are under way: ask again after Retry-After',
-    tooManyExports(),
+    tooManyExports(EXPORT_RETRY_AFTER_S),
   ),
   mpesaNoAnswer: refusal(
     'M-PESA did not answer in time: a prompt may still reach the phone; the payment stays pending and is reconciled',
@@ -276,7 +270,7 @@ export function refusals<S extends number = never, A extends z.ZodType = never>(
     const codes = [...new Set(documented.map((error) => `\`${error.body.code}\``))];
     const examples: Record<string, Example> = { ...extra[status]?.examples };
     for (const error of documented) {
-      let name = error.body.code;
+      let name: string = error.body.code;
       for (let n = 2; name in examples; n++) name = `${error.body.code}_${n}`;
       examples[name] = { summary: error.summary, value: error.body };
     }

@@ -7,18 +7,10 @@
  */
 import type { Socket } from 'node:net';
 import type { FastifyReply } from 'fastify';
-import { AppError } from '../errors.ts';
+import { tooManyExports } from '../errors.ts';
 
 /** How soon a refused export is told to ask again: a short export takes seconds. */
 export const EXPORT_RETRY_AFTER_S = 10;
-
-export const tooManyExports = () =>
-  new AppError(
-    429,
-    'TOO_MANY_EXPORTS',
-    'Other exports are under way on this server. Please try again in a few seconds.',
-    { retryAfterS: EXPORT_RETRY_AFTER_S },
-  );
 
 /** Checks in a row that must see no progress before an export is cut. */
 const QUIET_CHECKS = 3;
@@ -44,7 +36,7 @@ export function exportLimit({ max, stallMs }: { max: number; stallMs: number }):
   let running = 0;
   return {
     start(reply) {
-      if (running >= max) throw tooManyExports();
+      if (running >= max) throw tooManyExports(EXPORT_RETRY_AFTER_S);
       running++;
       let last: number | undefined;
       let flushed = 0;

@@ -10,7 +10,7 @@ import type {
   Transaction,
   TransactionFilters,
 } from '@mpesa/shared/contract';
-import { AppError } from '../errors.ts';
+import { invalidCursor } from '../errors.ts';
 import { businessDayOf, nextDay, previousDay, startOfBusinessDay } from '../lib/business-day.ts';
 import { csvLine, CSV_COLUMNS, csvRecord } from './history-csv.ts';
 import { decodeCursor, encodeCursor } from './list-cursor.ts';
@@ -53,13 +53,6 @@ function selectionFor(
  * One page of the history, newest first, with the filters applied, and the cursor of the next
  * page (null on the last).
  */
-export const invalidCursor = () =>
-  new AppError(
-    400,
-    'INVALID_CURSOR',
-    'cursor is not one this server gave; start again from the first page',
-  );
-
 export async function listTransactions(
   deps: HistoryDeps,
   page: { limit: number; cursor?: string | undefined; filters: TransactionFilters },

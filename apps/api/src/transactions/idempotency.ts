@@ -6,12 +6,18 @@
  */
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { AppError, GENERIC_FAILURE } from '../errors.ts';
+import {
+  AppError,
+  answerNotRecorded,
+  idempotencyKeyInUse,
+  idempotencyKeyReused,
+  internalError,
+  invalidIdempotencyKey,
+} from '../errors.ts';
 import type { Database } from '../db/schema.ts';
 import { MAX_LENGTH } from '../db/stored-lengths.ts';
 import { transact } from '../db/transact.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
-import { answerNotRecorded } from './transactions.service.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 const KEY_FORMAT = new RegExp(`^[\x21-\x7e]{1,${MAX_LENGTH.idempotencyKey}}$`);
@@ -51,31 +57,6 @@ async function claimKey(
   return inserted !== undefined;
 }
 
-/**
- * Runs `answer` once per key. `answer` gives the status and body to send; an AppError it throws is
- * stored and replayed like any other answer, except the per-address limit's refusal.
- */
-export const invalidIdempotencyKey = () =>
-  new AppError(
-    400,
-    'INVALID_IDEMPOTENCY_KEY',
-    `The Idempotency-Key header must be 1 to ${MAX_LENGTH.idempotencyKey} visible characters`,
-  );
-
-export const idempotencyKeyReused = () =>
-  new AppError(
-    422,
-    'IDEMPOTENCY_KEY_REUSED',
-    'This Idempotency-Key was already used for a different payment request. Send a new key for a new payment.',
-  );
-
-export const idempotencyKeyInUse = () =>
-  new AppError(
-    409,
-    'IDEMPOTENCY_KEY_IN_USE',
-    'A payment request with this Idempotency-Key is still being processed. Check the transaction history before trying again.',
-  );
-
 export interface IdempotencyKey {
   key: string;
   /**
@@ -88,6 +69,10 @@ export interface IdempotencyKey {
 
 type Answer = { statusCode: number; body: unknown; transactionId?: string };
 
+/**
+ * Runs `answer` once per key. `answer` gives the status and body to send; an AppError it throws is
+ * stored and replayed like any other answer, except the per-address limit's refusal.
+ */
 export async function withIdempotencyKey(
   db: Kysely<Database>,
   idempotency: IdempotencyKey,
@@ -201,8 +186,7 @@ async function answerFirst(
       await freeKey(db, key);
       throw error;
     }
-    const failure =
-      error instanceof AppError ? error : new AppError(500, 'INTERNAL_ERROR', GENERIC_FAILURE);
+    const failure = error instanceof AppError ? error : internalError();
     await store(db, key, {
       statusCode: failure.statusCode,
       body: {

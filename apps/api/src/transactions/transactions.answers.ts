@@ -20,21 +20,11 @@ import {
   transactionListResponseSchema,
   transactionResponseSchema,
 } from '@mpesa/shared/contract';
-import { AppError, databaseUnavailable } from '../errors.ts';
+import { callbackForbidden, databaseUnavailable, tooManyRequests } from '../errors.ts';
 import { MAX_LENGTH } from '../db/stored-lengths.ts';
 import { PATH_REFUSALS, REFUSED, answer, refusal, refusals } from '../system/openapi-answers.ts';
 import { SAMPLE, SAMPLE_CALLBACK, SAMPLE_CSV, SAMPLE_SUMMARY } from '../system/openapi-examples.ts';
 import { ACCOUNT_REFERENCE_MAX } from './daraja-text.ts';
-
-export const TOO_MANY_REQUESTS_MESSAGE =
-  'Too many requests from your network. Please wait a minute and try again.';
-
-/** The looser limit on every payment request from an address: wait this long. */
-export const tooManyRequests = (waitS: number) =>
-  new AppError(429, 'TOO_MANY_REQUESTS', TOO_MANY_REQUESTS_MESSAGE, { retryAfterS: waitS });
-
-export const callbackForbidden = () =>
-  new AppError(403, 'FORBIDDEN', 'Callbacks are not accepted from this address');
 
 /** What Daraja is told: its callback was taken, or was not an STK callback at all. */
 export const CALLBACK_ACCEPTED = { ResultCode: 0, ResultDesc: 'Accepted' };

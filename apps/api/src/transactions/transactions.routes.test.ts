@@ -174,19 +174,37 @@ for (const dialect of DIALECTS) {
     });
 
     it.each([
-      [{ phoneNumber: '0812345678', amount: 10 }, 'Please enter a valid Kenyan phone number'],
-      [{ amount: 10 }, 'Please enter a valid Kenyan phone number'],
-      [{ phoneNumber: '0712345678', amount: 0 }, 'Amount must be at least 1 KES'],
-      [{ phoneNumber: '0712345678', amount: '12.5' }, 'Amount must be a whole number of shillings'],
-      [{ phoneNumber: '0712345678', amount: 300000 }, 'Amount must not be more than 250,000 KES'],
-      [{ phoneNumber: '0712345678' }, 'Please enter an amount'],
-      [[], 'The request body must be a JSON object'],
+      [
+        { phoneNumber: '0812345678', amount: 10 },
+        'Please enter a valid Kenyan phone number',
+        'phoneNumber',
+      ],
+      [{ amount: 10 }, 'Please enter a valid Kenyan phone number', 'phoneNumber'],
+      [{ phoneNumber: '0712345678', amount: 0 }, 'Amount must be at least 1 KES', 'amount'],
+      [
+        { phoneNumber: '0712345678', amount: '12.5' },
+        'Amount must be a whole number of shillings',
+        'amount',
+      ],
+      [
+        { phoneNumber: '0712345678', amount: 300000 },
+        'Amount must not be more than 250,000 KES',
+        'amount',
+      ],
+      [{ phoneNumber: '0712345678' }, 'Please enter an amount', 'amount'],
+      // The body as a whole: no field.
+      [[], 'The request body must be a JSON object', undefined],
     ])(
-      'refuses %j with a message the payer can read, and saves nothing',
-      async (payload, message) => {
+      'refuses %j with a message the payer can read, naming its field, and saves nothing',
+      async (payload, message, field) => {
         const response = await pay(payload);
         expect(response.statusCode).toBe(400);
-        expect(response.json()).toEqual({ success: false, code: 'VALIDATION_ERROR', message });
+        expect(response.json()).toEqual({
+          success: false,
+          code: 'VALIDATION_ERROR',
+          message,
+          ...(field === undefined ? {} : { field }),
+        });
         expect((await world.app.inject({ url: '/api/mpesa/transactions' })).json().data).toEqual(
           [],
         );

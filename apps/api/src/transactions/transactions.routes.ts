@@ -7,7 +7,7 @@ import {
   transactionFiltersSchema,
   transactionListQuerySchema,
 } from '@mpesa/shared/contract';
-import { AppError, NOT_FOUND_MESSAGE } from '../errors.ts';
+import { callbackForbidden, notFound, tooManyRequests } from '../errors.ts';
 import { addressList, clientAddress, limitKeyFor } from '../lib/client-address.ts';
 import { applyCallback } from './callbacks.service.ts';
 import { withIdempotencyKey } from './idempotency.ts';
@@ -22,8 +22,6 @@ import {
   DESCRIBED,
   IDEMPOTENCY_KEY,
   PAYMENT_BODY,
-  callbackForbidden,
-  tooManyRequests,
 } from './transactions.answers.ts';
 import * as history from './history.service.ts';
 import { businessDayOf } from '../lib/business-day.ts';
@@ -225,7 +223,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
         }
         if (!sameSecret(request.params.secret, callbackSecret)) {
           request.log.warn({ ip }, 'callback with a wrong secret refused');
-          throw new AppError(404, 'NOT_FOUND', NOT_FOUND_MESSAGE);
+          throw notFound();
         }
         const raw = typeof request.body === 'string' ? request.body : '';
         const result = await applyCallback({ ...deps, log: request.log }, raw, ip);

@@ -5,9 +5,15 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { maskCheckoutId, maskPhone, messages } from '@mpesa/shared';
+import { maskCheckoutId, maskPhone } from '@mpesa/shared';
 import type { InitiatePayment, InitiatePaymentResponse, Transaction } from '@mpesa/shared/contract';
-import { AppError, databaseUnavailable } from '../errors.ts';
+import {
+  AppError,
+  answerNotRecorded,
+  mpesaNoAnswer,
+  rateLimited,
+  transactionNotFound,
+} from '../errors.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { DarajaError } from '../daraja/daraja-error.ts';
 import type { DarajaClient, StkPushAck } from '../daraja/daraja-client.ts';
@@ -54,18 +60,6 @@ export interface RequestLimit {
   windowS: number;
 }
 
-/** A push M-PESA never acknowledged: the payment stays pending, and is reconciled. */
-export const mpesaNoAnswer = (transactionId: string) =>
-  new AppError(
-    504,
-    'MPESA_NO_ANSWER',
-    'M-PESA did not confirm the payment request. If a prompt reaches your phone you can still complete it; this payment will update on its own.',
-    { transactionId },
-  );
-
-export const RATE_LIMITED_MESSAGE =
-  'Too many payment requests from your network. Please wait a minute and try again.';
-
 export async function initiatePayment(
   deps: PaymentDeps,
   input: InitiatePayment,
@@ -104,10 +98,8 @@ async function countRequest(trx: Kysely<Database>, limit: RequestLimit, now: Dat
   const hits = await countHit(trx, limit.key, Math.floor(now.getTime() / (limit.windowS * 1000)));
   if (hits > limit.max) {
     const windowMs = limit.windowS * 1000;
-    throw new AppError(429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE, {
-      // When this address's window ends.
-      retryAfterS: Math.ceil((windowMs - (now.getTime() % windowMs)) / 1000),
-    });
+    // Until this address's window ends.
+    throw rateLimited(Math.ceil((windowMs - (now.getTime() % windowMs)) / 1000));
   }
 }
 
@@ -163,21 +155,6 @@ async function savePending(
   });
 }
 
-/**
- * The database went away after the payment was saved, while M-PESA's answer to the push was being
- * recorded: a prompt may be on its way to the phone. The payment stays pending (a callback is
- * matched to it by phone and amount, else reconciliation settles it), the phone stays held, and the
- * payer is told not to pay twice. Its Idempotency-Key stays taken: the same request sent again is
- * told to check the history, and prompts no one.
- */
-export const answerNotRecorded = (transactionId: string, cause?: unknown) =>
-  databaseUnavailable({
-    transactionId,
-    cause,
-    message:
-      'We could not record M-PESA’s answer to this payment request. If a prompt reaches your phone you can still complete it; this payment will update on its own.',
-  });
-
 /** Sends the push for the payment saved as `id`, and records what M-PESA answered. */
 async function pushSaved(
   deps: PaymentDeps,
@@ -229,6 +206,6 @@ export async function getTransaction(
 ): Promise<Transaction> {
   // Our ids are printable ASCII; anything else cannot exist (and PostgreSQL refuses NUL outright).
   const row = /^[\x21-\x7e]+$/.test(id) ? await repo.findTransactionById(deps.db, id) : undefined;
-  if (!row) throw new AppError(404, 'TRANSACTION_NOT_FOUND', messages.transactionNotFound);
+  if (!row) throw transactionNotFound();
   return toTransactionDto(row);
 }

@@ -431,3 +431,43 @@ describe('the server’s refusals of a field', () => {
     await vi.waitFor(() => expect(field).toHaveFocus());
   });
 });
+
+describe('a validation error that names its field', () => {
+  it.each([
+    ['amount', 'Amount (KES)'],
+    ['phoneNumber', 'Phone Number'],
+  ])('lands on the field it names (%s), whatever its words', async (field, label) => {
+    const message = 'Words the form has never seen before.';
+    mockApi((call) =>
+      call.method === 'POST'
+        ? { status: 400, body: { success: false, code: 'VALIDATION_ERROR', message, field } }
+        : undefined,
+    );
+    renderApp('/');
+    fill({ 'Phone Number': '0712345678', 'Amount (KES)': '10' });
+    submit();
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    const input = screen.getByLabelText(label);
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(input).toHaveAccessibleDescription(expect.stringContaining(message));
+    await vi.waitFor(() => expect(input).toHaveFocus());
+  });
+
+  it('stays with the payment’s other errors when the field is not one of the form’s checked fields', async () => {
+    const message = 'Reference must be at most 100 characters';
+    mockApi((call) =>
+      call.method === 'POST'
+        ? {
+            status: 400,
+            body: { success: false, code: 'VALIDATION_ERROR', message, field: 'reference' },
+          }
+        : undefined,
+    );
+    renderApp('/');
+    fill({ 'Phone Number': '0712345678', 'Amount (KES)': '10' });
+    submit();
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(screen.getByLabelText('Amount (KES)')).toHaveAttribute('aria-invalid', 'false');
+    expect(screen.getByLabelText('Phone Number')).toHaveAttribute('aria-invalid', 'false');
+  });
+});

@@ -8,7 +8,12 @@ import { ApiError } from '../../../lib/api-client';
 import { formatAmount, formatDate } from '../../../lib/format';
 import type { RepeatPaymentState } from '../../payments/repeat-payment';
 import { transactionQueryOptions, type Transaction } from '../api/transactions-api';
-import { ConnectionNotice, useQueryHealth } from './connection-notice';
+import {
+  ConnectionNotice,
+  useQueryHealth,
+  type QueryHealth,
+  type WatchedQuery,
+} from './connection-notice';
 import { StatusBadge } from './status-badge';
 import { CopyReceipt } from './copy-receipt';
 import { TransactionTimeline } from './transaction-timeline';
@@ -69,19 +74,9 @@ function DetailLinks({ transaction }: { transaction?: Transaction }) {
   );
 }
 
-export function TransactionDetails() {
-  useDocumentTitle('Transaction Details');
-  const { id = '' } = useParams();
-  const query = useQuery(transactionQueryOptions(id));
-  const { data: transaction, error } = query;
-  const health = useQueryHealth(query);
-
-  // A failed poll keeps the last good data on screen, logged (spec §8) and said (issue 11).
-  useEffect(() => {
-    if (error && transaction) console.warn('Polling the transaction failed:', error);
-  }, [error, transaction]);
-
-  if (!transaction && !health.failed) {
+/** The screen without its payment: loading it, or why it could not be shown. */
+function DetailsUnavailable({ query, health }: { query: WatchedQuery; health: QueryHealth }) {
+  if (!health.failed) {
     return (
       <section className="card">
         <h2>Transaction Details</h2>
@@ -92,30 +87,57 @@ export function TransactionDetails() {
       </section>
     );
   }
+  const notFound = health.error instanceof ApiError && health.error.status === 404;
+  return (
+    <section className="card">
+      <h2>Transaction Details</h2>
+      {notFound ? (
+        <p className="not-found" role="alert">
+          {TRANSACTION_NOT_FOUND_MESSAGE}
+        </p>
+      ) : (
+        <p className="error-message" role="alert">
+          Failed to fetch transaction details
+        </p>
+      )}
+      <ConnectionNotice query={query} health={health} />
+      <DetailLinks />
+    </section>
+  );
+}
 
-  if (!transaction) {
-    const notFound = health.error instanceof ApiError && health.error.status === 404;
-    return (
-      <section className="card">
-        <h2>Transaction Details</h2>
-        {notFound ? (
-          <p className="not-found" role="alert">
-            {TRANSACTION_NOT_FOUND_MESSAGE}
-          </p>
-        ) : (
-          <p className="error-message" role="alert">
-            Failed to fetch transaction details
-          </p>
-        )}
-        <ConnectionNotice query={query} health={health} />
-        <DetailLinks />
-      </section>
-    );
-  }
+/** The status, heard when it changes: the badge, and why, beyond the badge's one word. */
+function StatusLine({
+  transaction,
+  outcome,
+}: {
+  transaction: Transaction;
+  outcome: string | null;
+}) {
+  return (
+    <div className="transaction-status" aria-live="polite" aria-atomic="true">
+      <StatusBadge status={transaction.status} large />
+      {transaction.status === 'pending' ? (
+        <div className="pending-message">
+          <p>Please complete the payment on your phone.</p>
+          <span className="spinner" aria-hidden="true" />
+        </div>
+      ) : (
+        outcome && <span className="visually-hidden">{outcome}</span>
+      )}
+    </div>
+  );
+}
 
+/** The payment's details, with the receipt's copy button under its row. */
+function DetailList({
+  transaction,
+  outcome,
+}: {
+  transaction: Transaction;
+  outcome: string | null;
+}) {
   const receipt = transaction.mpesaReceiptNumber;
-  // M-PESA's own words stay in the Response row; this says what they mean for the payer.
-  const outcome = payerSentence(transaction.status, transaction.resultCode);
   const rowsAfterReceipt = (
     <>
       {transaction.transactionDate && (
@@ -127,25 +149,8 @@ export function TransactionDetails() {
       {outcome && <DetailRow label="What this means" value={outcome} sentence />}
     </>
   );
-
   return (
-    <section className="card transaction-details" aria-labelledby="details-title">
-      <h2 id="details-title">Transaction Details</h2>
-
-      <ConnectionNotice query={query} health={health} />
-      {/* Heard when the status changes: the status and why, beyond the badge's one word. */}
-      <div className="transaction-status" aria-live="polite" aria-atomic="true">
-        <StatusBadge status={transaction.status} large />
-        {transaction.status === 'pending' ? (
-          <div className="pending-message">
-            <p>Please complete the payment on your phone.</p>
-            <span className="spinner" aria-hidden="true" />
-          </div>
-        ) : (
-          outcome && <span className="visually-hidden">{outcome}</span>
-        )}
-      </div>
-
+    <>
       <dl className={receipt ? 'details details-continues' : 'details'}>
         <DetailRow label="Reference" value={transaction.reference} />
         <DetailRow label="Phone Number" value={transaction.phoneNumber} />
@@ -163,6 +168,34 @@ export function TransactionDetails() {
           )}
         </>
       )}
+    </>
+  );
+}
+
+export function TransactionDetails() {
+  useDocumentTitle('Transaction Details');
+  const { id = '' } = useParams();
+  const query = useQuery(transactionQueryOptions(id));
+  const { data: transaction, error } = query;
+  const health = useQueryHealth(query);
+
+  // A failed poll keeps the last good data on screen, logged (docs/product.md §8) and said
+  // (ConnectionNotice).
+  useEffect(() => {
+    if (error && transaction) console.warn('Polling the transaction failed:', error);
+  }, [error, transaction]);
+
+  if (!transaction) return <DetailsUnavailable query={query} health={health} />;
+
+  // M-PESA's own words stay in the Response row; this says what they mean for the payer.
+  const outcome = payerSentence(transaction.status, transaction.resultCode);
+  return (
+    <section className="card transaction-details" aria-labelledby="details-title">
+      <h2 id="details-title">Transaction Details</h2>
+
+      <ConnectionNotice query={query} health={health} />
+      <StatusLine transaction={transaction} outcome={outcome} />
+      <DetailList transaction={transaction} outcome={outcome} />
 
       <TransactionTimeline id={id} status={transaction.status} />
 

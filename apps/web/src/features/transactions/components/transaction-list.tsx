@@ -4,7 +4,12 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths';
 import { ApiError } from '../../../lib/api-client';
 import { formatAmount, formatDate } from '../../../lib/format';
-import { exportUrl, filtersFromSearch, transactionsQueryOptions } from '../api/transactions-api';
+import {
+  exportUrl,
+  filtersFromSearch,
+  transactionsQueryOptions,
+  type Transaction,
+} from '../api/transactions-api';
 import { ConnectionNotice, useQueryHealth } from './connection-notice';
 import { HistoryFilters } from './history-filters';
 import { HistorySummary } from './history-summary';
@@ -12,6 +17,52 @@ import { StatusBadge } from './status-badge';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 
 const COLUMNS = ['Reference', 'Phone Number', 'Amount', 'Status', 'Date', 'Action'] as const;
+
+/**
+ * The payments, one row each. Explicit roles keep the table's meaning for screen readers when
+ * narrow screens restyle each row as a card.
+ */
+function TransactionTable({ rows }: { rows: Transaction[] }) {
+  return (
+    <table className="transaction-table" role="table" aria-labelledby="transactions-title">
+      <thead role="rowgroup">
+        <tr role="row">
+          {COLUMNS.map((column) => (
+            <th key={column} role="columnheader" scope="col">
+              {column}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody role="rowgroup">
+        {rows.map((transaction) => (
+          <tr key={transaction._id} role="row" className={`row-status-${transaction.status}`}>
+            <td role="cell" data-label="Reference">
+              {transaction.reference}
+            </td>
+            <td role="cell" data-label="Phone Number">
+              {transaction.phoneNumber}
+            </td>
+            <td role="cell" data-label="Amount">
+              {formatAmount(transaction.amount)}
+            </td>
+            <td role="cell" data-label="Status">
+              <StatusBadge status={transaction.status} />
+            </td>
+            <td role="cell" data-label="Date">
+              {formatDate(transaction.createdAt)}
+            </td>
+            <td role="cell" data-label="Action">
+              <Link to={paths.transaction(transaction._id)} className="view-link">
+                View Details
+              </Link>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
 
 export function TransactionList() {
   useDocumentTitle('Transactions');
@@ -55,45 +106,7 @@ export function TransactionList() {
       {!data ? null : rows.length === 0 ? (
         <p className="empty">No transactions found.</p>
       ) : (
-        // Explicit roles keep the table's meaning for screen readers when narrow screens restyle
-        // each row as a card.
-        <table className="transaction-table" role="table" aria-labelledby="transactions-title">
-          <thead role="rowgroup">
-            <tr role="row">
-              {COLUMNS.map((column) => (
-                <th key={column} role="columnheader" scope="col">
-                  {column}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody role="rowgroup">
-            {rows.map((transaction) => (
-              <tr key={transaction._id} role="row" className={`row-status-${transaction.status}`}>
-                <td role="cell" data-label="Reference">
-                  {transaction.reference}
-                </td>
-                <td role="cell" data-label="Phone Number">
-                  {transaction.phoneNumber}
-                </td>
-                <td role="cell" data-label="Amount">
-                  {formatAmount(transaction.amount)}
-                </td>
-                <td role="cell" data-label="Status">
-                  <StatusBadge status={transaction.status} />
-                </td>
-                <td role="cell" data-label="Date">
-                  {formatDate(transaction.createdAt)}
-                </td>
-                <td role="cell" data-label="Action">
-                  <Link to={paths.transaction(transaction._id)} className="view-link">
-                    View Details
-                  </Link>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <TransactionTable rows={rows} />
       )}
       {isFetchNextPageError && (
         <p className="error-detail" role="alert">

@@ -1,0 +1,87 @@
+import {
+  AMOUNT_TOO_SMALL_MESSAGE,
+  INVALID_PHONE_MESSAGE,
+  MIN_AMOUNT,
+  isClientValidPhone,
+} from '@mpesa/shared';
+import type { ErrorResponse } from '@mpesa/shared/contract';
+import { ApiError } from '../../lib/api-client';
+import { PAYMENT_TIMEOUT_MS, type PaymentRequest } from './api/initiate-payment';
+
+export const FAILURE_FALLBACK = 'Failed to initiate payment. Please try again.';
+
+/** The fields the form checks, and that a refusal's message can be shown under. */
+export type CheckedField = 'phoneNumber' | 'amount';
+export interface Invalid {
+  field: CheckedField;
+  message: string;
+}
+
+/** The specification's checks, in its order (docs/product.md §5), each naming the field it is about. */
+export function validate(form: PaymentRequest): Invalid | null {
+  if (!isClientValidPhone(form.phoneNumber)) {
+    return { field: 'phoneNumber', message: INVALID_PHONE_MESSAGE };
+  }
+  const amount = Number.parseFloat(form.amount);
+  if (Number.isNaN(amount) || amount < MIN_AMOUNT) {
+    return { field: 'amount', message: AMOUNT_TOO_SMALL_MESSAGE };
+  }
+  return null;
+}
+
+/** The thrown message, else the server body's message, else the fallback (docs/product.md §8). */
+export function failureMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.message) return error.message;
+    const body = error.body as { message?: unknown } | undefined;
+    if (typeof body?.message === 'string' && body.message) return body.message;
+    return FAILURE_FALLBACK;
+  }
+  return error instanceof Error && error.message ? error.message : FAILURE_FALLBACK;
+}
+
+/** The API's answer to a refused request; its code is undefined when the API did not answer (or a proxy did). */
+function refusalOf(error: ApiError): Partial<Pick<ErrorResponse, 'code' | 'field'>> {
+  const body = error.body as Partial<ErrorResponse> | undefined;
+  return { code: body?.code, field: body?.field };
+}
+
+/** Whether the API itself answered (its body has a code), which settles an Idempotency-Key. */
+export function answeredByApi(error: ApiError): boolean {
+  return Boolean(refusalOf(error).code);
+}
+
+/**
+ * The field a refusal by the server is about, so that its message is shown and heard there: the
+ * server judges more than the specification's two checks (a whole number, at most 250,000 KES, a
+ * number M-PESA can prompt). A validation error names its `field`; one that names none (from an
+ * API that did not yet) is placed by its message, as the contract words them.
+ */
+export function fieldOf(error: unknown): CheckedField | null {
+  if (!(error instanceof ApiError)) return null;
+  const { code, field } = refusalOf(error);
+  if (code === 'MPESA_INVALID_PHONE') return 'phoneNumber';
+  if (code === 'MPESA_INVALID_AMOUNT') return 'amount';
+  if (code !== 'VALIDATION_ERROR') return null;
+  if (field === undefined) {
+    if (error.message === INVALID_PHONE_MESSAGE) return 'phoneNumber';
+    return error.message.startsWith('Amount') ? 'amount' : null;
+  }
+  return field === 'phoneNumber' || field === 'amount' ? field : null;
+}
+
+const SAME_DETAILS_AGAIN = 'Sending the same details again cannot start a second payment.';
+
+/** When no answer came: what that means for the payment, under the specification's message. */
+export function noAnswerDetail(error: unknown): string {
+  if (!(error instanceof ApiError) || error.status !== 0) return '';
+  if (error.timedOut) {
+    return (
+      `The server did not answer within ${PAYMENT_TIMEOUT_MS / 1000} seconds, so the payment may ` +
+      `have started: if your phone shows an M-PESA prompt, answer it. ${SAME_DETAILS_AGAIN}`
+    );
+  }
+  return navigator.onLine
+    ? `The server could not be reached. Check your connection, then try again. ${SAME_DETAILS_AGAIN}`
+    : 'You are offline, so no payment request was sent. Connect to the internet, then try again.';
+}
