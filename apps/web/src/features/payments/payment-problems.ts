@@ -53,9 +53,9 @@ export function answeredByApi(error: ApiError): boolean {
 
 /**
  * The field a refusal by the server is about, so that its message is shown and heard there: the
- * server judges more than the specification's two checks (a whole number, at most 250,000 KES, a
- * number M-PESA can prompt). A validation error names its `field`; one that names none (from an
- * API that did not yet) is placed by its message, as the contract words them.
+ * server judges more than the browser's two checks (docs/product.md §5: a whole number, at most
+ * 250,000 KES, a number M-PESA can prompt). A validation error names its `field`, whatever its
+ * words; one that names none stays in the form's error box.
  */
 export function fieldOf(error: unknown): CheckedField | null {
   if (!(error instanceof ApiError)) return null;
@@ -63,16 +63,12 @@ export function fieldOf(error: unknown): CheckedField | null {
   if (code === 'MPESA_INVALID_PHONE') return 'phoneNumber';
   if (code === 'MPESA_INVALID_AMOUNT') return 'amount';
   if (code !== 'VALIDATION_ERROR') return null;
-  if (field === undefined) {
-    if (error.message === INVALID_PHONE_MESSAGE) return 'phoneNumber';
-    return error.message.startsWith('Amount') ? 'amount' : null;
-  }
   return field === 'phoneNumber' || field === 'amount' ? field : null;
 }
 
 const SAME_DETAILS_AGAIN = 'Sending the same details again cannot start a second payment.';
 
-/** When no answer came: what that means for the payment, under the specification's message. */
+/** When no answer came: what that means for the payment, under the fallback message (docs/product.md §8). */
 export function noAnswerDetail(error: unknown): string {
   if (!(error instanceof ApiError) || error.status !== 0) return '';
   if (error.timedOut) {

@@ -410,16 +410,19 @@ describe('the Make Payment screen on a real phone (issue 11)', () => {
 
 describe('the server’s refusals of a field', () => {
   it.each([
-    ['VALIDATION_ERROR', 'Amount must be a whole number of shillings', 'Amount (KES)'],
-    ['VALIDATION_ERROR', 'Please enter a valid Kenyan phone number', 'Phone Number'],
+    ['VALIDATION_ERROR', 'Amount must be a whole number of shillings', 'Amount (KES)', 'amount'],
+    ['VALIDATION_ERROR', 'Please enter a valid Kenyan phone number', 'Phone Number', 'phoneNumber'],
     [
       'MPESA_INVALID_PHONE',
       'M-PESA cannot send a payment request to this phone number. Please check it and try again.',
       'Phone Number',
+      undefined,
     ],
-  ])('shows %s "%s" under its field, which gets focus', async (code, message, label) => {
+  ])('shows %s "%s" under its field, which gets focus', async (code, message, label, named) => {
     mockApi((call) =>
-      call.method === 'POST' ? { status: 400, body: { success: false, code, message } } : undefined,
+      call.method === 'POST'
+        ? { status: 400, body: { success: false, code, message, field: named } }
+        : undefined,
     );
     renderApp('/');
     fill({ 'Phone Number': '+112345678', 'Amount (KES)': '1.5' });
