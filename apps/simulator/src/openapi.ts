@@ -50,7 +50,7 @@ export async function registerOpenApi(app: FastifyInstance, config: SimulatorCon
           'the virtual phone answer this machine only, unless SIM_REMOTE_CONTROL=true.',
       },
       tags: [
-        { name: 'Daraja', description: 'As Safaricom’s Daraja answers them (PROTOCOL.md).' },
+        { name: 'Daraja', description: 'As Safaricom’s Daraja answers them.' },
         { name: 'Control (/_sim/)', description: 'Not part of Daraja: drives the simulator.' },
       ],
     },

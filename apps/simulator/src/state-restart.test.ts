@@ -64,7 +64,7 @@ async function query(sim: SimulatorProcess, id: string) {
   });
 }
 
-// Issue 19, item 3: the file was written within 50 ms of a change, after the answer, so a process
+// The file used to be written within 50 ms of a change, after the answer, so a process
 // killed in between forgot what it had answered.
 describe('a simulator killed the moment after it answered', () => {
   it('still knows a push it accepted: STK query answers for it, and its callback comes', async () => {

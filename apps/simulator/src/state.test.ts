@@ -308,7 +308,7 @@ describe('one state file, one simulator', () => {
   );
 });
 
-// Issue 19, item 3: each answer is read against the file the moment it arrives. The file used to
+// A crash must not forget what was answered: each answer is read against the file the moment it arrives. The file used to
 // be written within 50 ms of a change, after the answer.
 describe('every change is in the file by the time it is answered', () => {
   const send = (sim: Harness, method: string, route: string, body?: unknown) =>

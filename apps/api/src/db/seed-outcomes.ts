@@ -2,7 +2,7 @@
  * What becomes of a shop's STK pushes, in the proportions merchants report: most are paid, about
  * one in eight is cancelled at the PIN prompt, phones that are off or ignore the prompt time out,
  * some payers lack the funds or mistype their PIN, and a very few are never reported at all.
- * Result codes and texts as Daraja sends them (PROTOCOL.md §4.2).
+ * Result codes and texts as Daraja sends them (docs/daraja-protocol.md §4.2).
  */
 import { DEFAULT_DESCRIPTION, type TransactionStatus } from '@mpesa/shared';
 

@@ -1,10 +1,10 @@
 /**
- * Issue 19's reproductions inside the process: the database goes away and comes back. On SQLite a
+ * The database goes away and comes back, reproduced inside the process. On SQLite a
  * full disk, a read-only file and a lock held by another process; on PostgreSQL connections cut,
  * refused, and a server that stops answering without closing them (through a TCP proxy). Each is
  * answered 503 DATABASE_UNAVAILABLE in our shape with Retry-After, never 500; nothing the client
  * was told had happened is lost; and the API answers again by itself once the database is back.
- * Also: a success callback with nothing to check (7), and the data folder's permissions (8).
+ * Also: a success callback with nothing to check, and the data folder's permissions.
  * The two-process outage with a real PostgreSQL restart is database-outage.test.ts.
  */
 import fs from 'node:fs';

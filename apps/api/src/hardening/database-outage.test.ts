@@ -1,5 +1,5 @@
 /**
- * Issue 19: the database goes away and comes back. Two API processes share a PostgreSQL cluster
+ * The database goes away and comes back. Two API processes share a PostgreSQL cluster
  * of this file's own (test/private-postgres.ts: the shared server other test files use is never
  * stopped) and take a stream of payments, callbacks and reads while every database connection is
  * cut, then while the database is stopped and started again, then while it hangs (SIGSTOP).

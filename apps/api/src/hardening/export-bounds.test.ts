@@ -1,5 +1,5 @@
 /**
- * Issue 19, item 6: exports are bounded. At most EXPORT_MAX_RUNNING stream at once in an instance
+ * Exports are bounded. At most EXPORT_MAX_RUNNING stream at once in an instance
  * (one more is answered 429 with Retry-After and a sentence), and a client that reads nothing for
  * EXPORT_STALL_TIMEOUT_MS is cut, so that a slow-read attack cannot hold connections and memory.
  * Over real HTTP: a client that stops reading only shows once the kernel's buffers are full.

@@ -1,5 +1,5 @@
 /**
- * Issue 8, as reported against the running app: a long callback secret, client addresses a header
+ * The HTTP layer under the first attack on the running app: a long callback secret, client addresses a header
  * could choose, slow clients, a broken chunked body, and answers that were Fastify's rather than
  * ours. Each test reproduces a report; the socket tests speak HTTP by hand over a listening app.
  */

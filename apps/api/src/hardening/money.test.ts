@@ -1,7 +1,7 @@
 /**
- * Issue 8's reproductions about money, each on SQLite and PostgreSQL: identifiers longer than we
- * store (2), a payment whose acknowledgement was lost (3), flags that only a person clears (4),
- * schedules that follow the settings in force (10), and the give-up text (9).
+ * What the first attack on the running app found about money, each on SQLite and PostgreSQL:
+ * identifiers longer than we store, a payment whose acknowledgement was lost, flags that only a
+ * person clears, schedules that follow the settings in force, and the give-up text.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
@@ -53,7 +53,7 @@ for (const dialect of DIALECTS) {
         expect((await deliver(body)).statusCode).toBeLessThan(500);
         expect(await callbacks()).toMatchObject([{ raw_body: body, outcome: 'applied' }]);
         // The money moved: refusing the callback would leave the payment to an STK query, which the
-        // sandbox is known to answer with a failure for paid payments (PROTOCOL.md §5).
+        // sandbox is known to answer with a failure for paid payments (docs/daraja-protocol.md §5).
         expect(await row(transactionId)).toMatchObject({
           status: 'success',
           mpesa_receipt_number: null,

@@ -1,5 +1,5 @@
 /**
- * Issue 19, item 8: files with personal data are the owner's alone. Payers' phone numbers are
+ * Files with personal data are the owner's alone. Payers' phone numbers are
  * personal data under Kenya's Data Protection Act: the data folder is created 0700, and the
  * database (with its -wal and -shm files) and the callback secret are 0600, whatever the umask.
  */

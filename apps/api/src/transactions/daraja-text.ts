@@ -1,6 +1,6 @@
 /**
  * Daraja's AccountReference (max 12) and TransactionDesc (max 13) are shown on the payer's phone and
- * choke on some characters (PROTOCOL.md §3.1, §8). Our record keeps the full text; Daraja gets a
+ * choke on some characters (docs/daraja-protocol.md §3.1, §8). Our record keeps the full text; Daraja gets a
  * shortened, plain copy.
  */
 function plainCopy(text: string, maxLength: number, fallback: string): string {

@@ -1,6 +1,6 @@
 /**
  * The CSV export's cells: a stranger's text that a spreadsheet could run as a formula is
- * neutralised, also when it starts with a look-alike of a formula's character (issue 19).
+ * neutralised, also when it starts with a look-alike of a formula's character (an attack found that one got through).
  */
 import { describe, expect, it } from 'vitest';
 import { csvLine } from './history-csv.ts';

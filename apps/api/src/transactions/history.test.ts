@@ -1,5 +1,5 @@
 /**
- * The history's pages and filters (issue 9): keyset pages that neither repeat nor skip rows, also
+ * The history's pages and filters, as a merchant with many payments uses them: keyset pages that neither repeat nor skip rows, also
  * while payments arrive; status, date and search filters; every bad parameter named in a 400.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

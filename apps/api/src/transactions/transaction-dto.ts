@@ -1,7 +1,7 @@
 import type { Transaction } from '@mpesa/shared/contract';
 import type { TransactionRow } from '../db/schema.ts';
 
-/** The record as the web app reads it (spec §3), plus the Daraja identifiers. */
+/** The record as the web app reads it (docs/product.md §3), plus the Daraja identifiers. */
 export function toTransactionDto(row: TransactionRow): Transaction {
   return {
     _id: row.id,

@@ -3,7 +3,7 @@
  *
  * `success` is final forever: M-PESA took the payer's money, and nothing learnt later (a query that
  * says otherwise, a late failure callback) may hide that. The sandbox is known to answer STK queries
- * with a failure for payments whose callback reported success (PROTOCOL.md §5), so a query never
+ * with a failure for payments whose callback reported success (docs/daraja-protocol.md §5), so a query never
  * changes a final state.
  *
  * `unknown` means M-PESA never told us the outcome (reconciliation gave up): the first report from

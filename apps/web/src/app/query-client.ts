@@ -10,7 +10,7 @@ function shouldRetry(failureCount: number, error: unknown): boolean {
  * `networkMode: 'always'`: a request is sent when it is asked for, whatever the browser thinks of
  * the network, and fails if it cannot be answered. The default ('online') holds requests while the
  * browser says it is offline and sends them when it comes back: a screen would then wait without
- * a word, and a payment would be sent long after the payer gave up (issue 11). The screens say
+ * a word, and a payment would be sent long after the payer gave up. The screens say
  * when they could not be updated and ask again themselves.
  */
 export function createQueryClient() {

@@ -1,6 +1,6 @@
 /** Display helpers shared by the screens. */
 
-/** "pending" → "Pending" (spec §2: status badges show the first letter capitalised). */
+/** "pending" → "Pending" (docs/product.md §2: status badges show the first letter capitalised). */
 export function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
@@ -12,7 +12,7 @@ export function formatDate(value: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? 'N/A' : date.toLocaleString();
 }
 
-/** Amounts are shown as the value followed by " KES" (spec §2). */
+/** Amounts are shown as the value followed by " KES" (docs/product.md §2). */
 export function formatAmount(amount: number): string {
   return `${amount} KES`;
 }

@@ -107,7 +107,7 @@ export function checkPush(body: Fields, strictLengths: boolean): Checked<Validat
   const amount = amountOf(body.Amount);
   if (amount === null) return { ok: false, field: 'Amount' };
   // PhoneNumber before PartyA: a push whose two numbers are both a non-Kenyan one is refused as
-  // "Invalid PhoneNumber" (docs/daraja-protocol.md §3.5, LNMOnlineAndroidSample#11).
+  // "Invalid PhoneNumber" (docs/daraja-protocol.md §3.5, where the report is linked).
   const phoneNumber = numericText(body.PhoneNumber);
   if (phoneNumber === null || !MSISDN.test(phoneNumber)) return { ok: false, field: 'PhoneNumber' };
   const partyA = numericText(body.PartyA);
@@ -124,7 +124,7 @@ export function checkPush(body: Fields, strictLengths: boolean): Checked<Validat
     return { ok: false, field: 'AccountReference' };
   }
   // TransactionDesc is the one optional field, but a null or non-text value is refused under its
-  // internal name, "Remarks" (navariltd/frappe-mpsa-payments#123).
+  // internal name, "Remarks" (docs/daraja-protocol.md §3.1).
   const description = body.TransactionDesc;
   if (description !== undefined && typeof description !== 'string')
     return { ok: false, field: 'Remarks' };

@@ -102,7 +102,7 @@ describe('the Make Payment screen', () => {
       );
     });
     expect(screen.getByText(SUCCESS_MESSAGE)).toBeInTheDocument();
-    // Heard with the coming move; and nothing can be sent again meanwhile (issue 11).
+    // Heard with the coming move; and nothing can be sent again meanwhile: a second tap would be a second payment.
     expect(screen.getByRole('status')).toHaveTextContent(
       `${SUCCESS_MESSAGE}Opening this payment’s details in 3 seconds.`,
     );
@@ -230,7 +230,7 @@ const PAID = {
 const posts = (api: ReturnType<typeof mockApi>) =>
   api.calls.filter((call) => call.method === 'POST');
 
-describe('the Make Payment screen on a real phone (issue 11)', () => {
+describe('the Make Payment screen on a real phone and network', () => {
   it('says whom the payer pays and that the prompt expires in about a minute', async () => {
     mockApi((call) =>
       call.path === '/api/config'

@@ -10,7 +10,7 @@ import { apiRequest, apiUrl, isRefusal } from '../../../lib/api-client';
 
 /**
  * A query whose last attempt failed for want of an answer (not a refusal, such as a 404): the
- * screen says so, and asks again every 5 s until it hears from the server (issue 11).
+ * screen says so, and asks again every 5 s until it hears from the server, so that a payer on a weak network is never left with a stale status and no word.
  */
 function outOfTouch(state: { error: unknown; errorUpdatedAt: number; dataUpdatedAt: number }) {
   return state.errorUpdatedAt > state.dataUpdatedAt && !isRefusal(state.error);

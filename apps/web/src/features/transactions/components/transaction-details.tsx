@@ -52,7 +52,7 @@ export function tryAgainState(
 }
 
 /**
- * The screen's two ways out (spec §2); and for a payment that did not go through (no money
+ * The screen's two ways out (docs/product.md §2); and for a payment that did not go through (no money
  * moved), "Try again", which opens the form with its details.
  */
 function DetailLinks({ transaction }: { transaction?: Transaction }) {
