@@ -2,6 +2,20 @@ import js from '@eslint/js';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import { layering } from './tooling/eslint/layering.ts';
+import { localPlugin } from './tooling/eslint/no-import-cycle.ts';
+
+/** Tests and their helpers may be long: a table of cases reads best in one place. */
+const TESTS = ['**/*.test.ts', '**/*.test.tsx', '**/test/**', 'e2e/**'];
+
+/**
+ * Declarative tables of data, exempt from the size rules: each is a description to read top to
+ * bottom, with no logic to split. Keep this list short.
+ */
+const DATA_TABLES = [
+  // The simulator's OpenAPI descriptions: one object literal per route (summary, schemas, examples).
+  'apps/simulator/src/**/*.docs.ts',
+];
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'coverage/**'] },
@@ -9,6 +23,7 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },
+    plugins: { local: localPlugin },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': [
@@ -18,8 +33,17 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       eqeqeq: ['error', 'always'],
       'no-console': 'off',
+      'local/no-import-cycle': 'error',
+      // Counted as ESLint counts by default: blank lines and comments included.
+      'max-lines': ['error', 300],
+      'max-lines-per-function': ['error', 80],
     },
   },
+  {
+    files: [...TESTS, ...DATA_TABLES],
+    rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' },
+  },
+  ...layering,
   {
     files: ['apps/web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

@@ -9,6 +9,7 @@ export default defineConfig({
       'apps/api',
       'apps/simulator',
       'apps/web/vite.config.ts',
+      'tooling',
     ],
   },
 });

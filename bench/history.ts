@@ -1,5 +1,5 @@
 /**
- * `npm run bench:history`: the merchant's history at 1,000,000 payments (issue 9), on SQLite and,
+ * `npm run bench:history`: the merchant's history at 1,000,000 payments, on SQLite and,
  * when TEST_DATABASE_URL is set, on PostgreSQL.
  *
  * For each database it seeds the payments (`npm run db:seed`), starts the API as its own process on
@@ -17,21 +17,26 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { TEST_DATABASE_URL } from '../apps/api/src/test/test-db.ts';
-import { ROOT, seededPayments, startApi, type ServerProcess } from './lib.ts';
+import {
+  SAMPLES,
+  Server,
+  getJson,
+  measure,
+  measureExport,
+  type ExportFigures,
+  type Figures,
+  type Page,
+  type Row,
+} from './history-measure.ts';
+import { ROOT, seededPayments } from './lib.ts';
 
 const { values } = parseArgs({
   options: { count: { type: 'string', default: '1000000' }, keep: { type: 'boolean' } },
 });
 const COUNT = Number(values.count);
 if (!Number.isInteger(COUNT) || COUNT < 20_000) throw new Error('--count must be 20000 or more');
-
-/** Requests per scenario after the warm-up (the export is run twice). */
-const SAMPLES = 400;
-const WARM_UP = 30;
 
 interface Target {
   /** The server-side p99 (or, for the summary, every answer) must be under this, in ms. */
@@ -47,168 +52,104 @@ const TARGETS: Record<string, Target> = {
   'receipt search': { p99Ms: 10 },
   summary: { maxMs: 50 },
 };
-const EXPORT_ROWS_PER_S = 100_000;
-const EXPORT_RSS_GROWTH_MB = 64;
+const LIST = '/api/mpesa/transactions';
 
-interface Figures {
-  scenario: string;
-  requests: number;
-  p50Ms: number;
-  p99Ms: number;
-  maxMs: number;
-  /** The p99 as a multiple of GET /api/health's p99 in the same run. */
-  vsHealth: number;
-  /** The client's p50, over loopback HTTP, for context. */
-  clientP50Ms: number;
-  met: boolean | null;
-}
-
-interface ExportFigures {
-  label: string;
-  rows: number;
-  seconds: number;
-  rowsPerS: number;
-  rssBeforeMb: number;
-  rssPeakMb: number;
-  rssGrowthMb: number;
-  met: boolean | null;
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-/** The API as its own process, with its request log read for the server's times. */
-class Server {
-  private times: number[] = [];
-  private waiters: (() => void)[] = [];
-  readonly process: ServerProcess;
-  private constructor(process: ServerProcess) {
-    this.process = process;
-    createInterface({ input: process.child.stdout! }).on('line', (line) => {
-      if (!line.includes('"request completed"')) return;
-      this.times.push((JSON.parse(line) as { responseTime: number }).responseTime);
-      for (const wake of this.waiters.splice(0)) wake();
-    });
+/** Walks to the 200th page, keeping what the pages show to search for. */
+async function walkPages(server: Server): Promise<{ seen: Row[]; page200: string }> {
+  const seen: Row[] = [];
+  let page = await getJson<Page>(server.url + LIST);
+  let page200 = LIST;
+  for (let n = 2; n <= 200; n++) {
+    seen.push(...page.data);
+    page200 = `${LIST}?cursor=${page.nextCursor}`;
+    page = await getJson<Page>(server.url + page200);
   }
+  await server.takeTimes(200);
+  return { seen, page200 };
+}
 
-  get url(): string {
-    return this.process.url;
-  }
+/** A phone number written four ways, as people type it. */
+function spaced(phone: string, i: number): string {
+  return [
+    `0${phone.slice(3, 6)} ${phone.slice(6, 9)} ${phone.slice(9)}`,
+    `+${phone}`,
+    `${phone.slice(0, 3)}-${phone.slice(3)}`,
+    `0${phone.slice(3)}`,
+  ][i % 4]!;
+}
 
-  static async start(env: Record<string, string>): Promise<Server> {
-    const server = new Server(
-      await startApi('the API', { LOG_LEVEL: 'info', ...env }, { readStdout: true }),
+async function measureScenarios(server: Server) {
+  const { seen, page200 } = await walkPages(server);
+  const phones = [...new Set(seen.map((row) => row.phoneNumber))].slice(0, SAMPLES);
+  const receipts = seen.flatMap((row) => row.mpesaReceiptNumber ?? []).slice(0, SAMPLES);
+  const references = [...new Set(seen.map((row) => row.reference))].filter((r) =>
+    r.startsWith('INV-'),
+  );
+  return [
+    await measure(server, 'first page', [LIST]),
+    await measure(server, '200th page by cursor', [page200]),
+    await measure(server, 'status page (failed)', [`${LIST}?status=failed`]),
+    await measure(server, 'status page (failed, cancelled)', [`${LIST}?status=failed,cancelled`]),
+    await measure(
+      server,
+      'phone search',
+      phones.map((phone, i) => `${LIST}?q=${encodeURIComponent(spaced(phone, i))}`),
+    ),
+    await measure(
+      server,
+      'receipt search',
+      receipts.map((receipt) => `${LIST}?q=${receipt.toLowerCase()}`),
+    ),
+    await measure(
+      server,
+      'reference search (whole)',
+      references.map((reference) => `${LIST}?q=${reference}`),
+    ),
+    await measure(
+      server,
+      'reference search (prefix)',
+      references.map((reference) => `${LIST}?q=${reference.slice(0, -2)}`),
+    ),
+    await measure(
+      server,
+      'reference search (old invoices: INV-1…INV-99)',
+      Array.from({ length: 99 }, (_, i) => `${LIST}?q=INV-${i + 1}`),
+    ),
+    await measure(server, 'summary', ['/api/mpesa/summary'], 60),
+  ];
+}
+
+function printFigures(figures: readonly Figures[]): void {
+  for (const row of figures) {
+    console.log(
+      `  ${row.scenario.padEnd(46)} p50 ${row.p50Ms.toFixed(2).padStart(7)} ms  p99 ${row.p99Ms
+        .toFixed(2)
+        .padStart(7)} ms  max ${row.maxMs.toFixed(2).padStart(7)} ms  ${row.vsHealth
+        .toFixed(1)
+        .padStart(5)}× health${row.met === null ? '' : row.met ? '  met' : '  MISSED'}`,
     );
-    await server.takeTimes(1); // its health check
-    return server;
-  }
-
-  /** The server's times of the next `count` requests it completes, waiting for their log lines. */
-  async takeTimes(count: number): Promise<number[]> {
-    const deadline = Date.now() + 30_000;
-    while (this.times.length < count) {
-      if (Date.now() > deadline) throw new Error('the API did not log its requests');
-      await new Promise<void>((resolve) => {
-        this.waiters.push(resolve);
-        setTimeout(resolve, 200);
-      });
-    }
-    return this.times.splice(0, count);
-  }
-
-  rssMb(): number {
-    return this.process.rssMb();
-  }
-
-  stop(): Promise<void> {
-    return this.process.stop();
   }
 }
 
-async function getJson<T>(url: string): Promise<T> {
-  const response = await fetch(url);
-  const body = (await response.json()) as T;
-  if (!response.ok) throw new Error(`${url} answered ${response.status}: ${JSON.stringify(body)}`);
-  return body;
-}
-
-interface Row {
-  _id: string;
-  phoneNumber: string;
-  mpesaReceiptNumber?: string | null;
-  reference: string;
-}
-interface Page {
-  data: Row[];
-  nextCursor: string | null;
-}
-
-/** Asks each path in turn (the list is cycled), one request at a time. */
-async function measure(
-  server: Server,
-  scenario: string,
-  paths: readonly string[],
-  samples = SAMPLES,
-): Promise<Omit<Figures, 'vsHealth' | 'met'>> {
-  for (let i = 0; i < WARM_UP; i++) await getJson(server.url + paths[i % paths.length]!);
-  await server.takeTimes(WARM_UP);
-  const client: number[] = [];
-  for (let i = 0; i < samples; i++) {
-    const started = performance.now();
-    await getJson(server.url + paths[i % paths.length]!);
-    client.push(performance.now() - started);
+/**
+ * One export of the last 30 days warms the server up, as every scenario is warmed up. Were the
+ * export to hold its rows, the million that follow would grow the process by about a kilobyte a row.
+ */
+async function measureExports(server: Server): Promise<ExportFigures[]> {
+  const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+  const exports: ExportFigures[] = [
+    await measureExport(server, 'the last 30 days (warm-up)', `?from=${monthAgo}`, null),
+  ];
+  exports.push(
+    await measureExport(server, 'every payment', '', COUNT),
+    await measureExport(server, 'every payment, again', '', COUNT),
+  );
+  for (const row of exports) {
+    console.log(
+      `  CSV export, ${row.label.padEnd(27)} ${row.rows.toLocaleString('en-US').padStart(9)} rows in ${row.seconds.toFixed(1)} s = ${Math.round(row.rowsPerS).toLocaleString('en-US')} rows/s, RSS ${row.rssBeforeMb.toFixed(0)} → ${row.rssPeakMb.toFixed(0)} MB (+${row.rssGrowthMb.toFixed(1)})${row.met === null ? '' : row.met ? '  met' : '  MISSED'}`,
+    );
   }
-  const times = (await server.takeTimes(samples)).sort((a, b) => a - b);
-  client.sort((a, b) => a - b);
-  return {
-    scenario,
-    requests: samples,
-    p50Ms: percentile(times, 50),
-    p99Ms: percentile(times, 99),
-    maxMs: times.at(-1)!,
-    clientP50Ms: percentile(client, 50),
-  };
-}
-
-async function measureExport(
-  server: Server,
-  label: string,
-  query: string,
-  expectedRows: number | null,
-): Promise<ExportFigures> {
-  const rssBeforeMb = server.rssMb();
-  let rssPeakMb = rssBeforeMb;
-  const sampler = setInterval(() => (rssPeakMb = Math.max(rssPeakMb, server.rssMb())), 20);
-  const started = performance.now();
-  const response = await fetch(`${server.url}/api/mpesa/transactions/export${query}`);
-  if (!response.ok) throw new Error(`the export answered ${response.status}`);
-  let newlines = 0;
-  for await (const chunk of response.body! as AsyncIterable<Uint8Array>) {
-    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) newlines++;
-  }
-  const seconds = (performance.now() - started) / 1000;
-  clearInterval(sampler);
-  rssPeakMb = Math.max(rssPeakMb, server.rssMb());
-  await server.takeTimes(1);
-  const rows = newlines - 1; // the header
-  const rowsPerS = rows / seconds;
-  const rssGrowthMb = rssPeakMb - rssBeforeMb;
-  return {
-    label,
-    rows,
-    seconds,
-    rowsPerS,
-    rssBeforeMb,
-    rssPeakMb,
-    rssGrowthMb,
-    met:
-      expectedRows === null
-        ? null
-        : rows === expectedRows &&
-          rowsPerS >= EXPORT_ROWS_PER_S &&
-          rssGrowthMb < EXPORT_RSS_GROWTH_MB,
-  };
+  return exports;
 }
 
 async function benchDialect(dialect: 'sqlite' | 'postgres') {
@@ -216,64 +157,8 @@ async function benchDialect(dialect: 'sqlite' | 'postgres') {
   const database = await seededPayments(dialect, COUNT, values.keep ?? false);
   const server = await Server.start(database.env);
   try {
-    const list = '/api/mpesa/transactions';
     const health = await measure(server, 'GET /api/health (baseline)', ['/api/health']);
-
-    // Walk to the 200th page, keeping what it shows to search for.
-    const seen: Row[] = [];
-    let page = await getJson<Page>(server.url + list);
-    let page200 = list;
-    for (let n = 2; n <= 200; n++) {
-      seen.push(...page.data);
-      page200 = `${list}?cursor=${page.nextCursor}`;
-      page = await getJson<Page>(server.url + page200);
-    }
-    await server.takeTimes(200);
-
-    const phones = [...new Set(seen.map((row) => row.phoneNumber))].slice(0, SAMPLES);
-    const receipts = seen.flatMap((row) => row.mpesaReceiptNumber ?? []).slice(0, SAMPLES);
-    const references = [...new Set(seen.map((row) => row.reference))].filter((r) =>
-      r.startsWith('INV-'),
-    );
-    const spaced = (phone: string, i: number) =>
-      [
-        `0${phone.slice(3, 6)} ${phone.slice(6, 9)} ${phone.slice(9)}`,
-        `+${phone}`,
-        `${phone.slice(0, 3)}-${phone.slice(3)}`,
-        `0${phone.slice(3)}`,
-      ][i % 4]!;
-    const measured = [
-      await measure(server, 'first page', [list]),
-      await measure(server, '200th page by cursor', [page200]),
-      await measure(server, 'status page (failed)', [`${list}?status=failed`]),
-      await measure(server, 'status page (failed, cancelled)', [`${list}?status=failed,cancelled`]),
-      await measure(
-        server,
-        'phone search',
-        phones.map((phone, i) => `${list}?q=${encodeURIComponent(spaced(phone, i))}`),
-      ),
-      await measure(
-        server,
-        'receipt search',
-        receipts.map((receipt) => `${list}?q=${receipt.toLowerCase()}`),
-      ),
-      await measure(
-        server,
-        'reference search (whole)',
-        references.map((reference) => `${list}?q=${reference}`),
-      ),
-      await measure(
-        server,
-        'reference search (prefix)',
-        references.map((reference) => `${list}?q=${reference.slice(0, -2)}`),
-      ),
-      await measure(
-        server,
-        'reference search (old invoices: INV-1…INV-99)',
-        Array.from({ length: 99 }, (_, i) => `${list}?q=INV-${i + 1}`),
-      ),
-      await measure(server, 'summary', ['/api/mpesa/summary'], 60),
-    ];
+    const measured = await measureScenarios(server);
     const figures: Figures[] = [health, ...measured].map((row) => {
       const target = TARGETS[row.scenario];
       return {
@@ -285,31 +170,8 @@ async function benchDialect(dialect: 'sqlite' | 'postgres') {
           : null,
       };
     });
-    for (const row of figures) {
-      console.log(
-        `  ${row.scenario.padEnd(46)} p50 ${row.p50Ms.toFixed(2).padStart(7)} ms  p99 ${row.p99Ms
-          .toFixed(2)
-          .padStart(7)} ms  max ${row.maxMs.toFixed(2).padStart(7)} ms  ${row.vsHealth
-          .toFixed(1)
-          .padStart(5)}× health${row.met === null ? '' : row.met ? '  met' : '  MISSED'}`,
-      );
-    }
-    // One export of the last 30 days warms the server up, as every scenario above is warmed up.
-    // Were the export to hold its rows, the million that follow would grow the process by about a
-    // kilobyte a row.
-    const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
-    const exports: ExportFigures[] = [
-      await measureExport(server, 'the last 30 days (warm-up)', `?from=${monthAgo}`, null),
-    ];
-    exports.push(
-      await measureExport(server, 'every payment', '', COUNT),
-      await measureExport(server, 'every payment, again', '', COUNT),
-    );
-    for (const row of exports) {
-      console.log(
-        `  CSV export, ${row.label.padEnd(27)} ${row.rows.toLocaleString('en-US').padStart(9)} rows in ${row.seconds.toFixed(1)} s = ${Math.round(row.rowsPerS).toLocaleString('en-US')} rows/s, RSS ${row.rssBeforeMb.toFixed(0)} → ${row.rssPeakMb.toFixed(0)} MB (+${row.rssGrowthMb.toFixed(1)})${row.met === null ? '' : row.met ? '  met' : '  MISSED'}`,
-      );
-    }
+    printFigures(figures);
+    const exports = await measureExports(server);
     return { dialect, figures, exports };
   } finally {
     await server.stop();
@@ -317,8 +179,48 @@ async function benchDialect(dialect: 'sqlite' | 'postgres') {
   }
 }
 
+type Result = Awaited<ReturnType<typeof benchDialect>>;
+
+/** The table for docs/performance.md. */
+function markdownTable(results: readonly Result[]): string[] {
+  const ms = (value: number) => value.toFixed(2);
+  const header = results.map((result) => (result.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'));
+  const labels = [...new Set(results.flatMap((result) => result.exports.map((row) => row.label)))];
+  return [
+    `| Server time, ms (p50 / p99; max for the summary) | ${header.join(' | ')} | Target |`,
+    `| --- | ${header.map(() => '---').join(' | ')} | --- |`,
+    ...results[0]!.figures.map((row, index) => {
+      const cells = results.map((result) => {
+        const figure = result.figures[index]!;
+        const times =
+          figure.scenario === 'summary'
+            ? `${ms(figure.p50Ms)} / max ${ms(figure.maxMs)}`
+            : `${ms(figure.p50Ms)} / ${ms(figure.p99Ms)}`;
+        return `${times} (${figure.vsHealth.toFixed(1)}× health)`;
+      });
+      const target = TARGETS[row.scenario];
+      const goal = target?.p99Ms
+        ? `p99 < ${target.p99Ms}`
+        : target?.maxMs
+          ? `< ${target.maxMs}`
+          : '';
+      return `| ${row.scenario} | ${cells.join(' | ')} | ${goal} |`;
+    }),
+    ...labels.map((label) => {
+      const cells = results.map((result) => {
+        const figure = result.exports.find((row) => row.label === label);
+        return figure
+          ? `${Math.round(figure.rowsPerS).toLocaleString('en-US')} rows/s, RSS +${figure.rssGrowthMb.toFixed(1)} MB`
+          : '';
+      });
+      const goal = label === 'every payment' ? '≥ 100,000 rows/s, RSS < +64 MB' : '';
+      return `| CSV export, ${label} | ${cells.join(' | ')} | ${goal} |`;
+    }),
+  ];
+}
+
 const dialects: ('sqlite' | 'postgres')[] = TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
-const results: Awaited<ReturnType<typeof benchDialect>>[] = [];
+const results: Result[] = [];
 for (const dialect of dialects) results.push(await benchDialect(dialect));
 if (!TEST_DATABASE_URL) console.log('\n(PostgreSQL skipped: set TEST_DATABASE_URL to include it.)');
 
@@ -328,39 +230,7 @@ mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
 const file = path.join(ROOT, `bench/results/history-${date}.json`);
 writeFileSync(file, `${JSON.stringify({ date, machine, count: COUNT, results }, null, 2)}\n`);
 console.log(`\n${machine}\nWritten to ${path.relative(ROOT, file)}`);
-// The table for docs/performance.md.
-const ms = (value: number) => value.toFixed(2);
-const header = results.map((result) => (result.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'));
-const table = [
-  `| Server time, ms (p50 / p99; max for the summary) | ${header.join(' | ')} | Target |`,
-  `| --- | ${header.map(() => '---').join(' | ')} | --- |`,
-  ...results[0]!.figures.map((row, index) => {
-    const cells = results.map((result) => {
-      const figure = result.figures[index]!;
-      const times =
-        figure.scenario === 'summary'
-          ? `${ms(figure.p50Ms)} / max ${ms(figure.maxMs)}`
-          : `${ms(figure.p50Ms)} / ${ms(figure.p99Ms)}`;
-      return `${times} (${figure.vsHealth.toFixed(1)}× health)`;
-    });
-    const target = TARGETS[row.scenario];
-    const goal = target?.p99Ms ? `p99 < ${target.p99Ms}` : target?.maxMs ? `< ${target.maxMs}` : '';
-    return `| ${row.scenario} | ${cells.join(' | ')} | ${goal} |`;
-  }),
-  ...[...new Set(results.flatMap((result) => result.exports.map((row) => row.label)))].map(
-    (label) => {
-      const cells = results.map((result) => {
-        const figure = result.exports.find((row) => row.label === label);
-        return figure
-          ? `${Math.round(figure.rowsPerS).toLocaleString('en-US')} rows/s, RSS +${figure.rssGrowthMb.toFixed(1)} MB`
-          : '';
-      });
-      const goal = label === 'every payment' ? '≥ 100,000 rows/s, RSS < +64 MB' : '';
-      return `| CSV export, ${label} | ${cells.join(' | ')} | ${goal} |`;
-    },
-  ),
-];
-console.log(`\n${table.join('\n')}`);
+console.log(`\n${markdownTable(results).join('\n')}`);
 
 const missed = results.some(
   (result) =>

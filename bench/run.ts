@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: our API against the usual baselines, over real HTTP on 127.0.0.1 (issue 10).
+ * `npm run bench`: our API against the usual baselines, over real HTTP on 127.0.0.1.
  *
  * In one run, on one Node, it starts two reference servers (a bare Fastify 5 JSON hello-world and
  * a bare Express 5 hello-world, the original demo's stack) and our API as the real server process
@@ -18,34 +18,18 @@
  * Results go to bench/results/<date>.json and a table for docs/performance.md. Exits 1 when a
  * target is missed. BENCH_DURATION_S sets each round's length (default 5).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { createDb } from '../apps/api/src/db/create-db.ts';
 import { freePort } from '../apps/api/src/test/ports.ts';
-import { storedPayment } from '../apps/api/src/test/stored-payment.ts';
 import { TEST_DATABASE_URL } from '../apps/api/src/test/test-db.ts';
-import { successCallback } from '../apps/api/src/test/callbacks.ts';
-import { ROOT, seededPayments, ServerProcess, startApi, type Dialect } from './lib.ts';
+import { ROOT, ServerProcess, type Dialect } from './lib.ts';
+import { get, scenariosFor, type Scenario } from './run-scenarios.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 const ROUNDS = 2;
 const CONNECTIONS = 50;
-const MILLION = 1_000_000;
-/** Pending payments for the callbacks to settle: more than the rounds can use. */
-const CALLBACK_TARGETS = 150_000;
-const SECRET = 'bench-callback-secret-0123456789';
-
-interface Scenario {
-  name: string;
-  dialect: Dialect | null;
-  server: ServerProcess;
-  /** Ratio to bare Fastify it must reach, and whether it must also beat bare Express. */
-  target?: { ratio?: number; perSecond?: number; aboveExpress?: boolean };
-  request: () => autocannon.Request;
-}
 
 interface Round {
   requestsPerS: number;
@@ -73,209 +57,6 @@ async function load(scenario: Scenario, seconds: number): Promise<Round> {
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   };
-}
-
-/** The settings that point the API at a database of its own, created empty. */
-async function emptyDatabase(
-  dialect: Dialect,
-  name: string,
-): Promise<{ env: Record<string, string>; url: string; schema?: string; cleanUp: () => unknown }> {
-  if (dialect === 'sqlite') {
-    const dir = mkdtempSync(path.join(tmpdir(), `mpesa-bench-${name}-`));
-    return {
-      env: { DATA_DIR: dir },
-      url: path.join(dir, 'mpesa.sqlite'),
-      cleanUp: () => rmSync(dir, { recursive: true }),
-    };
-  }
-  const schema = `bench_${name}`;
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await client.connect();
-  await client.query(`drop schema if exists ${schema} cascade`);
-  await client.end();
-  return {
-    env: { DATABASE_URL: TEST_DATABASE_URL!, DATABASE_SCHEMA: schema },
-    url: TEST_DATABASE_URL!,
-    schema,
-    cleanUp: async () => {
-      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await c.connect();
-      await c.query(`drop schema if exists ${schema} cascade`);
-      await c.end();
-    },
-  };
-}
-
-/** Our API as `npm start` runs it, on these database settings, calling the simulator. */
-function startOurApi(name: string, env: Record<string, string>, simulatorUrl: string) {
-  return startApi(name, {
-    MPESA_BASE_URL: simulatorUrl,
-    MPESA_CALLBACK_SECRET: SECRET,
-    // The check stays on; at this height it refuses no one.
-    STKPUSH_RATE_LIMIT: '1000000',
-    ...env,
-  });
-}
-
-const get = (pathname: string) => () => ({ method: 'GET' as const, path: pathname });
-const post = (pathname: string, body: () => unknown) => () => ({
-  method: 'POST' as const,
-  path: pathname,
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify(body()),
-});
-
-async function scenariosFor(
-  dialect: Dialect,
-  simulator: ServerProcess,
-  cleanUps: (() => unknown)[],
-) {
-  // A shop with five payments.
-  const small = await emptyDatabase(dialect, 'small');
-  cleanUps.push(small.cleanUp);
-  const smallApi = await startOurApi(`the API (${dialect}, 5 payments)`, small.env, simulator.url);
-  cleanUps.push(() => smallApi.stop());
-  {
-    const { db } = createDb(small.url, small.schema ? { schema: small.schema } : {});
-    const at = Date.parse('2026-11-20T09:00:00.000Z');
-    await db
-      .insertInto('transactions')
-      .values(
-        Array.from({ length: 5 }, (_, i) =>
-          storedPayment(`bench-small-${i}`, new Date(at + i * 60_000).toISOString(), {
-            reference: `INV-${i}`,
-            mpesa_receipt_number: `UBENCH000${i}`,
-            result_code: '0',
-          }),
-        ),
-      )
-      .execute();
-    await db.destroy();
-  }
-
-  // A million payments.
-  const millionApi = await startOurApi(
-    `the API (${dialect}, 1,000,000 payments)`,
-    (await seededPayments(dialect, MILLION, true)).env,
-    simulator.url,
-  );
-  cleanUps.push(() => millionApi.stop());
-  const firstPage = (await (
-    await fetch(`${millionApi.url}/api/mpesa/transactions?limit=200`)
-  ).json()) as {
-    data: { phoneNumber: string }[];
-  };
-  const phones = [...new Set(firstPage.data.map((row) => row.phoneNumber))];
-
-  // Payments waiting for their callbacks, and the payments the simulator will prompt for.
-  const writes = await emptyDatabase(dialect, 'writes');
-  cleanUps.push(writes.cleanUp);
-  const writesApi = await startOurApi(`the API (${dialect}, writes)`, writes.env, simulator.url);
-  cleanUps.push(() => writesApi.stop());
-  {
-    const { db } = createDb(writes.url, writes.schema ? { schema: writes.schema } : {});
-    const at = new Date().toISOString();
-    for (let start = 0; start < CALLBACK_TARGETS; start += 1000) {
-      await db
-        .insertInto('transactions')
-        .values(
-          Array.from({ length: 1000 }, (_, i) =>
-            storedPayment(`bench-cb-${start + i}`, at, {
-              status: 'pending',
-              phone_number: `2547${String(start + i).padStart(8, '0')}`,
-              amount: 10,
-              checkout_request_id: `ws_CO_BENCH${start + i}`,
-              merchant_request_id: `bench-${start + i}`,
-              next_check_at: '2099-01-01T00:00:00.000Z',
-            }),
-          ),
-        )
-        .execute();
-    }
-    await db.destroy();
-  }
-  let callbacks = 0;
-  let phonesAsked = 0;
-  // Phones of their own per database: the simulator, shared by both, refuses the same amount to
-  // the same phone within two minutes.
-  let payments = dialect === 'sqlite' ? 10_000_000 : 50_000_000;
-  const callbackFor = (n: number) =>
-    successCallback(`ws_CO_BENCH${n}`, {
-      amount: 10,
-      phoneNumber: `2547${String(n).padStart(8, '0')}`,
-      receipt: `UB${String(n).padStart(8, '0')}`,
-    });
-  const label = (name: string) => `${name}`;
-  const scenarios: Scenario[] = [
-    {
-      name: label('GET /api/health'),
-      dialect,
-      server: smallApi,
-      request: get('/api/health'),
-    },
-    {
-      name: label('one transaction by id'),
-      dialect,
-      server: smallApi,
-      target: { ratio: 0.5, aboveExpress: true },
-      request: get('/api/mpesa/transactions/bench-small-2'),
-    },
-    {
-      name: label('history, first page (5 payments)'),
-      dialect,
-      server: smallApi,
-      target: { ratio: 0.3, aboveExpress: true },
-      request: get('/api/mpesa/transactions'),
-    },
-    {
-      name: label('history, first page (50 of 1,000,000)'),
-      dialect,
-      server: millionApi,
-      request: get('/api/mpesa/transactions'),
-    },
-    {
-      name: label('phone search in 1,000,000'),
-      dialect,
-      server: millionApi,
-      request: () =>
-        get(`/api/mpesa/transactions?q=0${phones[phonesAsked++ % phones.length]!.slice(3)}`)(),
-    },
-    {
-      name: label('callbacks, distinct payments'),
-      dialect,
-      server: writesApi,
-      target: { ratio: 0.3, aboveExpress: true },
-      request: () =>
-        post(`/api/mpesa/callback/${SECRET}`, () =>
-          callbackFor(1 + (callbacks++ % (CALLBACK_TARGETS - 1))),
-        )(),
-    },
-    {
-      name: label('callbacks, one delivered again'),
-      dialect,
-      server: writesApi,
-      target: { ratio: 0.3, aboveExpress: true },
-      request: post(`/api/mpesa/callback/${SECRET}`, () => callbackFor(0)),
-    },
-    {
-      name: label('payment initiation via the simulator'),
-      dialect,
-      server: writesApi,
-      ...(dialect === 'sqlite' ? { target: { perSecond: 1000 } } : {}),
-      request: () =>
-        post('/api/mpesa/stkpush', () => ({
-          phoneNumber: `07${String(payments++).padStart(8, '0')}`,
-          amount: 10,
-        }))(),
-    },
-  ];
-  // The one callback delivered again must have been delivered once.
-  await fetch(`${writesApi.url}/api/mpesa/callback/${SECRET}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(callbackFor(0)),
-  });
-  return scenarios;
 }
 
 const cleanUps: (() => unknown)[] = [];

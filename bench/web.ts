@@ -1,5 +1,5 @@
 /**
- * `npm run bench:web`: the built web app as a payer's phone sees it (issue 10, "Web budgets").
+ * `npm run bench:web`: the built web app as a payer's phone sees it.
  *
  * Builds the web app when its build is older than its sources, starts the Daraja simulator and our
  * API serving the build (as `npm start` does, on free ports of 127.0.0.1 with a throw-away data
@@ -17,284 +17,25 @@
  * every screen, the form usable within 3 s on slow 3G. CHROMIUM_PATH names another Chromium;
  * WEB_DIST_DIR measures another build of the web app (an older one, to compare) as it is.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import path from 'node:path';
-import { launch as launchChrome } from 'chrome-launcher';
-import lighthouse from 'lighthouse';
-import { chromium, type Browser } from 'playwright-core';
-import { API_NODE_FLAGS } from '../apps/api/src/node-flags.ts';
-import { freePort } from '../apps/api/src/test/ports.ts';
-import { ROOT, buildWebIfNeeded, waitForHttp } from '../scripts/lib.ts';
+import { chromium } from 'playwright-core';
+import { ROOT, buildWebIfNeeded } from '../scripts/lib.ts';
+import {
+  CATEGORIES,
+  CHROMIUM,
+  RUNS,
+  formatMs,
+  lighthouseScreen,
+  median,
+  type ScreenResult,
+} from './web-lighthouse.ts';
+import { createPayment, startProduct, stopAll } from './web-product.ts';
+import { slow3gRun, type Slow3gRun } from './web-slow3g.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const OTHER_BUILD = process.env.WEB_DIST_DIR;
-const RUNS = 3;
-const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
-const METRICS = {
-  fcp: 'first-contentful-paint',
-  lcp: 'largest-contentful-paint',
-  tbt: 'total-blocking-time',
-  cls: 'cumulative-layout-shift',
-  si: 'speed-index',
-} as const;
-/** Emulated slow 3G, as DevTools names it: 400 ms latency, 400 kbit/s each way. */
-const SLOW_3G = {
-  offline: false,
-  latency: 400,
-  downloadThroughput: 400_000 / 8,
-  uploadThroughput: 400_000 / 8,
-};
 const TARGETS = { score: 95, formUsableMs: 3000 };
-
-type Category = (typeof CATEGORIES)[number];
-type Metric = keyof typeof METRICS;
-
-interface ScreenResult {
-  screen: string;
-  path: string;
-  scores: Record<Category, number>;
-  metrics: Record<Metric, number>;
-  runs: { scores: Record<Category, number>; metrics: Record<Metric, number> }[];
-}
-
-interface Slow3gRun {
-  usableMs: number;
-  transferredBytes: number;
-  requests: number;
-  scriptEncoding: string;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? sorted[middle]!
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-}
-
-// --- The product, as `npm start` runs it ----------------------------------------------------
-
-const children: ChildProcess[] = [];
-const dataDir = mkdtempSync(path.join(tmpdir(), 'mpesa-bench-web-'));
-
-async function stopAll(): Promise<void> {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-  await Promise.all(
-    children.map((child) =>
-      child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : null,
-    ),
-  );
-  rmSync(dataDir, { recursive: true, force: true });
-}
-
-async function startProduct(): Promise<string> {
-  const [port, simulatorPort] = [await freePort(), await freePort()];
-  const env = {
-    PATH: process.env.PATH ?? '',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    SIMULATOR_PORT: String(simulatorPort),
-    DATA_DIR: dataDir,
-    MPESA_ENV: 'simulator',
-    LOG_LEVEL: 'warn',
-    // The benchmark's payment settles quickly, so that its detail page shows a finished payment.
-    SIM_CALLBACK_DELAY_MS: '500',
-    ...(OTHER_BUILD ? { WEB_DIST_DIR: OTHER_BUILD } : {}),
-  };
-  const start = (entry: string, flags: readonly string[] = []) => {
-    const child = spawn(process.execPath, [...flags, path.join(ROOT, entry)], {
-      env,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    children.push(child);
-    return child;
-  };
-  const simulator = start('apps/simulator/src/server.ts');
-  await waitForHttp(`http://127.0.0.1:${simulatorPort}/_sim/info`, 20_000, simulator);
-  const api = start('apps/api/src/server.ts', API_NODE_FLAGS);
-  await waitForHttp(`http://127.0.0.1:${port}/api/health`, 30_000, api);
-  return `http://127.0.0.1:${port}`;
-}
-
-/** Pays 0700000000 KES 1 through the API and waits until the payment has settled. */
-async function createPayment(appUrl: string): Promise<string> {
-  const response = await fetch(`${appUrl}/api/mpesa/stkpush`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
-    body: JSON.stringify({
-      phoneNumber: '0700000000',
-      amount: 1,
-      reference: 'BENCH-WEB',
-      description: 'Web benchmark',
-    }),
-  });
-  const body = (await response.json()) as { transactionId?: string };
-  if (!response.ok || !body.transactionId) {
-    throw new Error(`The payment was refused (${response.status}): ${JSON.stringify(body)}`);
-  }
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const read = await fetch(`${appUrl}/api/mpesa/transactions/${body.transactionId}`);
-    const { data } = (await read.json()) as { data?: { status?: string } };
-    if (data?.status && data.status !== 'pending') return body.transactionId;
-    if (Date.now() > deadline) throw new Error('The payment did not settle within 30 s');
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-// --- Lighthouse ----------------------------------------------------------------------------
-
-class LighthouseRuntimeError extends Error {}
-
-async function lighthouseRun(url: string) {
-  // A fresh browser each run: nothing cached, nothing warmed up by the previous run.
-  const chrome = await launchChrome({
-    chromePath: CHROMIUM,
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'],
-  });
-  try {
-    const result = await lighthouse(url, {
-      port: chrome.port,
-      output: 'json',
-      logLevel: 'error',
-      onlyCategories: [...CATEGORIES],
-    });
-    if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
-    const { lhr } = result;
-    if (lhr.runtimeError) throw new LighthouseRuntimeError(`${url}: ${lhr.runtimeError.code}`);
-    const scores = {} as Record<Category, number>;
-    for (const category of CATEGORIES) {
-      scores[category] = Math.round((lhr.categories[category]?.score ?? 0) * 100);
-    }
-    const metrics = {} as Record<Metric, number>;
-    for (const [metric, audit] of Object.entries(METRICS) as [Metric, string][]) {
-      metrics[metric] = lhr.audits[audit]?.numericValue ?? Number.NaN;
-    }
-    const failing = Object.values(lhr.audits)
-      .filter(
-        (audit) =>
-          audit.score !== null &&
-          audit.score < 0.9 &&
-          audit.scoreDisplayMode !== 'informative' &&
-          audit.scoreDisplayMode !== 'manual',
-      )
-      .map((audit) => `${audit.id} (${audit.displayValue ?? audit.score})`);
-    return { scores, metrics, failing, lighthouseVersion: lhr.lighthouseVersion };
-  } finally {
-    chrome.kill();
-  }
-}
-
-/**
- * Lighthouse now and then fails to record a trace (NO_NAVSTART, NO_FCP) in headless Chromium; such
- * a run measured nothing and is done again, twice at most.
- */
-async function withRetries<T>(attempt: () => Promise<T>): Promise<T> {
-  for (let left = 2; ; left -= 1) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (left === 0 || !(error instanceof LighthouseRuntimeError)) throw error;
-      console.log(`  (${error.message}; run again)`);
-    }
-  }
-}
-
-async function lighthouseScreen(screen: string, appUrl: string, urlPath: string) {
-  const runs = [];
-  const failing = new Set<string>();
-  let version = '';
-  for (let run = 1; run <= RUNS; run += 1) {
-    const result = await withRetries(() => lighthouseRun(appUrl + urlPath));
-    console.log(
-      `  ${screen}, run ${run}: ${CATEGORIES.map((c) => `${c} ${result.scores[c]}`).join(', ')}; ` +
-        `FCP ${formatMs(result.metrics.fcp)}, LCP ${formatMs(result.metrics.lcp)}, ` +
-        `TBT ${Math.round(result.metrics.tbt)} ms, CLS ${result.metrics.cls.toFixed(3)}`,
-    );
-    runs.push({ scores: result.scores, metrics: result.metrics });
-    result.failing.forEach((audit) => failing.add(audit));
-    version = result.lighthouseVersion;
-  }
-  const scores = {} as Record<Category, number>;
-  for (const category of CATEGORIES) scores[category] = median(runs.map((r) => r.scores[category]));
-  const metrics = {} as Record<Metric, number>;
-  for (const metric of Object.keys(METRICS) as Metric[]) {
-    metrics[metric] = median(runs.map((r) => r.metrics[metric]));
-  }
-  if (failing.size > 0) console.log(`  ${screen}, audits below 90: ${[...failing].join(', ')}`);
-  const result: ScreenResult = { screen, path: urlPath, scores, metrics, runs };
-  return { result, version };
-}
-
-// --- The payment form on slow 3G ---------------------------------------------------------
-
-/**
- * One load of the payment form on slow 3G. `acceptEncoding` replaces what Chromium accepts (it
- * offers brotli to 127.0.0.1 and to HTTPS sites, gzip only to other plain-HTTP ones).
- */
-async function slow3gRun(
-  browser: Browser,
-  appUrl: string,
-  acceptEncoding?: string,
-): Promise<Slow3gRun> {
-  const context = await browser.newContext({
-    viewport: { width: 360, height: 740 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-  });
-  try {
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-    await cdp.send('Network.emulateNetworkConditions', SLOW_3G);
-    if (acceptEncoding) {
-      await cdp.send('Network.setExtraHTTPHeaders', {
-        headers: { 'Accept-Encoding': acceptEncoding },
-      });
-    }
-    let transferredBytes = 0;
-    let requests = 0;
-    let scriptEncoding = 'none';
-    cdp.on('Network.loadingFinished', (event) => {
-      transferredBytes += event.encodedDataLength;
-      requests += 1;
-    });
-    cdp.on('Network.responseReceived', (event) => {
-      if (event.type === 'Script' && event.response.url.includes('/assets/')) {
-        const headers = event.response.headers;
-        scriptEncoding = headers['content-encoding'] ?? headers['Content-Encoding'] ?? 'none';
-      }
-    });
-    await page.goto(`${appUrl}/`, { waitUntil: 'commit', timeout: 60_000 });
-    // Checked at every frame; the answer is the time since navigation started.
-    const usable = await page.waitForFunction(
-      () => {
-        const phone = document.querySelector<HTMLInputElement>('input#phoneNumber');
-        const submit = document.querySelector<HTMLButtonElement>('form button[type="submit"]');
-        const ready = (element: HTMLInputElement | HTMLButtonElement | null) =>
-          element !== null && !element.disabled && element.checkVisibility();
-        return ready(phone) && ready(submit) ? performance.now() : false;
-      },
-      undefined,
-      { polling: 'raf', timeout: 60_000 },
-    );
-    const usableMs = (await usable.jsonValue()) as number;
-    await page.waitForLoadState('networkidle', { timeout: 60_000 }).catch(() => undefined);
-    return { usableMs, transferredBytes, requests, scriptEncoding };
-  } finally {
-    await context.close();
-  }
-}
-
-// --- The run ---------------------------------------------------------------------------------
-
-function formatMs(ms: number): string {
-  return `${(ms / 1000).toFixed(2)} s`;
-}
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
@@ -312,7 +53,7 @@ process.on('SIGINT', () => void stopAll().then(() => process.exit(130)));
 let exitCode = 0;
 try {
   if (!OTHER_BUILD) await buildWebIfNeeded();
-  const appUrl = await startProduct();
+  const appUrl = await startProduct(OTHER_BUILD);
   const transactionId = await createPayment(appUrl);
   const screens: [string, string][] = [
     ['Make Payment', '/'],

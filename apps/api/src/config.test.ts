@@ -1,7 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { ConfigError, REPO_ROOT, SETTING_NAMES, loadConfig } from './config.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { ConfigError, REPO_ROOT, SETTING_NAMES, loadConfig, loadConfigOrExit } from './config.ts';
+
+/** The error loadConfig stops with for `env`. */
+function refusal(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error(`loadConfig took ${JSON.stringify(env)}`);
+}
 
 describe('loadConfig', () => {
   it('runs against the simulator with no settings at all', () => {
@@ -193,6 +204,53 @@ describe('loadConfig', () => {
     expect(
       loadConfig({ RECONCILE_AFTER_S: '60', RECONCILE_GIVE_UP_S: '60' }).reconcile,
     ).toMatchObject({ afterS: 60, giveUpS: 60 });
+  });
+
+  it('names every bad setting at once, each in its own sentence', () => {
+    const error = refusal({
+      PORT: 'eighty',
+      MPESA_SHORTCODE: '12',
+      RECONCILE_AFTER_S: '90',
+      RECONCILE_GIVE_UP_S: '60',
+    });
+    expect(error.problems).toEqual([
+      expect.stringMatching(/^PORT .*\(got "eighty"\)$/),
+      expect.stringMatching(/^MPESA_SHORTCODE must be a 5 to 7 digit shortcode/),
+      expect.stringMatching(/^RECONCILE_GIVE_UP_S must not be shorter than RECONCILE_AFTER_S/),
+    ]);
+    expect(error.message).toBe(error.problems.join('\n'));
+  });
+
+  it('names each missing setting, and judges a rule between settings only on settings that were read', () => {
+    const error = refusal({ MPESA_ENV: 'sandbox', HTTP_HEADERS_TIMEOUT_MS: '40000x' });
+    expect(error.problems).toEqual([
+      expect.stringMatching(/^HTTP_HEADERS_TIMEOUT_MS /),
+      'MPESA_CONSUMER_KEY is required when MPESA_ENV=sandbox',
+      'MPESA_CONSUMER_SECRET is required when MPESA_ENV=sandbox',
+      'MPESA_CALLBACK_URL is required when MPESA_ENV=sandbox',
+    ]);
+  });
+
+  it('stops a process with one line per bad setting', () => {
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const exit = vi.spyOn(process, 'exit').mockImplementation((code) => {
+      throw new Error(`exit ${code}`);
+    });
+    try {
+      expect(() => loadConfigOrExit({ PORT: 'eighty' })).toThrow('exit 1');
+      expect(printed).toHaveBeenLastCalledWith(
+        expect.stringMatching(/^Configuration error: PORT /),
+      );
+      expect(() => loadConfigOrExit({ PORT: 'eighty', HOST: ' ', LOG_LEVEL: 'loud' })).toThrow(
+        'exit 1',
+      );
+      expect(printed.mock.lastCall?.[0]).toMatch(
+        /^Configuration errors \(3\):\n {2}HOST .*\n {2}PORT .*\n {2}LOG_LEVEL .*$/,
+      );
+    } finally {
+      printed.mockRestore();
+      exit.mockRestore();
+    }
   });
 
   it('documents every setting in the README', () => {
