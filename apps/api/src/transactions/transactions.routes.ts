@@ -1,28 +1,24 @@
-/** HTTP only: schemas in, schemas out; the rules live in the services. */
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+/**
+ * HTTP only: schemas in, schemas out; the rules live in the services. Daraja's result callback has
+ * its own routes (callbacks/callback.routes.ts).
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   initiatePaymentSchema,
   transactionFiltersSchema,
   transactionListQuerySchema,
 } from '@mpesa/shared/contract';
-import { AppError, NOT_FOUND_MESSAGE } from '../errors.ts';
-import { addressList, clientAddress, limitKeyFor } from '../lib/client-address.ts';
-import { applyCallback } from './callbacks.service.ts';
+import { clientAddress, limitKeyFor } from '../lib/client-address.ts';
 import { withIdempotencyKey } from './idempotency.ts';
 import { floodLimit } from '../limits/flood-limit.ts';
 import { exportLimit } from './export-limit.ts';
 import * as service from './transactions.service.ts';
 import {
   ANSWERS,
-  CALLBACK_ACCEPTED,
-  CALLBACK_BODY,
-  CALLBACK_REJECTED,
   DESCRIBED,
   IDEMPOTENCY_KEY,
   PAYMENT_BODY,
-  callbackForbidden,
   tooManyRequests,
 } from './transactions.answers.ts';
 import * as history from './history.service.ts';
@@ -31,15 +27,12 @@ import type { PaymentDeps } from './transactions.service.ts';
 
 export interface TransactionRoutesOptions {
   deps: PaymentDeps;
-  callbackSecret: string;
-  /** Addresses allowed to deliver callbacks; empty allows any. */
-  callbackAllowedIps: readonly string[];
   /**
    * Payment requests per client address per window (0: no limit): `max` those that would send a
    * prompt, `requestsMax` all of them, valid or not.
    */
   rateLimit: { max: number; requestsMax: number; windowS: number };
-  bodyLimits: { paymentBytes: number; callbackBytes: number };
+  bodyLimits: { paymentBytes: number };
   /**
    * How long after it was taken an Idempotency-Key that names no saved payment and has no answer
    * is taken for abandoned (its request failed with the database and could not free it).
@@ -51,24 +44,9 @@ export interface TransactionRoutesOptions {
   businessTimeZone: string;
 }
 
-/** Compares secrets in constant time, whatever their lengths, so the path token cannot be guessed byte by byte. */
-function sameSecret(given: string, expected: string): boolean {
-  const digest = (text: string) => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(given), digest(expected));
-}
-
 export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> = async (
   app,
-  {
-    deps,
-    callbackSecret,
-    callbackAllowedIps,
-    rateLimit,
-    bodyLimits,
-    idempotencyKeyAbandonedMs,
-    exportLimits,
-    businessTimeZone,
-  },
+  { deps, rateLimit, bodyLimits, idempotencyKeyAbandonedMs, exportLimits, businessTimeZone },
 ) => {
   const flood = floodLimit({ max: rateLimit.requestsMax, windowS: rateLimit.windowS });
   const exports = exportLimit(exportLimits);
@@ -189,51 +167,4 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
       data: await service.getTransaction(deps, request.params.id),
     }),
   );
-
-  // Daraja's result callback. Daraja signs nothing, so an unguessable path token (and, in
-  // production, Safaricom's published source addresses) is what tells a genuine callback from a
-  // forged one (PROTOCOL.md §4.3). The body is taken as text so that it is recorded exactly as it
-  // arrived, even when it is not valid JSON.
-  await app.register(async (plainScope) => {
-    const callbackScope = plainScope.withTypeProvider<ZodTypeProvider>();
-    callbackScope.removeAllContentTypeParsers();
-    callbackScope.addContentTypeParser(
-      '*',
-      { parseAs: 'string', bodyLimit: bodyLimits.callbackBytes },
-      (_request, body, done) => {
-        done(null, body);
-      },
-    );
-    const allowed = addressList(callbackAllowedIps);
-    callbackScope.post(
-      '/mpesa/callback/:secret',
-      // The router refuses a parameter longer than the longest allowed secret (414).
-      {
-        schema: {
-          ...DESCRIBED.callback,
-          params: z.object({ secret: z.string().describe('MPESA_CALLBACK_SECRET') }),
-          // Taken as text, whatever it holds: described here, checked by the callback parser.
-          body: z.unknown().meta(CALLBACK_BODY),
-          response: ANSWERS.callback,
-        },
-      },
-      async (request, reply) => {
-        const ip = clientAddress(request);
-        if (callbackAllowedIps.length > 0 && !allowed(ip)) {
-          request.log.warn({ ip }, 'callback from an address not on the allow-list refused');
-          throw callbackForbidden();
-        }
-        if (!sameSecret(request.params.secret, callbackSecret)) {
-          request.log.warn({ ip }, 'callback with a wrong secret refused');
-          throw new AppError(404, 'NOT_FOUND', NOT_FOUND_MESSAGE);
-        }
-        const raw = typeof request.body === 'string' ? request.body : '';
-        const result = await applyCallback({ ...deps, log: request.log }, raw, ip);
-        if (result.outcome === 'invalid') {
-          return reply.code(400).send(CALLBACK_REJECTED);
-        }
-        return reply.code(200).send(CALLBACK_ACCEPTED);
-      },
-    );
-  });
 };

@@ -1,0 +1,69 @@
+/**
+ * One rule for the length of every stored identifier. PostgreSQL refuses a value longer than its
+ * column (an error, so a 500 and nothing kept); SQLite stores it silently. So every value that comes
+ * from outside (Daraja, a callback, a client's header or address) is checked against these lengths
+ * before it reaches a query, and `db/stored-lengths.test.ts` holds the migrated columns to the same
+ * numbers on both dialects. Changing a number here needs a migration that changes the column.
+ */
+
+/** The longest value accepted from outside, by kind. */
+export const MAX_LENGTH = {
+  /** Daraja's MerchantRequestID and CheckoutRequestID ("ws_CO_…" is about 40 characters). */
+  darajaId: 100,
+  /** A ResultCode as text: "0", "1032", "SFC_IC0003". */
+  resultCode: 32,
+  /** An M-PESA receipt ("UF1E26WQJZ", 10 characters). */
+  receiptNumber: 32,
+  /** A client's IP address as text (the longest IPv6 form is 45 characters). */
+  ipAddress: 64,
+  /** A client's Idempotency-Key header. */
+  idempotencyKey: 255,
+  /** A rate-limit counter's key: the route and the client's address. */
+  rateLimitKey: 200,
+  /** Our own ids (UUIDs, sortable event ids). */
+  ownId: 64,
+} as const;
+
+/** Every length-limited column, as the migrations declare it. */
+export const COLUMN_LENGTHS: Record<string, number> = {
+  'transactions.id': MAX_LENGTH.ownId,
+  'transactions.phone_number': 16,
+  'transactions.status': 16,
+  'transactions.merchant_request_id': MAX_LENGTH.darajaId,
+  'transactions.checkout_request_id': MAX_LENGTH.darajaId,
+  'transactions.result_code': MAX_LENGTH.resultCode,
+  'transactions.mpesa_receipt_number': MAX_LENGTH.receiptNumber,
+  'transactions.transaction_date': 32,
+  'transactions.created_at': 32,
+  'transactions.updated_at': 32,
+  'transactions.next_check_at': 32,
+  'transactions.lease_until': 32,
+  'transactions.lease_owner': MAX_LENGTH.ownId,
+  'callbacks.id': MAX_LENGTH.ownId,
+  'callbacks.kind': 16,
+  'callbacks.received_at': 32,
+  'callbacks.checkout_request_id': MAX_LENGTH.darajaId,
+  'callbacks.transaction_id': MAX_LENGTH.ownId,
+  'callbacks.source_ip': MAX_LENGTH.ipAddress,
+  'callbacks.outcome': 16,
+  'transaction_events.id': MAX_LENGTH.ownId,
+  'transaction_events.transaction_id': MAX_LENGTH.ownId,
+  'transaction_events.at': 32,
+  'transaction_events.source': 16,
+  'transaction_events.from_status': 16,
+  'transaction_events.to_status': 16,
+  'phone_locks.phone_number': 16,
+  'phone_locks.transaction_id': MAX_LENGTH.ownId,
+  'phone_locks.locked_until': 32,
+  'idempotency_keys.key': MAX_LENGTH.idempotencyKey,
+  'idempotency_keys.request_hash': 64,
+  'idempotency_keys.transaction_id': MAX_LENGTH.ownId,
+  'idempotency_keys.created_at': 32,
+  'idempotency_keys.expires_at': 32,
+  'rate_limits.key': MAX_LENGTH.rateLimitKey,
+};
+
+/** Printable ASCII of at most `max` characters: what Daraja's identifiers and codes are made of. */
+export function isStorableIdentifier(value: string, max: number): boolean {
+  return value.length <= max && /^[\x20-\x7e]*$/.test(value);
+}
