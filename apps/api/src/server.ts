@@ -3,7 +3,7 @@
  * graceful shutdown that lets in-flight requests finish.
  */
 import { loadConfigOrExit, type Config } from './config.ts';
-import { loadOrCreateCallbackSecret } from './callback-secret.ts';
+import { loadOrCreateCallbackSecret } from './callbacks/callback-secret.ts';
 import { migrateToLatest, openConfiguredDb, type DbHandle } from './db/create-db.ts';
 import { createDarajaClient } from './daraja/daraja-client.ts';
 import { buildApp } from './app.ts';

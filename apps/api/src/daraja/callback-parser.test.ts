@@ -10,7 +10,7 @@ const parse = (name: string) => {
   return result.callback;
 };
 
-describe('parseStkCallback on every shape in PROTOCOL.md §4', () => {
+describe('parseStkCallback on every shape in docs/daraja-protocol.md §4', () => {
   it('reads a documented success, whose metadata has no Balance item', () => {
     expect(parse('callback-success-docs.json')).toEqual({
       merchantRequestId: '29115-34620561-1',

@@ -1,11 +1,11 @@
 /**
- * Parses Daraja's STK result callback in every shape seen in the wild (PROTOCOL.md §4):
+ * Parses Daraja's STK result callback in every shape seen in the wild (docs/daraja-protocol.md §4):
  * ResultCode as a number or a string ("SFC_IC0003"), no CallbackMetadata on failures, metadata items
  * in any order and looked up by Name, a Balance item with no Value, TransactionDate as an EAT number.
  */
 import { z } from 'zod';
 import { stripControlCharacters } from '@mpesa/shared';
-import { MAX_LENGTH } from '../db/stored-lengths.ts';
+import { MAX_LENGTH } from '../lib/stored-lengths.ts';
 import { eatTimestampToIso } from './time.ts';
 
 const itemSchema = z.looseObject({
@@ -15,7 +15,7 @@ const itemSchema = z.looseObject({
 
 /**
  * Daraja's identifiers and codes are printable ASCII no longer than we store
- * (db/stored-lengths.ts); anything else is not a Daraja callback.
+ * (lib/stored-lengths.ts); anything else is not a Daraja callback.
  */
 const identifier = (max: number) =>
   z

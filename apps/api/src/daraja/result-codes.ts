@@ -2,7 +2,7 @@ import type { TransactionStatus } from '@mpesa/shared';
 
 /**
  * What a Daraja ResultCode means for the transaction. Branch on the code, never on ResultDesc, whose
- * wording drifts from year to year (PROTOCOL.md §4.2).
+ * wording drifts from year to year (docs/daraja-protocol.md §4.2).
  */
 export function statusForResultCode(resultCode: string): Exclude<TransactionStatus, 'pending'> {
   switch (resultCode) {

@@ -2,7 +2,7 @@ import { isoInZone } from '../lib/business-day.ts';
 
 /**
  * Daraja speaks Kenyan time (EAT, UTC+3) in `YYYYMMDDHHmmss`: the request Timestamp and the callback
- * TransactionDate. A server in another time zone must still send Nairobi time (PROTOCOL.md §3.3).
+ * TransactionDate. A server in another time zone must still send Nairobi time (docs/daraja-protocol.md §3.3).
  */
 export function darajaTimestamp(at: Date): string {
   // 2026-11-23T17:52:09+03:00 → 20261123175209

@@ -1,6 +1,7 @@
 /** Table types. Rows are read through `Selectable<…>`; nothing re-declares these shapes. */
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { EventKind, TransactionStatus } from '@mpesa/shared';
+import type { CallbackKind } from '../callbacks/callback-kinds.ts';
 
 export interface TransactionTable {
   id: string;
@@ -32,6 +33,8 @@ export interface TransactionTable {
 /** Every callback body exactly as it arrived, whatever became of it. */
 export interface CallbackTable {
   id: string;
+  /** Which Daraja API's result it is (which callback route it came to). */
+  kind: CallbackKind;
   received_at: string;
   checkout_request_id: string | null;
   transaction_id: string | null;

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
-import { COLUMN_LENGTHS } from './stored-lengths.ts';
+import { COLUMN_LENGTHS } from '../lib/stored-lengths.ts';
 
 /** The declared length of every length-limited column, as the database itself reports it. */
 async function declaredLengths(database: TestDatabase): Promise<Record<string, number>> {

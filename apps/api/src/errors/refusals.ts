@@ -3,7 +3,7 @@
  * elsewhere decides which to throw, and never writes a code or a payer's sentence of its own.
  */
 import { messages } from '@mpesa/shared';
-import { MAX_LENGTH } from '../db/stored-lengths.ts';
+import { MAX_LENGTH } from '../lib/stored-lengths.ts';
 import { formatDuration } from '../lib/duration.ts';
 import { AppError, type AppErrorOptions } from './app-error.ts';
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createDb, migrateToLatest } from '../db/create-db.ts';
-import { loadOrCreateCallbackSecret } from '../callback-secret.ts';
+import { loadOrCreateCallbackSecret } from '../callbacks/callback-secret.ts';
 
 const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
 

@@ -1,8 +1,8 @@
 /**
  * Whether a request's URL is the API's (`/api` or `/api/…`) rather than the web app's. One answer
- * for both that ask: the not-found handler (app.ts: the API's 404 in JSON, or the single-page
- * app's index.html) and CORS (cors.ts: headers on the API's answers only), so that no address is
- * the API's to one and the web app's to the other.
+ * for both that ask: the not-found handler (plugins/not-found.ts: the API's 404 in JSON, or the
+ * single-page app's index.html) and CORS (plugins/cors.ts: headers on the API's answers only), so
+ * that no address is the API's to one and the web app's to the other.
  *
  * Read as the router reads a path: up to the first `?` or `#` (so `/api?x` is `/api`), with its
  * %-escapes decoded as `decodeURI` does (so `/%61pi/health` is the health route, and `/api%2Fx`,

@@ -5,7 +5,7 @@
  */
 import { BlockList, isIP, isIPv6 } from 'node:net';
 import type { FastifyRequest } from 'fastify';
-import { MAX_LENGTH } from '../db/stored-lengths.ts';
+import { MAX_LENGTH } from './stored-lengths.ts';
 
 /** "::ffff:196.201.214.200" and "196.201.214.200" are the same IPv4 client. */
 export function plainIp(ip: string): string {

@@ -1,8 +1,9 @@
 /**
  * Which methods the app's routes answer at a path, so that a request with another method is told
  * `405 Method Not Allowed` with an `Allow` header rather than that nothing is there (the
- * not-found handler in app.ts asks). Collected as routes are registered; a catch-all route (the
- * CORS preflight, `OPTIONS /api/*`) says nothing about any one path and is left out.
+ * not-found handler in plugins/not-found.ts asks). Collected as routes are registered; a
+ * catch-all route (the CORS preflight, `OPTIONS /api/*`) says nothing about any one path and is
+ * left out.
  */
 import type { FastifyInstance } from 'fastify';
 

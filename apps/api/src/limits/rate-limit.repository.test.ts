@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
-import { MAX_LENGTH } from '../db/stored-lengths.ts';
+import { MAX_LENGTH } from '../lib/stored-lengths.ts';
 import { countHit } from './rate-limit.repository.ts';
 
 for (const dialect of DIALECTS) {

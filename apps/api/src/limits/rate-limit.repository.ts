@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { MAX_LENGTH } from '../db/stored-lengths.ts';
+import { MAX_LENGTH } from '../lib/stored-lengths.ts';
 
 /** A key longer than its column is kept as its digest, so no key can make the database refuse it. */
 function storableKey(key: string): string {

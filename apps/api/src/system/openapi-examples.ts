@@ -12,7 +12,10 @@ import type { TimelineRow } from '../transactions/events.repository.ts';
 const createdAt = '2026-03-14T09:26:53.000Z';
 const paidAt = '2026-03-14T09:27:04.000Z';
 
-/** A payment paid through M-PESA (the identifiers in Daraja's formats, PROTOCOL.md §3.4). */
+/**
+ * A payment paid through M-PESA (the identifiers in Daraja's formats, docs/daraja-protocol.md
+ * §3.4).
+ */
 const PAID: TransactionRow = {
   id: '0f8b2c6e-3d41-4a57-9e0b-5c2f71a8d903',
   reference: 'INV-1042',
@@ -55,7 +58,7 @@ export const SAMPLE = {
 /** The export's first lines, for the sample payment, in Nairobi's time. */
 export const SAMPLE_CSV = csvLine(CSV_COLUMNS) + csvRecord(PAID, 'Africa/Nairobi');
 
-/** Daraja's callback for the sample payment (PROTOCOL.md §4.1). */
+/** Daraja's callback for the sample payment (docs/daraja-protocol.md §4.1). */
 export const SAMPLE_CALLBACK = {
   Body: {
     stkCallback: {

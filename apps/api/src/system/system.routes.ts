@@ -13,10 +13,11 @@ export interface SystemRoutesOptions {
   database: DbHandle;
 }
 
-export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
-  app,
-  { config, database },
-) => {
+/** The instance the routes are registered on (under `/api`), with zod's type provider. */
+type SystemApp = Parameters<FastifyPluginAsyncZod>[0];
+
+/** `GET /api/config`: what the web app needs to know about this server. */
+function configRoute(app: SystemApp, config: Config): void {
   app.get(
     '/config',
     {
@@ -58,7 +59,10 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
       businessName: config.businessName ?? null,
     }),
   );
+}
 
+/** `GET /api/health`: liveness. */
+function healthRoute(app: SystemApp): void {
   app.get(
     '/health',
     {
@@ -75,13 +79,26 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
     },
     async () => ({ status: 'ok' as const }),
   );
+}
 
-  const notReady = z.object({ status: z.literal('not ready'), reason: z.string() });
-  const NOT_READY = {
-    unreachable: { status: 'not ready', reason: 'database unreachable' },
-    fileGone: { status: 'not ready', reason: FILE_GONE_MESSAGE },
-    migrations: { status: 'not ready', reason: 'database migrations are pending' },
-  } as const;
+const notReady = z.object({ status: z.literal('not ready'), reason: z.string() });
+const NOT_READY = {
+  unreachable: { status: 'not ready', reason: 'database unreachable' },
+  fileGone: { status: 'not ready', reason: FILE_GONE_MESSAGE },
+  migrations: { status: 'not ready', reason: 'database migrations are pending' },
+} as const;
+
+/** Whether the database answers and has every migration run: not ready's reason, or undefined. */
+async function notReadyBecause(database: DbHandle) {
+  if (database.fileGone?.()) return NOT_READY.fileGone;
+  await sql`select 1`.execute(database.db);
+  const migrations = await database.migrator.getMigrations();
+  const pending = migrations.filter((migration) => migration.executedAt === undefined);
+  return pending.length > 0 ? NOT_READY.migrations : undefined;
+}
+
+/** `GET /api/ready`: readiness, for load balancers. */
+function readyRoute(app: SystemApp, database: DbHandle): void {
   app.get(
     '/ready',
     {
@@ -116,13 +133,8 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
     },
     async (request, reply) => {
       try {
-        if (database.fileGone?.()) return reply.code(503).send(NOT_READY.fileGone);
-        await sql`select 1`.execute(database.db);
-        const migrations = await database.migrator.getMigrations();
-        const pending = migrations.filter((migration) => migration.executedAt === undefined);
-        if (pending.length > 0) {
-          return reply.code(503).send(NOT_READY.migrations);
-        }
+        const because = await notReadyBecause(database);
+        if (because) return reply.code(503).send(because);
         return { status: 'ready' as const };
       } catch (error) {
         // An outage is what this probe is for, said in a line; anything else is a fault of ours.
@@ -134,4 +146,13 @@ export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
       }
     },
   );
+}
+
+export const systemRoutes: FastifyPluginAsyncZod<SystemRoutesOptions> = async (
+  app,
+  { config, database },
+) => {
+  configRoute(app, config);
+  healthRoute(app);
+  readyRoute(app, database);
 };

@@ -88,6 +88,7 @@ export async function applyCallback(
     await transact(deps.db, (trx) =>
       repo.insertCallback(trx, {
         id: sortableId(),
+        kind: 'stk-push',
         received_at: receivedAt,
         checkout_request_id: null,
         transaction_id: null,
@@ -107,6 +108,7 @@ export async function applyCallback(
   await transact(deps.db, (trx) =>
     repo.insertCallback(trx, {
       id: callbackId,
+      kind: 'stk-push',
       received_at: receivedAt,
       checkout_request_id: callback.checkoutRequestId,
       transaction_id: null,

@@ -9,7 +9,7 @@ import { maskPhone, type TransactionStatus } from '@mpesa/shared';
 import type { StkCallbackMetadata } from '../daraja/callback-parser.ts';
 import { statusForResultCode } from '../daraja/result-codes.ts';
 import type { TransactionPatch } from '../db/schema.ts';
-import { MAX_LENGTH } from '../db/stored-lengths.ts';
+import { MAX_LENGTH } from '../lib/stored-lengths.ts';
 import type {
   Decision,
   EventPlan,

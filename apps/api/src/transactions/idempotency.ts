@@ -15,7 +15,7 @@ import {
   invalidIdempotencyKey,
 } from '../errors.ts';
 import type { Database } from '../db/schema.ts';
-import { MAX_LENGTH } from '../db/stored-lengths.ts';
+import { MAX_LENGTH } from '../lib/stored-lengths.ts';
 import { transact } from '../db/transact.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 

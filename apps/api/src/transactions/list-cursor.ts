@@ -3,7 +3,7 @@
  * sorted by. Opaque to clients (base64url of JSON); anything that does not decode to what this
  * server writes is refused, never passed to a query.
  */
-import { MAX_LENGTH } from '../db/stored-lengths.ts';
+import { MAX_LENGTH } from '../lib/stored-lengths.ts';
 
 export interface ListPosition {
   createdAt: string;

@@ -21,7 +21,7 @@ import {
   transactionResponseSchema,
 } from '@mpesa/shared/contract';
 import { callbackForbidden, databaseUnavailable, tooManyRequests } from '../errors.ts';
-import { MAX_LENGTH } from '../db/stored-lengths.ts';
+import { MAX_LENGTH } from '../lib/stored-lengths.ts';
 import { PATH_REFUSALS, REFUSED, answer, refusal, refusals } from '../system/openapi-answers.ts';
 import { SAMPLE, SAMPLE_CALLBACK, SAMPLE_CSV, SAMPLE_SUMMARY } from '../system/openapi-examples.ts';
 import { ACCOUNT_REFERENCE_MAX } from './daraja-text.ts';

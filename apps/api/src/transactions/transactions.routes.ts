@@ -1,43 +1,33 @@
-/** HTTP only: schemas in, schemas out; the rules live in the services. */
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+/**
+ * HTTP only: schemas in, schemas out; the rules live in the services. Daraja's result callback has
+ * its own routes (callbacks/callback.routes.ts).
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   initiatePaymentSchema,
   transactionFiltersSchema,
   transactionListQuerySchema,
 } from '@mpesa/shared/contract';
-import { callbackForbidden, notFound, tooManyRequests } from '../errors.ts';
-import { addressList, clientAddress, limitKeyFor } from '../lib/client-address.ts';
-import { applyCallback } from './callbacks.service.ts';
+import { tooManyRequests } from '../errors.ts';
+import { clientAddress, limitKeyFor } from '../lib/client-address.ts';
 import { withIdempotencyKey } from './idempotency.ts';
 import { floodLimit } from '../limits/flood-limit.ts';
 import { exportLimit } from './export-limit.ts';
 import * as service from './transactions.service.ts';
-import {
-  ANSWERS,
-  CALLBACK_ACCEPTED,
-  CALLBACK_BODY,
-  CALLBACK_REJECTED,
-  DESCRIBED,
-  IDEMPOTENCY_KEY,
-  PAYMENT_BODY,
-} from './transactions.answers.ts';
+import { ANSWERS, DESCRIBED, IDEMPOTENCY_KEY, PAYMENT_BODY } from './transactions.answers.ts';
 import * as history from './history.service.ts';
 import { businessDayOf } from '../lib/business-day.ts';
 import type { PaymentDeps } from './transactions.service.ts';
 
 export interface TransactionRoutesOptions {
   deps: PaymentDeps;
-  callbackSecret: string;
-  /** Addresses allowed to deliver callbacks; empty allows any. */
-  callbackAllowedIps: readonly string[];
   /**
    * Payment requests per client address per window (0: no limit): `max` those that would send a
    * prompt, `requestsMax` all of them, valid or not.
    */
   rateLimit: { max: number; requestsMax: number; windowS: number };
-  bodyLimits: { paymentBytes: number; callbackBytes: number };
+  bodyLimits: { paymentBytes: number };
   /**
    * How long after it was taken an Idempotency-Key that names no saved payment and has no answer
    * is taken for abandoned (its request failed with the database and could not free it).
@@ -49,27 +39,22 @@ export interface TransactionRoutesOptions {
   businessTimeZone: string;
 }
 
-/** Compares secrets in constant time, whatever their lengths, so the path token cannot be guessed byte by byte. */
-function sameSecret(given: string, expected: string): boolean {
-  const digest = (text: string) => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(given), digest(expected));
-}
+type RoutesApp = Parameters<FastifyPluginAsyncZod>[0];
 
 export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> = async (
   app,
-  {
-    deps,
-    callbackSecret,
-    callbackAllowedIps,
-    rateLimit,
-    bodyLimits,
-    idempotencyKeyAbandonedMs,
-    exportLimits,
-    businessTimeZone,
-  },
+  options,
 ) => {
+  paymentRoute(app, options);
+  historyRoutes(app, options);
+};
+
+/** POST /mpesa/stkpush: a payment, at most once per Idempotency-Key. */
+function paymentRoute(
+  app: RoutesApp,
+  { deps, rateLimit, bodyLimits, idempotencyKeyAbandonedMs }: TransactionRoutesOptions,
+): void {
   const flood = floodLimit({ max: rateLimit.requestsMax, windowS: rateLimit.windowS });
-  const exports = exportLimit(exportLimits);
   app.post(
     '/mpesa/stkpush',
     {
@@ -113,7 +98,14 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
       return reply.code(answer.statusCode as 200).send(answer.body as never);
     },
   );
+}
 
+/** The merchant's history: the list, the figures, the export and one payment. */
+function historyRoutes(
+  app: RoutesApp,
+  { deps, exportLimits, businessTimeZone }: TransactionRoutesOptions,
+): void {
+  const exports = exportLimit(exportLimits);
   app.get(
     '/mpesa/transactions',
     {
@@ -187,51 +179,4 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
       data: await service.getTransaction(deps, request.params.id),
     }),
   );
-
-  // Daraja's result callback. Daraja signs nothing, so an unguessable path token (and, in
-  // production, Safaricom's published source addresses) is what tells a genuine callback from a
-  // forged one (PROTOCOL.md §4.3). The body is taken as text so that it is recorded exactly as it
-  // arrived, even when it is not valid JSON.
-  await app.register(async (plainScope) => {
-    const callbackScope = plainScope.withTypeProvider<ZodTypeProvider>();
-    callbackScope.removeAllContentTypeParsers();
-    callbackScope.addContentTypeParser(
-      '*',
-      { parseAs: 'string', bodyLimit: bodyLimits.callbackBytes },
-      (_request, body, done) => {
-        done(null, body);
-      },
-    );
-    const allowed = addressList(callbackAllowedIps);
-    callbackScope.post(
-      '/mpesa/callback/:secret',
-      // The router refuses a parameter longer than the longest allowed secret (414).
-      {
-        schema: {
-          ...DESCRIBED.callback,
-          params: z.object({ secret: z.string().describe('MPESA_CALLBACK_SECRET') }),
-          // Taken as text, whatever it holds: described here, checked by the callback parser.
-          body: z.unknown().meta(CALLBACK_BODY),
-          response: ANSWERS.callback,
-        },
-      },
-      async (request, reply) => {
-        const ip = clientAddress(request);
-        if (callbackAllowedIps.length > 0 && !allowed(ip)) {
-          request.log.warn({ ip }, 'callback from an address not on the allow-list refused');
-          throw callbackForbidden();
-        }
-        if (!sameSecret(request.params.secret, callbackSecret)) {
-          request.log.warn({ ip }, 'callback with a wrong secret refused');
-          throw notFound();
-        }
-        const raw = typeof request.body === 'string' ? request.body : '';
-        const result = await applyCallback({ ...deps, log: request.log }, raw, ip);
-        if (result.outcome === 'invalid') {
-          return reply.code(400).send(CALLBACK_REJECTED);
-        }
-        return reply.code(200).send(CALLBACK_ACCEPTED);
-      },
-    );
-  });
-};
+}

@@ -3,6 +3,7 @@ import * as initial from './2026-11-22-001-initial.ts';
 import * as lifecycle from './2026-11-22-002-lifecycle.ts';
 import * as historyIndexes from './2026-11-23-003-history-indexes.ts';
 import * as historySearch from './2026-11-23-004-history-search.ts';
+import * as callbackKind from './2026-11-25-005-callback-kind.ts';
 import * as eventKinds from './2026-11-25-006-event-kinds.ts';
 
 /** Every migration, by name; names sort in the order they must run. */
@@ -11,5 +12,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-002-lifecycle': lifecycle,
   '2026-11-23-003-history-indexes': historyIndexes,
   '2026-11-23-004-history-search': historySearch,
+  '2026-11-25-005-callback-kind': callbackKind,
   '2026-11-25-006-event-kinds': eventKinds,
 };

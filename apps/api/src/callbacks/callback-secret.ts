@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CALLBACK_SECRET_FORMAT } from './config.ts';
-import { makePrivateDir, makePrivateFile } from './lib/private-files.ts';
+import { CALLBACK_SECRET_FORMAT } from '../config.ts';
+import { makePrivateDir, makePrivateFile } from '../lib/private-files.ts';
 
 /**
  * The callback path token, when MPESA_CALLBACK_SECRET is unset: generated once and kept in the data

@@ -2,7 +2,7 @@
  * One rule for the length of every stored identifier. PostgreSQL refuses a value longer than its
  * column (an error, so a 500 and nothing kept); SQLite stores it silently. So every value that comes
  * from outside (Daraja, a callback, a client's header or address) is checked against these lengths
- * before it reaches a query, and `stored-lengths.test.ts` holds the migrated columns to the same
+ * before it reaches a query, and `db/stored-lengths.test.ts` holds the migrated columns to the same
  * numbers on both dialects. Changing a number here needs a migration that changes the column.
  */
 
@@ -40,6 +40,7 @@ export const COLUMN_LENGTHS: Record<string, number> = {
   'transactions.lease_until': 32,
   'transactions.lease_owner': MAX_LENGTH.ownId,
   'callbacks.id': MAX_LENGTH.ownId,
+  'callbacks.kind': 16,
   'callbacks.received_at': 32,
   'callbacks.checkout_request_id': MAX_LENGTH.darajaId,
   'callbacks.transaction_id': MAX_LENGTH.ownId,

@@ -7,7 +7,8 @@
  * go out without its headers; a refused origin's preflight gets 204 with no headers (or a 404 with
  * an origin function), and one missing its headers a plain-text 400, never our
  * `{success, code, message}`. The router's refusals (`frameworkErrors`: a broken %-escape, an
- * overlong path parameter) pass no hook at all, so app.ts calls `addHeaders` for them itself.
+ * overlong path parameter) pass no hook at all, so error-handler.ts calls `addHeaders` for them
+ * itself.
  *
  * What it sends, for an origin on the list (or any origin with `*`), on every `/api` answer but the
  * callback route's, errors included: Access-Control-Allow-Origin (the origin itself, or `*`), and
@@ -20,9 +21,11 @@
  * refused with 403 in our own shape.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from './config.ts';
-import { originNotAllowed } from './errors.ts';
-import { isApiUrl } from './lib/api-path.ts';
+import fp from 'fastify-plugin';
+import { isCallbackRequest } from '../callbacks/callback-paths.ts';
+import type { Config } from '../config.ts';
+import { originNotAllowed } from '../errors.ts';
+import { isApiUrl } from '../lib/api-path.ts';
 
 const ALLOWED_METHODS = 'GET, POST';
 /** What the web app sends (api-client.ts): Content-Type is JSON even on GETs, so every call is preflighted. */
@@ -34,14 +37,6 @@ const EXPOSED_HEADERS = 'Retry-After, Idempotent-Replayed, Content-Disposition';
  * screen's polling asks once, not every 5 s.
  */
 const PREFLIGHT_MAX_AGE_S = 7200;
-
-/** Daraja's route: server to server, never called from a page, so it answers as it always has. */
-const CALLBACK_ROUTE = '/api/mpesa/callback/:secret';
-const CALLBACK_PREFIX = '/api/mpesa/callback/';
-
-function isCallback(request: FastifyRequest): boolean {
-  return request.routeOptions.url === CALLBACK_ROUTE || request.url.startsWith(CALLBACK_PREFIX);
-}
 
 export interface Cors {
   /** False when CORS_ORIGINS is empty: no origin but the API's own. */
@@ -57,7 +52,8 @@ export function createCors(origins: Config['corsOrigins']): Cors {
   return {
     enabled,
     addHeaders(request, reply) {
-      if (!enabled || !isApiUrl(request.url) || isCallback(request)) return;
+      // Daraja's callbacks: server to server, never asked from a page, so answered as they always were.
+      if (!enabled || !isApiUrl(request.url) || isCallbackRequest(request)) return;
       if (!any) reply.header('Vary', 'Origin');
       const origin = request.headers.origin;
       if (!any && (origin === undefined || !listed.has(origin))) return;
@@ -73,7 +69,7 @@ export function createCors(origins: Config['corsOrigins']): Cors {
  * answers preflights under `/api`. Called before any other hook, so that the answers of earlier
  * refusals (503 while shutting down, a missing Host header) carry them as well.
  */
-export function registerCors(app: FastifyInstance, cors: Cors): void {
+function registerCors(app: FastifyInstance, cors: Cors): void {
   if (cors.enabled) {
     app.addHook('onRequest', (request, reply, done) => {
       cors.addHeaders(request, reply);
@@ -89,7 +85,7 @@ export function registerCors(app: FastifyInstance, cors: Cors): void {
     const origin = request.headers.origin;
     const isPreflight = origin !== undefined && request.headers['access-control-request-method'];
     // Not a preflight, or for the callback route: answered as any OPTIONS always was.
-    if (!isPreflight || isCallback(request)) return reply.callNotFound();
+    if (!isPreflight || isCallbackRequest(request)) return reply.callNotFound();
     if (!reply.hasHeader('Access-Control-Allow-Origin')) {
       throw originNotAllowed();
     }
@@ -101,3 +97,8 @@ export function registerCors(app: FastifyInstance, cors: Cors): void {
       .send();
   });
 }
+
+/** The plugin app.ts registers first, given the `Cors` the router's refusals use too. */
+export const corsPlugin = fp(async (app, { cors }: { cors: Cors }) => registerCors(app, cors), {
+  name: 'cors',
+});

@@ -1,0 +1,36 @@
+/** The callback paths: the URL Daraja is given, the route that takes it, and the log's masking. */
+import { describe, expect, it } from 'vitest';
+import { CALLBACK_KINDS } from './callback-kinds.ts';
+import {
+  CALLBACK_PREFIX,
+  callbackRoute,
+  callbackUrls,
+  redactCallbackUrl,
+} from './callback-paths.ts';
+
+const SECRET = 'test-callback-secret-0123456789';
+
+describe('callback paths', () => {
+  it('gives Daraja the STK push URL it has always been given', () => {
+    const callbackUrlFor = callbackUrls('https://pay.example.com', SECRET);
+    expect(callbackUrlFor('stk-push')).toBe(`https://pay.example.com/api/mpesa/callback/${SECRET}`);
+    expect(callbackRoute('stk-push')).toBe('/mpesa/callback/:secret');
+  });
+
+  it('puts the secret first in every kind’s path, where the log masks it', () => {
+    const callbackUrlFor = callbackUrls('', SECRET);
+    for (const kind of CALLBACK_KINDS) {
+      const url = callbackUrlFor(kind);
+      expect(url.startsWith(`${CALLBACK_PREFIX}${SECRET}`)).toBe(true);
+      expect(`/api${callbackRoute(kind)}`.startsWith(`${CALLBACK_PREFIX}:secret`)).toBe(true);
+      expect(redactCallbackUrl(url)).not.toContain(SECRET);
+    }
+  });
+
+  it('masks the secret in a request URL and leaves every other URL as it is', () => {
+    expect(redactCallbackUrl(`/api/mpesa/callback/${SECRET}?x=1`)).toBe(
+      '/api/mpesa/callback/[redacted]?x=1',
+    );
+    expect(redactCallbackUrl('/api/mpesa/transactions/abc')).toBe('/api/mpesa/transactions/abc');
+  });
+});
