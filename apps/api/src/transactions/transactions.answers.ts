@@ -101,7 +101,7 @@ export const DESCRIBED = {
   callback: {
     summary: 'M-PESA’s result callback for a payment',
     description:
-      'Daraja posts the STK callback here (PROTOCOL.md §4): the body is stored as it arrived, ' +
+      'Daraja posts the STK callback here (docs/daraja-protocol.md §4): the body is stored as it arrived, ' +
       'whatever it holds, and applied to its payment. The path’s secret (MPESA_CALLBACK_SECRET) ' +
       'is what tells a genuine callback from a forged one; MPESA_CALLBACK_ALLOWED_IPS may also ' +
       'limit who may deliver.',
@@ -111,7 +111,7 @@ export const DESCRIBED = {
 
 /** Daraja's callback body, taken as text whatever it holds: described, never validated here. */
 export const CALLBACK_BODY = {
-  description: 'Daraja’s STK callback (PROTOCOL.md §4.1)',
+  description: 'Daraja’s STK callback (docs/daraja-protocol.md §4.1)',
   examples: [SAMPLE_CALLBACK],
 };
 
