@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 
-export const EventKind = z.enum([
+// Pure: the web app imports this package for its constants, and must not download zod for this.
+export const EventKind = /* @__PURE__ */ z.enum([
   /** The payment was saved, before the STK push was sent. */
   'saved',
   /** Daraja acknowledged the push (MerchantRequestID, CheckoutRequestID). */
