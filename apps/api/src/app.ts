@@ -15,6 +15,7 @@ import {
 import { CALLBACK_SECRET_LENGTH, type Config } from './config.ts';
 import type { DbHandle } from './db/create-db.ts';
 import { startReconciler } from './transactions/reconciler.ts';
+import { startPhoneRetention } from './transactions/phone-retention.ts';
 import type { DarajaClient } from './daraja/daraja-client.ts';
 import { routeMethods } from './lib/route-methods.ts';
 import { transactionRoutes } from './transactions/transactions.routes.ts';
@@ -123,6 +124,7 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: Pay
           30_000,
         exportLimits: { max: limits.exportsRunning, stallMs: limits.exportStallMs },
         businessTimeZone: config.businessTimeZone,
+        phoneRetentionDays: config.phoneRetentionDays,
       });
       await api.register(callbackRoutes, {
         secret: deps.callbackSecret,
@@ -160,6 +162,12 @@ export async function buildApp(deps: AppDeps) {
   if (deps.reconcile) {
     const reconciler = startReconciler({ ...paymentDeps, settings: config.reconcile });
     app.addHook('onClose', () => reconciler.stop());
+    // Beside the reconciler, in every instance that runs it (phone-retention.ts).
+    const days = config.phoneRetentionDays;
+    if (days !== undefined) {
+      const retention = startPhoneRetention({ ...paymentDeps, days });
+      app.addHook('onClose', () => retention.stop());
+    }
   }
   // Which methods each address answers, for the not-found handler's 405.
   const methodsAt = routeMethods(app);

@@ -87,6 +87,22 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 
+  it('keeps phone numbers unless PHONE_RETENTION_DAYS is set, and reads it as whole days', () => {
+    expect(loadConfig({}).phoneRetentionDays).toBeUndefined();
+    expect(loadConfig({ PHONE_RETENTION_DAYS: '' }).phoneRetentionDays).toBeUndefined();
+    expect(loadConfig({ PHONE_RETENTION_DAYS: ' 90 ' }).phoneRetentionDays).toBe(90);
+    expect(loadConfig({ PHONE_RETENTION_DAYS: '3650' }).phoneRetentionDays).toBe(3650);
+  });
+
+  it.each(['0', '-1', '3651', '1.5', '30d', 'forever', '1e3'])(
+    'refuses PHONE_RETENTION_DAYS=%j',
+    (value) => {
+      expect(() => loadConfig({ PHONE_RETENTION_DAYS: value })).toThrow(
+        /^PHONE_RETENTION_DAYS must be a whole number of days from 1 to 3650/,
+      );
+    },
+  );
+
   it('accepts a callback secret of up to 128 characters, and no longer', () => {
     expect(loadConfig({ MPESA_CALLBACK_SECRET: 'a'.repeat(128) }).callbackSecret).toHaveLength(128);
     expect(() => loadConfig({ MPESA_CALLBACK_SECRET: 'a'.repeat(129) })).toThrow(

@@ -70,6 +70,11 @@ export function loadConfig(source: Record<string, string | undefined>) {
     /** Start-up warnings about settings that work but weaken a protection; server.ts logs them. */
     warnings: Object.freeze(warnings),
     mpesa,
+    /**
+     * Days after which a settled payment's phone number is masked in place (transactions/
+     * phone-retention.ts); undefined keeps numbers (the default).
+     */
+    phoneRetentionDays: env.PHONE_RETENTION_DAYS,
   });
 }
 

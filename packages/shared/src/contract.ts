@@ -196,6 +196,11 @@ export const transactionListResponseSchema = z.object({
   data: z.array(transactionSchema),
   /** Pass back as `cursor` for the next page; null on the last one. */
   nextCursor: z.string().nullable(),
+  /**
+   * Set when the server masks payers' numbers after this many days (PHONE_RETENTION_DAYS): older
+   * settled payments show `254*****5678` and are not found by their old number.
+   */
+  phoneRetentionDays: z.number().int().positive().optional(),
 });
 export type TransactionListResponse = z.infer<typeof transactionListResponseSchema>;
 

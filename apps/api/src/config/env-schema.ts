@@ -16,6 +16,7 @@ import {
   milliseconds,
   optionalText,
   port,
+  retentionDays,
   seconds,
   trustProxy,
 } from './parsers.ts';
@@ -98,6 +99,11 @@ export const EnvSchema = z.object({
   HTTP_HEADERS_TIMEOUT_MS: milliseconds(10_000),
   HTTP_REQUEST_TIMEOUT_MS: milliseconds(30_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000),
+  PHONE_RETENTION_DAYS: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx) => retentionDays(value, ctx)),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

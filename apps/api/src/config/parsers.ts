@@ -22,6 +22,27 @@ export const optionalText = z
   .transform((value) => (value === '' ? undefined : value))
   .optional();
 
+/** The longest PHONE_RETENTION_DAYS: ten years; a longer one is a mistake. */
+export const MAX_RETENTION_DAYS = 3650;
+
+/**
+ * PHONE_RETENTION_DAYS: unset or empty (off), or a whole number of days from 1 to 3650. Written
+ * out rather than coerced: "0" (which could be read as "keep nothing" or "off"), "30d" or "1.5"
+ * are refused, never guessed at.
+ */
+export function retentionDays(value: string | undefined, ctx: z.RefinementCtx): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const days = /^[0-9]{1,6}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(days >= 1 && days <= MAX_RETENTION_DAYS)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be a whole number of days from 1 to ${MAX_RETENTION_DAYS}, or unset to keep phone numbers`,
+    });
+    return z.NEVER;
+  }
+  return days;
+}
+
 const PROXY_ADDRESS = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()]);
 /**
  * The widest proxy range taken: a wider one (a /0 above all, which the proxy-address parser cannot

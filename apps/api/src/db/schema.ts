@@ -28,6 +28,11 @@ export interface TransactionTable {
   lease_owner: string | null;
   /** Why M-PESA's report was not applied as is (e.g. an amount that does not match). */
   flagged_reason: string | null;
+  /**
+   * When PHONE_RETENTION_DAYS masked the phone number in place (and the payer's digits in the
+   * CheckoutRequestID, the callbacks and the events); null while the number is kept.
+   */
+  phone_masked_at: Generated<string | null>;
 }
 
 /** Every callback body exactly as it arrived, whatever became of it. */

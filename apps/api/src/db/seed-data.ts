@@ -26,7 +26,7 @@ export interface SeedPlan {
 
 /** Every column the app fills when it saves a payment (leases and flags stay empty). */
 export type SeedTransaction = Required<
-  Omit<NewTransactionRow, 'lease_until' | 'lease_owner' | 'flagged_reason'>
+  Omit<NewTransactionRow, 'lease_until' | 'lease_owner' | 'flagged_reason' | 'phone_masked_at'>
 >;
 export type SeedEvent = Required<NewTransactionEventRow>;
 export interface SeededPayment {

@@ -39,6 +39,7 @@ export const COLUMN_LENGTHS: Record<string, number> = {
   'transactions.next_check_at': 32,
   'transactions.lease_until': 32,
   'transactions.lease_owner': MAX_LENGTH.ownId,
+  'transactions.phone_masked_at': 32,
   'callbacks.id': MAX_LENGTH.ownId,
   'callbacks.kind': 16,
   'callbacks.received_at': 32,

@@ -37,6 +37,7 @@ const PAID: TransactionRow = {
   lease_until: null,
   lease_owner: null,
   flagged_reason: null,
+  phone_masked_at: null,
 };
 
 export const SAMPLE = {

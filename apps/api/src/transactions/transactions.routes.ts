@@ -37,6 +37,8 @@ export interface TransactionRoutesOptions {
   exportLimits: { max: number; stallMs: number };
   /** Where the history's business days begin (BUSINESS_TIME_ZONE). */
   businessTimeZone: string;
+  /** PHONE_RETENTION_DAYS, which the list's answer states when it is set (phone-retention.ts). */
+  phoneRetentionDays?: number | undefined;
 }
 
 type RoutesApp = Parameters<FastifyPluginAsyncZod>[0];
@@ -103,7 +105,7 @@ function paymentRoute(
 /** The merchant's history: the list, the figures, the export and one payment. */
 function historyRoutes(
   app: RoutesApp,
-  { deps, exportLimits, businessTimeZone }: TransactionRoutesOptions,
+  { deps, exportLimits, businessTimeZone, phoneRetentionDays }: TransactionRoutesOptions,
 ): void {
   const exports = exportLimit(exportLimits);
   app.get(
@@ -121,7 +123,8 @@ function historyRoutes(
         { ...deps, businessTimeZone },
         { limit, cursor, filters },
       );
-      return { success: true as const, ...page };
+      const retention = phoneRetentionDays === undefined ? {} : { phoneRetentionDays };
+      return { success: true as const, ...page, ...retention };
     },
   );
 

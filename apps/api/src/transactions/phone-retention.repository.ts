@@ -1,0 +1,173 @@
+/**
+ * The SQL of phone retention (phone-retention.ts): the next payments whose number is due to be
+ * masked, and the masking of one payment everywhere its number is stored. Functions take `trx`
+ * first: a payment is masked everywhere in one transaction, or nowhere.
+ */
+import type { Kysely, Transaction } from 'kysely';
+import type { TransactionStatus } from '@mpesa/shared';
+import type { DialectName } from '../db/create-db.ts';
+import type { Database, TransactionRow } from '../db/schema.ts';
+import { MAX_LENGTH } from '../lib/stored-lengths.ts';
+
+type Trx = Transaction<Database>;
+
+/**
+ * Only settled payments are masked. A `pending` or `unknown` payment may still be settled by a
+ * late callback or a query, matched by its CheckoutRequestID, and the merchant checks an `unknown`
+ * one against the M-PESA statement by the payer's number (docs/product.md); a flagged one waits
+ * for a person's review, which needs the number too. Each is masked in the first round after it
+ * is settled or reviewed.
+ */
+export const MASKABLE_STATUSES: readonly TransactionStatus[] = [
+  'success',
+  'failed',
+  'cancelled',
+  'timeout',
+];
+
+export type Unmasked = Pick<TransactionRow, 'id' | 'phone_number' | 'checkout_request_id'>;
+
+/**
+ * Up to `limit` settled payments created before `cutoff` whose number is still kept, oldest first.
+ * On PostgreSQL they are locked for this transaction and rows another instance holds are passed
+ * over, so that instances running the job at once mask different payments. (SQLite has one
+ * writer: its transactions run one after another.)
+ */
+export function nextUnmasked(
+  trx: Trx,
+  dialect: DialectName,
+  cutoff: string,
+  limit: number,
+): Promise<Unmasked[]> {
+  return trx
+    .selectFrom('transactions')
+    .select(['id', 'phone_number', 'checkout_request_id'])
+    .where('phone_masked_at', 'is', null)
+    .where('created_at', '<', cutoff)
+    .where('status', 'in', MASKABLE_STATUSES)
+    .where('flagged_reason', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .$if(dialect === 'postgres', (query) => query.forUpdate().skipLocked())
+    .execute();
+}
+
+/** What to hide in a stored text, and what to put in its place. */
+export interface Mask {
+  hide: string;
+  by: string;
+}
+
+/**
+ * A CheckoutRequestID with the payer's digits masked, still unique among the payments: two
+ * requests made in the same millisecond to numbers with the same last digits would mask alike,
+ * and the second then carries its payment's id.
+ */
+async function uniqueCheckoutId(trx: Trx, row: Unmasked, masked: string): Promise<string> {
+  if (masked === row.checkout_request_id) return masked;
+  const taken = await trx
+    .selectFrom('transactions')
+    .select('id')
+    .where('checkout_request_id', '=', masked)
+    .where('id', '<>', row.id)
+    .executeTakeFirst();
+  if (!taken) return masked;
+  const suffix = `/${row.id}`;
+  return `${masked.slice(0, MAX_LENGTH.darajaId - suffix.length)}${suffix}`;
+}
+
+/**
+ * Masks one payment's number in place everywhere it is stored: the callbacks kept for it (their
+ * bodies and CheckoutRequestIDs), its events' payloads and notes, its idempotency key's stored
+ * answer, its phone lock once expired, and the payment itself, which is marked masked. Everything
+ * else (amount, receipt, status, references, times) is kept. Does nothing to a payment already
+ * masked, so that a round that runs twice changes nothing the second time.
+ */
+export async function maskPayment(
+  trx: Trx,
+  row: Unmasked,
+  mask: Mask,
+  maskedPhone: string,
+  at: string,
+): Promise<void> {
+  const checkout = row.checkout_request_id;
+  await trx
+    .updateTable('callbacks')
+    .set((eb) => ({
+      raw_body: eb.fn<string>('replace', [eb.ref('raw_body'), eb.val(mask.hide), eb.val(mask.by)]),
+      checkout_request_id: eb.fn<string | null>('replace', [
+        eb.ref('checkout_request_id'),
+        eb.val(mask.hide),
+        eb.val(mask.by),
+      ]),
+    }))
+    .where((eb) =>
+      eb.or([
+        eb('transaction_id', '=', row.id),
+        ...(checkout === null ? [] : [eb('checkout_request_id', '=', checkout)]),
+      ]),
+    )
+    .execute();
+  await trx
+    .updateTable('transaction_events')
+    .set((eb) => ({
+      payload: eb.fn<string | null>('replace', [
+        eb.ref('payload'),
+        eb.val(mask.hide),
+        eb.val(mask.by),
+      ]),
+      note: eb.fn<string | null>('replace', [eb.ref('note'), eb.val(mask.hide), eb.val(mask.by)]),
+    }))
+    .where('transaction_id', '=', row.id)
+    .execute();
+  await trx
+    .updateTable('idempotency_keys')
+    .set((eb) => ({
+      response_body: eb.fn<string | null>('replace', [
+        eb.ref('response_body'),
+        eb.val(mask.hide),
+        eb.val(mask.by),
+      ]),
+    }))
+    .where('transaction_id', '=', row.id)
+    .execute();
+  await deleteExpiredLocks(trx, row.id, at);
+  await trx
+    .updateTable('transactions')
+    .set({
+      phone_number: maskedPhone,
+      checkout_request_id:
+        checkout === null
+          ? null
+          : await uniqueCheckoutId(trx, row, checkout.replaceAll(mask.hide, mask.by)),
+      phone_masked_at: at,
+    })
+    .where('id', '=', row.id)
+    .where('phone_masked_at', 'is', null)
+    .execute();
+}
+
+/**
+ * A phone lock still in force (PHONE_COOLDOWN_S can be longer than the retention) is kept until
+ * it expires; `deleteLocksOfMasked` then removes it.
+ */
+function deleteExpiredLocks(trx: Trx, transactionId: string, now: string) {
+  return trx
+    .deleteFrom('phone_locks')
+    .where('transaction_id', '=', transactionId)
+    .where('locked_until', '<=', now)
+    .execute();
+}
+
+/** The expired phone locks of payments already masked: each holds the full number. */
+export async function deleteLocksOfMasked(db: Trx | Kysely<Database>, now: string) {
+  const result = await db
+    .deleteFrom('phone_locks')
+    .where('locked_until', '<=', now)
+    .where('transaction_id', 'in', (eb) =>
+      eb.selectFrom('transactions').select('id').where('phone_masked_at', 'is not', null),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
