@@ -48,10 +48,19 @@ for (const dialect of DIALECTS) {
         ),
       });
       await app.inject({ method: 'POST', url: '/api/mpesa/callback/wrong-guess', payload: {} });
+      // The history searched by the payer's number, in the forms a merchant types it.
+      for (const url of [
+        '/api/mpesa/transactions?q=0712345678',
+        '/api/mpesa/transactions?status=success&q=%2B254712345678&limit=5',
+        '/api/mpesa/transactions/export?%71=254712345678',
+      ]) {
+        await app.inject({ method: 'GET', url });
+      }
       await app.close();
 
       expect(lines).toContain('stk push accepted');
       expect(lines).toContain('/api/mpesa/callback/[redacted]');
+      expect(lines).toContain('/api/mpesa/transactions?status=success&q=[redacted]&limit=5');
       for (const secret of [
         TEST_CALLBACK_SECRET,
         'wrong-guess',

@@ -1,6 +1,6 @@
 /**
- * One log line per request, when it is answered, with the callback secret masked in its URL and
- * the client's address as every limit reads it.
+ * One log line per request, when it is answered, with the callback secret and the history's search
+ * text masked in its URL, and the client's address as every limit reads it.
  */
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
@@ -13,6 +13,29 @@ export interface LoggerSettings {
   /** false silences logging (most tests); a stream receives the log lines instead of stdout. */
   logger?: false;
   logStream?: NodeJS.WritableStream;
+}
+
+/**
+ * The history's search text (`q`) is often a payer's phone number, personal data the log must not
+ * keep: its value is logged as `[redacted]`, however the key is spelled (`%71` is `q` too).
+ */
+export function redactSearchText(url: string): string {
+  const start = url.indexOf('?');
+  if (start === -1) return url;
+  const fields = url.slice(start + 1).split('&');
+  const kept = fields.map((field) => {
+    const key = field.split('=', 1)[0]!;
+    return decodedKey(key) === 'q' ? `${key}=[redacted]` : field;
+  });
+  return `${url.slice(0, start)}?${kept.join('&')}`;
+}
+
+function decodedKey(key: string): string {
+  try {
+    return decodeURIComponent(key.replaceAll('+', ' '));
+  } catch {
+    return key;
+  }
 }
 
 /** The logger the app is built with. */
@@ -29,7 +52,7 @@ export function loggerOptions(
       serializers: {
         req: (req: FastifyRequest) => ({
           method: req.method,
-          url: redactCallbackUrl(req.url),
+          url: redactSearchText(redactCallbackUrl(req.url)),
           remoteAddress: clientAddress(req),
         }),
       },
