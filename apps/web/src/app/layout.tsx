@@ -1,7 +1,16 @@
 import { Suspense, useEffect, useRef } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { SimulatorNotice } from '../features/system/components/simulator-notice';
+import { lazyScreen } from '../lib/lazy-screen';
 import { paths } from './paths';
+
+/**
+ * Who is signed in, and "Sign out" (HISTORY_ACCESS=operators): in a chunk of its own, fetched
+ * after the first screen, since a payer never needs it; nothing shows while it comes, or if it
+ * does not.
+ */
+export const loadAuth = () => import('../features/auth/components/auth-chunk');
+export const operatorBar = lazyScreen(() => loadAuth().then((m) => m.OperatorBar), true);
 
 export function Layout() {
   const { pathname } = useLocation();
@@ -41,6 +50,9 @@ export function Layout() {
           </NavLink>
           <NavLink to={paths.transactions}>Transactions</NavLink>
         </nav>
+        <Suspense fallback={null}>
+          <operatorBar.Component />
+        </Suspense>
       </header>
       <SimulatorNotice />
       <main id="main" ref={main} tabIndex={-1}>

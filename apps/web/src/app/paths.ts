@@ -2,5 +2,6 @@
 export const paths = {
   home: '/',
   transactions: '/transactions',
+  signIn: '/sign-in',
   transaction: (id: string) => `/transactions/${encodeURIComponent(id)}`,
 } as const;

@@ -1,7 +1,7 @@
 import { matchRoutes, useRoutes, type RouteObject } from 'react-router';
 import { PaymentForm } from '../features/payments/components/payment-form';
 import { lazyScreen, type LazyScreen } from '../lib/lazy-screen';
-import { Layout } from './layout';
+import { Layout, loadAuth, operatorBar } from './layout';
 import { NotFound } from './not-found';
 import { paths } from './paths';
 
@@ -17,6 +17,7 @@ const transactionDetails = lazyScreen(() =>
     (m) => m.TransactionDetails,
   ),
 );
+const signIn = lazyScreen(() => loadAuth().then((m) => m.SignInForm));
 
 interface ScreenHandle {
   screen: LazyScreen;
@@ -36,6 +37,11 @@ export const routes: RouteObject[] = [
         path: `${paths.transactions}/:id`,
         element: <transactionDetails.Component />,
         handle: { screen: transactionDetails } satisfies ScreenHandle,
+      },
+      {
+        path: paths.signIn,
+        element: <signIn.Component />,
+        handle: { screen: signIn } satisfies ScreenHandle,
       },
       { path: '*', element: <NotFound /> },
     ],
@@ -57,5 +63,10 @@ export function preloadScreensFor(pathname: string): Promise<unknown> {
 
 /** Fetches every screen's code, so that later navigation waits for nothing. */
 export function preloadAllScreens(): Promise<unknown> {
-  return Promise.all([transactionList.preload(), transactionDetails.preload()]);
+  return Promise.all([
+    transactionList.preload(),
+    transactionDetails.preload(),
+    signIn.preload(),
+    operatorBar.preload(),
+  ]);
 }

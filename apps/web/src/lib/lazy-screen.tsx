@@ -26,7 +26,7 @@ export const SCREEN_LOAD_FAILED =
  * other error goes on to the boundary above, as if this one were not there.
  */
 class ScreenLoadBoundary extends ReactComponent<
-  { children: ReactNode; onRetry: () => void },
+  { children: ReactNode; onRetry: () => void; quiet: boolean },
   { failed: unknown }
 > {
   override state = { failed: null as unknown };
@@ -39,6 +39,7 @@ class ScreenLoadBoundary extends ReactComponent<
     const { failed } = this.state;
     if (failed === null) return this.props.children;
     if (!(failed instanceof ScreenLoadError)) throw failed;
+    if (this.props.quiet) return null;
     return (
       <div role="alert">
         <p className="error-message">{SCREEN_LOAD_FAILED}</p>
@@ -60,9 +61,10 @@ class ScreenLoadBoundary extends ReactComponent<
 /**
  * A screen whose code is in a chunk of its own, fetched the first time it is needed. Unlike
  * React.lazy, a screen preloaded before the first render renders at once instead of suspending
- * for a frame, so that opening its address paints it whole and nothing moves afterwards.
+ * for a frame, so that opening its address paints it whole and nothing moves afterwards. A
+ * `quiet` part of a screen shows nothing, rather than the way out, when its code did not arrive.
  */
-export function lazyScreen(load: () => Promise<ComponentType>): LazyScreen {
+export function lazyScreen(load: () => Promise<ComponentType>, quiet = false): LazyScreen {
   let loaded: ComponentType | undefined;
   let loading: Promise<ComponentType> | undefined;
   const preload = () => {
@@ -85,6 +87,7 @@ export function lazyScreen(load: () => Promise<ComponentType>): LazyScreen {
     return (
       <ScreenLoadBoundary
         key={attempt}
+        quiet={quiet}
         onRetry={() => {
           if (!loaded) loading = undefined;
           setAttempt((n) => n + 1);

@@ -22,8 +22,9 @@ type Handler = (call: ApiCall) => Answer | undefined;
 
 /**
  * Replaces fetch with a scripted API. Unscripted requests fail the test loudly; /api/config answers
- * "sandbox" and /api/mpesa/summary an empty fortnight unless scripted, so that the simulator
- * notice and the figures stay out of the way.
+ * "sandbox", /api/mpesa/summary an empty fortnight and /api/auth/me "no one is signed in" (as with
+ * HISTORY_ACCESS=open) unless scripted, so that the simulator notice, the figures and the
+ * operator's header stay out of the way.
  */
 export function mockApi(handler: Handler) {
   const calls: ApiCall[] = [];
@@ -43,6 +44,7 @@ export function mockApi(handler: Handler) {
     if (answer === undefined && call.path === '/api/mpesa/summary') {
       answer = { status: 200, body: { success: true, data: summary() } };
     }
+    if (answer === undefined && call.path === '/api/auth/me') answer = unauthenticated();
     if (answer === undefined) throw new Error(`Unscripted request: ${call.method} ${call.path}`);
     if (answer === 'network-error') throw new TypeError('Failed to fetch');
     if (typeof answer === 'function') return answer();
@@ -53,6 +55,18 @@ export function mockApi(handler: Handler) {
   });
   vi.stubGlobal('fetch', fetchMock);
   return { calls, fetchMock, count: (path: string) => calls.filter((c) => c.path === path).length };
+}
+
+/** The API's answer to a merchant's route asked with no valid session (HISTORY_ACCESS=operators). */
+export function unauthenticated() {
+  return {
+    status: 401,
+    body: {
+      success: false,
+      code: 'UNAUTHENTICATED',
+      message: 'Sign in to see this. Your session may have ended.',
+    },
+  };
 }
 
 /** Opens the app at a path, or at a path with a navigation's state (`{ pathname, state }`). */

@@ -2,6 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { PeriodSummary, Summary } from '@mpesa/shared/contract';
 import { capitalise, formatAmount } from '../../../lib/format';
 import { summaryQueryOptions } from '../api/transactions-api';
+import { isUnauthenticated } from '../../auth/unauthenticated';
+import { SignInNotice } from '../../auth/components/sign-in-notice';
 
 /** The statuses the chart stacks, bottom first; the rest are counted under "other". */
 const STACKED = ['success', 'failed', 'cancelled', 'timeout'] as const;
@@ -127,7 +129,8 @@ function DailyChart({ daily }: { daily: Summary['daily'] }) {
 
 /** Above the history: what came in today and this week, and the last two weeks day by day. */
 export function HistorySummary() {
-  const { data, isError } = useQuery(summaryQueryOptions());
+  const { data, error, isError } = useQuery(summaryQueryOptions());
+  if (isError && isUnauthenticated(error)) return <SignInNotice />;
   if (isError) return <p className="summary-unavailable">The figures could not be loaded.</p>;
   if (!data) {
     // Holds the figures' place while they load, so that the history below does not move when

@@ -3,6 +3,8 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths';
 import { ApiError } from '../../../lib/api-client';
+import { isUnauthenticated } from '../../auth/unauthenticated';
+import { SignInNotice } from '../../auth/components/sign-in-notice';
 import { formatAmount, formatDate } from '../../../lib/format';
 import {
   exportUrl,
@@ -77,6 +79,19 @@ export function TransactionList() {
   // A filter the server refused (a bad date in a shared address) is named under the spec's text.
   const refusal =
     health.error instanceof ApiError && health.error.status === 400 ? health.error.message : '';
+
+  // HISTORY_ACCESS=operators and no valid session: the figures, the export and the rows are all
+  // refused alike, so one notice takes the place of them all.
+  if (health.failed && isUnauthenticated(health.error)) {
+    return (
+      <section className="card transaction-list" aria-labelledby="transactions-title">
+        <h2 id="transactions-title">Transaction History</h2>
+        <div role="alert">
+          <SignInNotice />
+        </div>
+      </section>
+    );
+  }
 
   return (
     <section className="card transaction-list" aria-labelledby="transactions-title">

@@ -3,6 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { TransactionStatus } from '@mpesa/shared';
 import { formatDate } from '../../../lib/format';
 import { transactionEventsQueryOptions } from '../api/transaction-events-api';
+import { isUnauthenticated } from '../../auth/unauthenticated';
+import { SignInNotice } from '../../auth/components/sign-in-notice';
 
 /**
  * What happened to the payment, oldest first: saved, accepted by M-PESA, the callback, each STK
@@ -22,6 +24,9 @@ export function TransactionTimeline({ id, status }: { id: string; status: Transa
       <h3 id="timeline-title">Timeline</h3>
       {isPending ? (
         <p className="loading">Loading timeline...</p>
+      ) : !events && isUnauthenticated(error) ? (
+        // The payment above is the payer's and stays open; its timeline is the merchant's.
+        <SignInNotice />
       ) : !events ? (
         <p className="timeline-error">The timeline could not be loaded.</p>
       ) : events.length === 0 ? (

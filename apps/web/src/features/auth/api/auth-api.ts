@@ -1,0 +1,100 @@
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import type {
+  CsrfResponse,
+  Operator,
+  OperatorResponse,
+  SignInBody,
+} from '@mpesa/shared/contract-auth';
+import { ApiError, apiRequest } from '../../../lib/api-client';
+import { publicConfigQueryOptions } from '../../system/api/system-api';
+
+export type { Operator };
+
+export const authKeys = {
+  me: ['auth', 'me'] as const,
+};
+
+/**
+ * Whether this browser signed in and has not signed out since: a hint, not a secret (the session
+ * is in an HttpOnly cookie this code cannot read). Without it no one is asked about: with
+ * HISTORY_ACCESS=open no one ever signs in, and a payer's page sends no request it did not before
+ * (a browser logs every 401 in its console).
+ */
+const SIGNED_IN_HINT = 'mpesa.signedIn';
+
+function mayBeSignedIn(): boolean {
+  try {
+    return localStorage.getItem(SIGNED_IN_HINT) === '1';
+  } catch {
+    return false; // Storage refused (a private window, a policy): only a hint is lost.
+  }
+}
+
+function rememberSignedIn(signedIn: boolean): void {
+  try {
+    if (signedIn) localStorage.setItem(SIGNED_IN_HINT, '1');
+    else localStorage.removeItem(SIGNED_IN_HINT);
+  } catch {
+    // As above: without the hint, the header shows no one until the next sign-in.
+  }
+}
+
+/** The operator in an answer, or null for anything else (a proxy's page, an older API's 200). */
+function operatorIn(body: unknown): Operator | null {
+  const data = (body as { data?: Partial<Record<keyof Operator, unknown>> } | undefined)?.data;
+  if (typeof data?.name !== 'string' || typeof data.role !== 'string') return null;
+  return { name: data.name, role: data.role as Operator['role'] };
+}
+
+/**
+ * Who is signed in, or null when no one is (401: the session ended). Asked once a page load, only
+ * in a browser that signed in, and kept for five minutes: every screen's header reads it. A 401
+ * is an answer, not a failure, so it is never asked again at once; no answer at all leaves the
+ * header as it is.
+ */
+export function meQueryOptions() {
+  return queryOptions({
+    queryKey: authKeys.me,
+    queryFn: async () => {
+      try {
+        const operator = operatorIn(await apiRequest<unknown>('/auth/me'));
+        rememberSignedIn(operator !== null);
+        return operator;
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status !== 401) throw error;
+        rememberSignedIn(false);
+        return null;
+      }
+    },
+    enabled: mayBeSignedIn(),
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** Signs in; the API sets the session cookie (HttpOnly, so this code never sees it). */
+export async function signIn(body: SignInBody): Promise<Operator> {
+  const answer = await apiRequest<OperatorResponse>('/auth/sign-in', { method: 'POST', body });
+  return answer.data;
+}
+
+/** Signs out: the API takes it only with the CSRF token it gives (docs/decisions/003). */
+export async function signOut(): Promise<void> {
+  const { data } = await apiRequest<CsrfResponse>('/auth/csrf');
+  // An empty object, not no body: the API refuses a JSON request whose body is empty.
+  await apiRequest('/auth/sign-out', {
+    method: 'POST',
+    body: {},
+    headers: { 'X-CSRF-Token': data.token },
+  });
+}
+
+/**
+ * After signing in or out: forgets every answer kept for the previous person (the history, the
+ * figures, the timelines: another operator's, or a refusal), and records who is signed in now.
+ */
+export function switchOperator(queryClient: QueryClient, operator: Operator | null): void {
+  const kept = new Set<unknown>([authKeys.me[0], publicConfigQueryOptions().queryKey[0]]);
+  queryClient.removeQueries({ predicate: (query) => !kept.has(query.queryKey[0]) });
+  rememberSignedIn(operator !== null);
+  queryClient.setQueryData(authKeys.me, operator);
+}

@@ -1,0 +1,38 @@
+/**
+ * The HTTP contract of signing in (`/api/auth/*`): who is signed in, and as what. The web app
+ * imports only its types; its own export path keeps zod out of the first screen's download.
+ */
+import { z } from 'zod';
+
+/**
+ * What an operator may do: a viewer reads the history, a cashier also sends payment requests, an
+ * owner also exports, reviews and manages operators. Each role can do all the roles before it can.
+ */
+export const OPERATOR_ROLES = ['viewer', 'cashier', 'owner'] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
+export const signInBodySchema = /* @__PURE__ */ z.object({
+  name: z.string().min(1),
+  password: z.string().min(1),
+});
+export type SignInBody = z.infer<typeof signInBodySchema>;
+
+/** The operator signed in: the answer of `POST /api/auth/sign-in` and `GET /api/auth/me`. */
+export const operatorSchema = /* @__PURE__ */ z.object({
+  name: z.string(),
+  role: z.enum(OPERATOR_ROLES),
+});
+export type Operator = z.infer<typeof operatorSchema>;
+
+export const operatorResponseSchema = /* @__PURE__ */ z.object({
+  success: z.literal(true),
+  data: operatorSchema,
+});
+export type OperatorResponse = z.infer<typeof operatorResponseSchema>;
+
+/** `GET /api/auth/csrf`: the token `POST /api/auth/sign-out` takes in its X-CSRF-Token header. */
+export const csrfResponseSchema = /* @__PURE__ */ z.object({
+  success: z.literal(true),
+  data: z.object({ token: z.string() }),
+});
+export type CsrfResponse = z.infer<typeof csrfResponseSchema>;
