@@ -11,6 +11,7 @@ import {
   httpSettings,
   limitSettings,
   mpesaSettings,
+  operatorSettings,
   reconcileSettings,
   warningsFor,
 } from './config/settings.ts';
@@ -38,6 +39,7 @@ export function loadConfig(source: Record<string, string | undefined>) {
   const warnings = warningsFor(env, allowedIps.length > 0, problems);
   const reconcile = reconcileSettings(env, problems);
   const http = httpSettings(env, problems);
+  const operators = operatorSettings(env, problems);
   problems.throwIfAny();
 
   return Object.freeze({
@@ -70,6 +72,8 @@ export function loadConfig(source: Record<string, string | undefined>) {
     /** Start-up warnings about settings that work but weaken a protection; server.ts logs them. */
     warnings: Object.freeze(warnings),
     mpesa,
+    /** HISTORY_ACCESS and the operators' sessions (operators/). */
+    operators,
   });
 }
 
