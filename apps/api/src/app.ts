@@ -25,6 +25,7 @@ import { callbackRoutes } from './callbacks/callback.routes.ts';
 import { callbackUrls } from './callbacks/callback-paths.ts';
 import { stkPushCallback } from './callbacks/stk-push.callback.ts';
 import { systemRoutes } from './system/system.routes.ts';
+import { registerOperators } from './operators/operators.plugin.ts';
 import { openApiRoutes, registerOpenApi } from './system/openapi.ts';
 import { compression } from './plugins/compression.ts';
 import { corsPlugin, createCors, type Cors } from './plugins/cors.ts';
@@ -108,8 +109,14 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: Pay
   const { limits, databaseTimeouts } = config;
   await app.register(
     async (api) => {
+      const historyGuard = await registerOperators(api, {
+        config,
+        db: database.db,
+        now: paymentDeps.now,
+      });
       await api.register(transactionRoutes, {
         deps: paymentDeps,
+        historyGuard,
         rateLimit: {
           max: limits.stkPushPerWindow,
           requestsMax: limits.stkPushRequestsPerWindow,
@@ -132,7 +139,7 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: Pay
         bodyLimit: limits.callbackBodyBytes,
         handlers: { 'stk-push': stkPushCallback(paymentDeps) },
       });
-      await api.register(transactionEventRoutes, { deps: paymentDeps });
+      await api.register(transactionEventRoutes, { deps: paymentDeps, historyGuard });
       await api.register(systemRoutes, { config, database });
       // /api/openapi.json and the page /api/docs.
       await api.register(openApiRoutes, { document: () => app.swagger() });

@@ -269,6 +269,41 @@ describe('loadConfig', () => {
     }
   });
 
+  it('puts the history behind operators, with a Secure cookie, by default in production only', () => {
+    const production = {
+      MPESA_ENV: 'production',
+      MPESA_CONSUMER_KEY: 'k',
+      MPESA_CONSUMER_SECRET: 's',
+      MPESA_SHORTCODE: '123456',
+      MPESA_PASSKEY: 'p',
+      MPESA_CALLBACK_URL: 'https://pay.example.com',
+    };
+    expect(loadConfig({}).operators).toEqual({
+      historyAccess: 'open',
+      cookieSecure: false,
+      idleMs: 30 * 60_000,
+      maxMs: 12 * 3_600_000,
+    });
+    expect(loadConfig(production).operators).toMatchObject({
+      historyAccess: 'operators',
+      cookieSecure: true,
+    });
+    expect(
+      loadConfig({ ...production, HISTORY_ACCESS: 'open', SESSION_COOKIE_SECURE: 'false' })
+        .operators,
+    ).toMatchObject({ historyAccess: 'open', cookieSecure: false });
+    expect(
+      loadConfig({ HISTORY_ACCESS: 'operators', SESSION_IDLE_MINUTES: '5', SESSION_MAX_HOURS: '1' })
+        .operators,
+    ).toMatchObject({ historyAccess: 'operators', idleMs: 300_000, maxMs: 3_600_000 });
+    expect(refusal({ HISTORY_ACCESS: 'closed' }).problems).toEqual([
+      expect.stringMatching(/^HISTORY_ACCESS /),
+    ]);
+    expect(refusal({ SESSION_IDLE_MINUTES: '120', SESSION_MAX_HOURS: '1' }).problems).toEqual([
+      expect.stringMatching(/^SESSION_IDLE_MINUTES must not be longer than SESSION_MAX_HOURS/),
+    ]);
+  });
+
   it('documents every setting in the README', () => {
     const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
     for (const name of SETTING_NAMES) expect(readme, name).toContain(`\`${name}\``);

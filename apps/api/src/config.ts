@@ -11,6 +11,7 @@ import {
   httpSettings,
   limitSettings,
   mpesaSettings,
+  operatorSettings,
   reconcileSettings,
   warningsFor,
 } from './config/settings.ts';
@@ -38,6 +39,7 @@ export function loadConfig(source: Record<string, string | undefined>) {
   const warnings = warningsFor(env, allowedIps.length > 0, problems);
   const reconcile = reconcileSettings(env, problems);
   const http = httpSettings(env, problems);
+  const operators = operatorSettings(env, problems);
   problems.throwIfAny();
 
   return Object.freeze({
@@ -75,6 +77,8 @@ export function loadConfig(source: Record<string, string | undefined>) {
      * phone-retention.ts); undefined keeps numbers (the default).
      */
     phoneRetentionDays: env.PHONE_RETENTION_DAYS,
+    /** HISTORY_ACCESS and the operators' sessions (operators/). */
+    operators,
   });
 }
 

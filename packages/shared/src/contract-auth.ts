@@ -11,9 +11,13 @@ import { z } from 'zod';
 export const OPERATOR_ROLES = ['viewer', 'cashier', 'owner'] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 
+/**
+ * Bounded well above any stored name or allowed password (256 characters, of up to 4 bytes each),
+ * so that a longer one is refused as a wrong one, not as invalid: the answer says nothing.
+ */
 export const signInBodySchema = /* @__PURE__ */ z.object({
-  name: z.string().min(1),
-  password: z.string().min(1),
+  name: z.string().min(1).max(1000),
+  password: z.string().min(1).max(1024),
 });
 export type SignInBody = z.infer<typeof signInBodySchema>;
 

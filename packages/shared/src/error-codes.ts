@@ -29,6 +29,13 @@ const ERROR_CODES = [
   'PHONE_BUSY',
   'TOO_MANY_EXPORTS',
   'FORBIDDEN',
+  // Operators: signing in, the session, cross-site requests, roles.
+  'UNAUTHENTICATED',
+  'SIGN_IN_FAILED',
+  'TOO_MANY_SIGN_INS',
+  'CROSS_SITE_REQUEST',
+  'CSRF_TOKEN_INVALID',
+  'ROLE_NOT_ALLOWED',
   // The Idempotency-Key header.
   'INVALID_IDEMPOTENCY_KEY',
   'IDEMPOTENCY_KEY_REUSED',

@@ -104,6 +104,20 @@ export const EnvSchema = z.object({
     .trim()
     .optional()
     .transform((value, ctx) => retentionDays(value, ctx)),
+  HISTORY_ACCESS: z.enum(['open', 'operators']).optional(),
+  SESSION_COOKIE_SECURE: z.enum(['true', 'false']).optional(),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(30),
+  SESSION_MAX_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(12),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

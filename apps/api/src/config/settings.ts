@@ -150,6 +150,28 @@ export function warningsFor(env: Env, allowListOn: boolean, problems: Problems):
   return warnings;
 }
 
+/**
+ * Operators and who may see what. HISTORY_ACCESS=operators puts the merchant's history, figures,
+ * export and timelines behind a signed-in operator; `open` (the specification's screens) is the
+ * default with the simulator and the sandbox. The session cookie is `Secure` by default in
+ * production, where the API is reached over HTTPS (behind a proxy that ends TLS, set TRUST_PROXY
+ * so that the app knows the request came over HTTPS).
+ */
+export function operatorSettings(env: Env, problems: Problems) {
+  const production = env.MPESA_ENV === 'production';
+  problems.require(
+    ['SESSION_IDLE_MINUTES', 'SESSION_MAX_HOURS'],
+    env.SESSION_IDLE_MINUTES <= env.SESSION_MAX_HOURS * 60,
+    'SESSION_IDLE_MINUTES must not be longer than SESSION_MAX_HOURS (a session ends at the first of them)',
+  );
+  return Object.freeze({
+    historyAccess: env.HISTORY_ACCESS ?? (production ? 'operators' : 'open'),
+    cookieSecure: env.SESSION_COOKIE_SECURE ? env.SESSION_COOKIE_SECURE === 'true' : production,
+    idleMs: env.SESSION_IDLE_MINUTES * 60_000,
+    maxMs: env.SESSION_MAX_HOURS * 3_600_000,
+  });
+}
+
 /** Whom the payer pays, as the M-PESA prompt names the shortcode's owner (see loadConfig). */
 export function businessName(env: Env): string | undefined {
   return env.BUSINESS_NAME ?? (env.MPESA_ENV === 'simulator' ? SIMULATOR_BUSINESS_NAME : undefined);

@@ -2,6 +2,7 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { EventKind, TransactionStatus } from '@mpesa/shared';
 import type { CallbackKind } from '../callbacks/callback-kinds.ts';
+import type { OperatorRole } from '../operators/roles.ts';
 
 export interface TransactionTable {
   id: string;
@@ -111,6 +112,31 @@ export interface RateLimitTable {
   hits: number;
 }
 
+/** Who runs the shop, by role (operators/roles.ts). */
+export interface OperatorTable {
+  id: string;
+  /** As typed (NFKC, trimmed); `name_key` is how it is compared. */
+  name: string;
+  name_key: string;
+  role: OperatorRole;
+  /** `scrypt$N$r$p$salt$hash` (operators/password.ts). */
+  password_hash: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A signed-in session: its token is never stored, only its SHA-256. */
+export interface OperatorSessionTable {
+  token_hash: string;
+  operator_id: string;
+  created_at: string;
+  /** Refreshed at most once a minute; the idle expiry counts from it. */
+  last_seen_at: string;
+  /** The absolute expiry, whatever the activity. */
+  expires_at: string;
+  revoked_at: string | null;
+}
+
 export interface Database {
   transactions: TransactionTable;
   callbacks: CallbackTable;
@@ -118,6 +144,8 @@ export interface Database {
   phone_locks: PhoneLockTable;
   idempotency_keys: IdempotencyKeyTable;
   rate_limits: RateLimitTable;
+  operators: OperatorTable;
+  operator_sessions: OperatorSessionTable;
 }
 
 export type TransactionRow = Selectable<TransactionTable>;
@@ -125,3 +153,5 @@ export type NewTransactionRow = Insertable<TransactionTable>;
 export type TransactionPatch = Updateable<TransactionTable>;
 export type NewCallbackRow = Insertable<CallbackTable>;
 export type NewTransactionEventRow = Insertable<TransactionEventTable>;
+export type OperatorRow = Selectable<OperatorTable>;
+export type OperatorSessionRow = Selectable<OperatorSessionTable>;

@@ -5,7 +5,7 @@
 import { STATUS_CODES } from 'node:http';
 import { HTTP_REFUSAL_CODES } from '@mpesa/shared';
 import type { Answer } from './app-error.ts';
-import { NOT_FOUND_MESSAGE } from './refusals.ts';
+import { CSRF_TOKEN_MESSAGE, NOT_FOUND_MESSAGE } from './refusals.ts';
 
 /** Fastify's and Node's errors that are the client's doing, in words for people. */
 export const CLIENT_MISTAKES: Record<string, Answer> = {
@@ -64,6 +64,17 @@ export const CLIENT_MISTAKES: Record<string, Answer> = {
     statusCode: 408,
     code: 'REQUEST_TIMEOUT',
     message: 'The request took too long to arrive',
+  },
+  // @fastify/csrf-protection's refusals (operators/auth.routes.ts).
+  FST_CSRF_MISSING_SECRET: {
+    statusCode: 403,
+    code: 'CSRF_TOKEN_INVALID',
+    message: CSRF_TOKEN_MESSAGE,
+  },
+  FST_CSRF_INVALID_TOKEN: {
+    statusCode: 403,
+    code: 'CSRF_TOKEN_INVALID',
+    message: CSRF_TOKEN_MESSAGE,
   },
   HPE_HEADER_OVERFLOW: {
     statusCode: 431,

@@ -97,6 +97,41 @@ export const tooManyExports = (retryAfterS: number) =>
     { retryAfterS },
   );
 
+// Operators (operators/): signing in, the session, cross-site requests, roles.
+
+/** A merchant's route asked with no valid session (none, expired, revoked, signed out). */
+export const unauthenticated = () =>
+  new AppError(401, 'UNAUTHENTICATED', 'Sign in to see this. Your session may have ended.');
+
+/** The same answer whether the name or the password was wrong, so neither is revealed. */
+export const signInFailed = () =>
+  new AppError(401, 'SIGN_IN_FAILED', 'The name or password is not right.');
+
+/** Too many failed sign-ins for this name or from this network: wait `retryAfterS`. */
+export const tooManySignIns = (retryAfterS: number) =>
+  new AppError(
+    429,
+    'TOO_MANY_SIGN_INS',
+    `Too many failed sign-ins. Please wait ${formatDuration(retryAfterS)} and try again.`,
+    { retryAfterS },
+  );
+
+/** A request that changes something, sent by a page on another site (Origin, Sec-Fetch-Site). */
+export const crossSiteRequest = () =>
+  new AppError(
+    403,
+    'CROSS_SITE_REQUEST',
+    'This request came from a page on another site, so it was refused.',
+  );
+
+/** A state-changing request without the CSRF token GET /api/auth/csrf gives (or with a wrong one). */
+export const CSRF_TOKEN_MESSAGE =
+  'The request has no valid X-CSRF-Token header. Fetch one from /api/auth/csrf and send it.';
+
+/** A signed-in operator whose role does not allow this. */
+export const roleNotAllowed = () =>
+  new AppError(403, 'ROLE_NOT_ALLOWED', 'Your role does not allow this. Ask an owner.');
+
 // A phone still held by an earlier prompt (initiation-errors.ts says which of these applies).
 
 export const BUSY_PHONE_MESSAGE =

@@ -22,6 +22,10 @@ export const MAX_LENGTH = {
   rateLimitKey: 200,
   /** Our own ids (UUIDs, sortable event ids). */
   ownId: 64,
+  /** An operator's name, as typed and as compared (operators/operator-name.ts). */
+  operatorName: 64,
+  /** A stored password hash: `scrypt$N$r$p$salt$hash` (operators/password.ts). */
+  passwordHash: 200,
 } as const;
 
 /** Every length-limited column, as the migrations declare it. */
@@ -63,6 +67,19 @@ export const COLUMN_LENGTHS: Record<string, number> = {
   'idempotency_keys.created_at': 32,
   'idempotency_keys.expires_at': 32,
   'rate_limits.key': MAX_LENGTH.rateLimitKey,
+  'operators.id': MAX_LENGTH.ownId,
+  'operators.name': MAX_LENGTH.operatorName,
+  'operators.name_key': MAX_LENGTH.operatorName,
+  'operators.role': 16,
+  'operators.password_hash': MAX_LENGTH.passwordHash,
+  'operators.created_at': 32,
+  'operators.updated_at': 32,
+  'operator_sessions.token_hash': 64,
+  'operator_sessions.operator_id': MAX_LENGTH.ownId,
+  'operator_sessions.created_at': 32,
+  'operator_sessions.last_seen_at': 32,
+  'operator_sessions.expires_at': 32,
+  'operator_sessions.revoked_at': 32,
 };
 
 /** Printable ASCII of at most `max` characters: what Daraja's identifiers and codes are made of. */

@@ -34,3 +34,18 @@ export async function countHit(
     .executeTakeFirstOrThrow();
   return Number(row.hits);
 }
+
+/** The hits counted so far in `windowIndex` for `key`, counting none. */
+export async function hitsSoFar(
+  db: Kysely<Database>,
+  key: string,
+  windowIndex: number,
+): Promise<number> {
+  const row = await db
+    .selectFrom('rate_limits')
+    .select('hits')
+    .where('key', '=', storableKey(key))
+    .where('window_index', '=', windowIndex)
+    .executeTakeFirst();
+  return row ? Number(row.hits) : 0;
+}

@@ -55,6 +55,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           description:
             'Where M-PESA (Daraja) posts each payment’s result. Not for clients: the path holds a secret.',
         },
+        {
+          name: 'Operators',
+          description:
+            'Signing in and out: a session cookie, and the CSRF token every state-changing request that relies on it sends.',
+        },
         { name: 'System', description: 'Settings for the web app, and probes for load balancers.' },
       ],
     },

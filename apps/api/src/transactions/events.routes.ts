@@ -4,6 +4,7 @@
  * database: they may hold the payer's phone number. Only what they reported is told: the result,
  * M-PESA's own description of it, and the receipt.
  */
+import type { onRequestAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { stripControlCharacters, type TransactionStatus } from '@mpesa/shared';
@@ -17,18 +18,22 @@ import { listTransactionEvents, type TimelineRow } from './events.repository.ts'
 import { getTransaction, type PaymentDeps } from './transactions.service.ts';
 import { PATH_REFUSALS, REFUSED, answer, refusals } from '../system/openapi-answers.ts';
 import { SAMPLE_TIMELINE } from '../system/openapi-examples.ts';
+import { AUTH_REFUSED } from '../operators/auth.answers.ts';
 
 export interface TransactionEventRoutesOptions {
   deps: Pick<PaymentDeps, 'db'>;
+  /** HISTORY_ACCESS=operators: a signed-in operator (operators/require-operator.ts). */
+  historyGuard?: onRequestAsyncHookHandler | undefined;
 }
 
 export const transactionEventRoutes: FastifyPluginAsyncZod<TransactionEventRoutesOptions> = async (
   app,
-  { deps },
+  { deps, historyGuard },
 ) => {
   app.get(
     '/mpesa/transactions/:id/events',
     {
+      ...(historyGuard ? { onRequest: historyGuard } : {}),
       schema: {
         summary: 'A payment’s timeline, in sentences',
         description:
@@ -45,7 +50,11 @@ export const transactionEventRoutes: FastifyPluginAsyncZod<TransactionEventRoute
               value: { success: true, data: SAMPLE_TIMELINE.map(describeEvent) },
             },
           }),
-          ...refusals([...PATH_REFUSALS, REFUSED.transactionNotFound]),
+          ...refusals([
+            ...PATH_REFUSALS,
+            REFUSED.transactionNotFound,
+            AUTH_REFUSED.unauthenticated,
+          ]),
         },
       },
     },

@@ -4,6 +4,7 @@
  * answers' schemas with an example of each (system/openapi-answers.ts). Kept apart so that the
  * routes stay readable; they spread these into their schemas.
  */
+import { AUTH_REFUSED } from '../operators/auth.answers.ts';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import {
@@ -170,7 +171,12 @@ export const ANSWERS = {
         value: { success: true, data: [SAMPLE.paid], nextCursor: null },
       },
     }),
-    ...refusals([REFUSED.validation, REFUSED.invalidCursor, REFUSED.databaseUnavailable]),
+    ...refusals([
+      REFUSED.validation,
+      REFUSED.invalidCursor,
+      AUTH_REFUSED.unauthenticated,
+      REFUSED.databaseUnavailable,
+    ]),
   },
   summary: {
     200: answer(summaryResponseSchema, 'The figures, in business days.', {
@@ -179,7 +185,7 @@ export const ANSWERS = {
         value: { success: true, data: SAMPLE_SUMMARY },
       },
     }),
-    ...refusals([REFUSED.databaseUnavailable]),
+    ...refusals([AUTH_REFUSED.unauthenticated, REFUSED.databaseUnavailable]),
   },
   export: {
     200: {
@@ -192,7 +198,12 @@ export const ANSWERS = {
         },
       },
     },
-    ...refusals([REFUSED.validation, REFUSED.tooManyExports, REFUSED.databaseUnavailable]),
+    ...refusals([
+      REFUSED.validation,
+      REFUSED.tooManyExports,
+      AUTH_REFUSED.unauthenticated,
+      REFUSED.databaseUnavailable,
+    ]),
   },
   byId: {
     200: answer(transactionResponseSchema, 'The payment.', {

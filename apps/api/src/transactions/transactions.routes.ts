@@ -2,6 +2,7 @@
  * HTTP only: schemas in, schemas out; the rules live in the services. Daraja's result callback has
  * its own routes (callbacks/callback.routes.ts).
  */
+import type { onRequestAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -39,6 +40,11 @@ export interface TransactionRoutesOptions {
   businessTimeZone: string;
   /** PHONE_RETENTION_DAYS, which the list's answer states when it is set (phone-retention.ts). */
   phoneRetentionDays?: number | undefined;
+  /**
+   * Run before the merchant's history routes (HISTORY_ACCESS=operators: a signed-in operator);
+   * never before the payer's own page, GET /mpesa/transactions/:id.
+   */
+  historyGuard?: onRequestAsyncHookHandler | undefined;
 }
 
 type RoutesApp = Parameters<FastifyPluginAsyncZod>[0];
@@ -105,12 +111,20 @@ function paymentRoute(
 /** The merchant's history: the list, the figures, the export and one payment. */
 function historyRoutes(
   app: RoutesApp,
-  { deps, exportLimits, businessTimeZone, phoneRetentionDays }: TransactionRoutesOptions,
+  {
+    deps,
+    exportLimits,
+    businessTimeZone,
+    phoneRetentionDays,
+    historyGuard,
+  }: TransactionRoutesOptions,
 ): void {
   const exports = exportLimit(exportLimits);
+  const guarded = historyGuard ? { onRequest: historyGuard } : {};
   app.get(
     '/mpesa/transactions',
     {
+      ...guarded,
       schema: {
         ...DESCRIBED.list,
         querystring: transactionListQuerySchema,
@@ -131,6 +145,7 @@ function historyRoutes(
   app.get(
     '/mpesa/summary',
     {
+      ...guarded,
       schema: { ...DESCRIBED.summary, response: ANSWERS.summary },
     },
     async () => ({
@@ -139,10 +154,40 @@ function historyRoutes(
     }),
   );
 
-  // The same selection as CSV, streamed. Registered before ":id", which it would otherwise match.
+  // Before ":id", which it would otherwise match.
+  exportRoute(app, deps, exports, businessTimeZone, guarded);
+
+  app.get(
+    '/mpesa/transactions/:id',
+    {
+      schema: {
+        ...DESCRIBED.byId,
+        // Any text: an id that cannot be ours (empty, too long) is simply not found.
+        params: z.object({
+          id: z.string().describe('The `transactionId` the payment was started with'),
+        }),
+        response: ANSWERS.byId,
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await service.getTransaction(deps, request.params.id),
+    }),
+  );
+}
+
+/** GET /mpesa/transactions/export: the history's selection as CSV, streamed. */
+function exportRoute(
+  app: RoutesApp,
+  deps: PaymentDeps,
+  exports: ReturnType<typeof exportLimit>,
+  businessTimeZone: string,
+  guarded: { onRequest?: onRequestAsyncHookHandler },
+): void {
   app.get(
     '/mpesa/transactions/export',
     {
+      ...guarded,
       schema: {
         ...DESCRIBED.export,
         querystring: transactionFiltersSchema,
@@ -163,23 +208,5 @@ function historyRoutes(
         .header('Cache-Control', 'no-store')
         .send(csv);
     },
-  );
-
-  app.get(
-    '/mpesa/transactions/:id',
-    {
-      schema: {
-        ...DESCRIBED.byId,
-        // Any text: an id that cannot be ours (empty, too long) is simply not found.
-        params: z.object({
-          id: z.string().describe('The `transactionId` the payment was started with'),
-        }),
-        response: ANSWERS.byId,
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await service.getTransaction(deps, request.params.id),
-    }),
   );
 }

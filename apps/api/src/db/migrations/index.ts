@@ -5,6 +5,7 @@ import * as historyIndexes from './2026-11-23-003-history-indexes.ts';
 import * as historySearch from './2026-11-23-004-history-search.ts';
 import * as callbackKind from './2026-11-25-005-callback-kind.ts';
 import * as eventKinds from './2026-11-25-006-event-kinds.ts';
+import * as operators from './2026-11-25-007-operators.ts';
 import * as phoneRetention from './2026-11-25-008-phone-retention.ts';
 
 /** Every migration, by name; names sort in the order they must run. */
@@ -15,5 +16,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-004-history-search': historySearch,
   '2026-11-25-005-callback-kind': callbackKind,
   '2026-11-25-006-event-kinds': eventKinds,
+  '2026-11-25-007-operators': operators,
   '2026-11-25-008-phone-retention': phoneRetention,
 };

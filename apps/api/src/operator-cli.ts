@@ -1,0 +1,89 @@
+/**
+ * `npm run operator`: the people who may sign in to the merchant's screens.
+ * `npm run operator -- add <name> --role owner|cashier|viewer` (the password is typed, unseen, or
+ * read from standard input when it is not a terminal), `list`, `remove <name>`, `role <name> <role>`.
+ * Uses the app's own settings (DATABASE_URL, DATABASE_SCHEMA, DATA_DIR).
+ */
+import { parseArgs } from 'node:util';
+import { loadConfigOrExit } from './config.ts';
+import { migrateToLatest, openConfiguredDb } from './db/create-db.ts';
+import { PasswordMismatch, readPassword } from './operators/read-password.ts';
+import { OPERATOR_ROLES, isOperatorRole, type OperatorRole } from './operators/roles.ts';
+import {
+  OperatorError,
+  addOperator,
+  changeRole,
+  listOperators,
+  removeOperator,
+} from './operators/operators.service.ts';
+
+const ROLES = OPERATOR_ROLES.join('|');
+const USAGE =
+  `Usage: npm run operator -- add <name> --role ${ROLES}   (the password is asked for)\n` +
+  '       npm run operator -- list\n' +
+  '       npm run operator -- remove <name>\n' +
+  `       npm run operator -- role <name> ${ROLES}`;
+
+function usage(): never {
+  console.error(USAGE);
+  process.exit(2);
+}
+
+// A password on the command line stays in the shell's history and in every process listing.
+if (process.argv.some((arg) => arg === '--password' || arg.startsWith('--password='))) {
+  console.error(
+    'A password is never given on the command line (it would stay in the shell history and be ' +
+      'visible to other users in the process list): leave --password out and type it when asked, ' +
+      'or pipe it to standard input.',
+  );
+  process.exit(2);
+}
+
+let parsed;
+try {
+  parsed = parseArgs({ allowPositionals: true, options: { role: { type: 'string' } } });
+} catch {
+  usage();
+}
+const { values, positionals } = parsed;
+const [command, name, roleArgument] = positionals;
+const counts: Record<string, number> = { add: 2, list: 1, remove: 2, role: 3 };
+if (command === undefined || counts[command] !== positionals.length) usage();
+if ((command === 'add') !== (values.role !== undefined)) usage();
+const role = command === 'role' ? roleArgument : values.role;
+if (role !== undefined && !isOperatorRole(role)) usage();
+
+const config = loadConfigOrExit();
+const database = openConfiguredDb(config, 1);
+try {
+  await migrateToLatest(database);
+  const db = database.db;
+  if (command === 'add') {
+    const password = await readPassword(`Password for ${name!}: `);
+    const added = await addOperator(db, {
+      name: name!,
+      role: role as OperatorRole,
+      password,
+      now: new Date(),
+    });
+    console.log(`Added ${added.name} as ${added.role}.`);
+  } else if (command === 'remove') {
+    await removeOperator(db, name!);
+    console.log(`Removed ${name!}; their sessions are ended.`);
+  } else if (command === 'role') {
+    await changeRole(db, name!, role as OperatorRole, new Date());
+    console.log(`${name!} is now ${role!}.`);
+  } else {
+    const rows = await listOperators(db);
+    if (rows.length === 0) console.log('No operators yet: add one with npm run operator -- add.');
+    for (const row of rows)
+      console.log(`${row.name}  ${row.role.padEnd(7)}  since ${row.created_at}`);
+  }
+} catch (error) {
+  console.error(
+    error instanceof OperatorError || error instanceof PasswordMismatch ? error.message : error,
+  );
+  process.exitCode = 1;
+} finally {
+  await database.db.destroy();
+}

@@ -1,0 +1,105 @@
+/** All SQL about operators and their sessions. */
+import type { Kysely } from 'kysely';
+import type { Database, OperatorRow } from '../db/schema.ts';
+import { transact } from '../db/transact.ts';
+import type { OperatorRole } from './roles.ts';
+
+type Db = Kysely<Database>;
+
+export async function insertOperator(db: Db, row: OperatorRow): Promise<void> {
+  await db.insertInto('operators').values(row).execute();
+}
+
+export function findOperatorByKey(db: Db, key: string): Promise<OperatorRow | undefined> {
+  return db.selectFrom('operators').selectAll().where('name_key', '=', key).executeTakeFirst();
+}
+
+export function listOperators(db: Db) {
+  return db
+    .selectFrom('operators')
+    .select(['name', 'role', 'created_at'])
+    .orderBy('name_key')
+    .execute();
+}
+
+/** Removes an operator and (by the foreign key's cascade) every session of theirs. */
+export async function deleteOperator(db: Db, key: string): Promise<boolean> {
+  return transact(db, async (trx) => {
+    const row = await trx
+      .selectFrom('operators')
+      .select('id')
+      .where('name_key', '=', key)
+      .executeTakeFirst();
+    if (!row) return false;
+    // SQLite enforces foreign keys only when told to: the sessions go explicitly.
+    await trx.deleteFrom('operator_sessions').where('operator_id', '=', row.id).execute();
+    await trx.deleteFrom('operators').where('id', '=', row.id).execute();
+    return true;
+  });
+}
+
+export async function setRole(
+  db: Db,
+  key: string,
+  role: OperatorRole,
+  at: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('operators')
+    .set({ role, updated_at: at })
+    .where('name_key', '=', key)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function insertSession(
+  db: Db,
+  session: { token_hash: string; operator_id: string; at: string; expires_at: string },
+): Promise<void> {
+  await db
+    .insertInto('operator_sessions')
+    .values({
+      token_hash: session.token_hash,
+      operator_id: session.operator_id,
+      created_at: session.at,
+      last_seen_at: session.at,
+      expires_at: session.expires_at,
+      revoked_at: null,
+    })
+    .execute();
+}
+
+/** A session that is not revoked, with its operator. Expiry is the service's to judge. */
+export function findLiveSession(db: Db, tokenHash: string) {
+  return db
+    .selectFrom('operator_sessions')
+    .innerJoin('operators', 'operators.id', 'operator_sessions.operator_id')
+    .select([
+      'operator_sessions.token_hash',
+      'operator_sessions.last_seen_at',
+      'operator_sessions.expires_at',
+      'operators.id as operator_id',
+      'operators.name',
+      'operators.role',
+    ])
+    .where('operator_sessions.token_hash', '=', tokenHash)
+    .where('operator_sessions.revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function touchSession(db: Db, tokenHash: string, at: string): Promise<void> {
+  await db
+    .updateTable('operator_sessions')
+    .set({ last_seen_at: at })
+    .where('token_hash', '=', tokenHash)
+    .execute();
+}
+
+export async function revokeSession(db: Db, tokenHash: string, at: string): Promise<void> {
+  await db
+    .updateTable('operator_sessions')
+    .set({ revoked_at: at })
+    .where('token_hash', '=', tokenHash)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

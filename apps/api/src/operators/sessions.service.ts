@@ -1,0 +1,109 @@
+/**
+ * Sign-in, the session it opens, and sign-out (docs/decisions/003-operator-sessions.md). A
+ * session's token is 32 random bytes sent once, in the cookie; the database keeps its SHA-256 and
+ * both expiries, so every instance sees a sign-out at once.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { signInFailed, tooManySignIns } from '../errors.ts';
+import { countHit, hitsSoFar } from '../limits/rate-limit.repository.ts';
+import { isStorableName, nameKey } from './operator-name.ts';
+import { dummyHash, verifyPassword } from './password.ts';
+import type { OperatorRole } from './roles.ts';
+import * as repo from './operators.repository.ts';
+
+export interface SessionSettings {
+  idleMs: number;
+  maxMs: number;
+  /** Failed sign-ins allowed per name and per address in each window. */
+  signInLimit: { perName: number; perAddress: number; windowS: number };
+}
+
+export interface SessionDeps {
+  db: Kysely<Database>;
+  now: () => Date;
+  sessions: SessionSettings;
+}
+
+export interface SignedIn {
+  operatorId: string;
+  name: string;
+  role: OperatorRole;
+}
+
+/** last_seen_at is written at most this often: not on every request. */
+const TOUCH_EVERY_MS = 60_000;
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** The counters a failed sign-in counts in: its name's and its address's. */
+function limitKeys(name: string, addressKey: string) {
+  return [
+    { key: `sign-in|name|${isStorableName(name) ? nameKey(name) : hashToken(name)}`, by: 'name' },
+    { key: `sign-in|address|${addressKey}`, by: 'address' },
+  ] as const;
+}
+
+/**
+ * Checks a name and password and opens a session. Every failure is the same 401, after the same
+ * work (an unknown name is checked against a dummy hash); failures count against the name and
+ * the address, and past either limit every attempt is refused 429 until its window ends.
+ */
+export async function signIn(
+  deps: SessionDeps,
+  input: { name: string; password: string; addressKey: string },
+): Promise<SignedIn & { token: string; expiresAt: Date }> {
+  const { db, sessions } = deps;
+  const now = deps.now();
+  const windowMs = sessions.signInLimit.windowS * 1000;
+  const windowIndex = Math.floor(now.getTime() / windowMs);
+  const retryAfterS = Math.ceil(((windowIndex + 1) * windowMs - now.getTime()) / 1000);
+  const keys = limitKeys(input.name, input.addressKey);
+  const max = { name: sessions.signInLimit.perName, address: sessions.signInLimit.perAddress };
+  for (const { key, by } of keys) {
+    if ((await hitsSoFar(db, key, windowIndex)) >= max[by]) throw tooManySignIns(retryAfterS);
+  }
+
+  const operator = isStorableName(input.name)
+    ? await repo.findOperatorByKey(db, nameKey(input.name))
+    : undefined;
+  const stored = operator?.password_hash ?? (await dummyHash());
+  const matches = await verifyPassword(input.password, stored);
+  if (!operator || !matches) {
+    for (const { key } of keys) await countHit(db, key, windowIndex);
+    throw signInFailed();
+  }
+
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now.getTime() + sessions.maxMs);
+  await repo.insertSession(db, {
+    token_hash: hashToken(token),
+    operator_id: operator.id,
+    at: now.toISOString(),
+    expires_at: expiresAt.toISOString(),
+  });
+  return { token, expiresAt, operatorId: operator.id, name: operator.name, role: operator.role };
+}
+
+/** The operator signed in with `token`, or undefined if it is unknown, revoked or expired. */
+export async function sessionFor(
+  deps: SessionDeps,
+  token: string | undefined,
+): Promise<SignedIn | undefined> {
+  if (!token || token.length > 100) return undefined;
+  const tokenHash = hashToken(token);
+  const row = await repo.findLiveSession(deps.db, tokenHash);
+  if (!row) return undefined;
+  const now = deps.now().getTime();
+  const lastSeen = Date.parse(row.last_seen_at);
+  if (now >= Date.parse(row.expires_at) || now >= lastSeen + deps.sessions.idleMs) return undefined;
+  if (now - lastSeen >= TOUCH_EVERY_MS) {
+    await repo.touchSession(deps.db, tokenHash, new Date(now).toISOString());
+  }
+  return { operatorId: row.operator_id, name: row.name, role: row.role };
+}
+
+export async function signOut(deps: SessionDeps, token: string): Promise<void> {
+  await repo.revokeSession(deps.db, hashToken(token), deps.now().toISOString());
+}
