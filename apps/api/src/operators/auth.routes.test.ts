@@ -293,6 +293,31 @@ for (const dialect of DIALECTS) {
       expect(me.json()).toEqual({ success: true, data: { name: 'Otieno', role: 'viewer' } });
     });
 
+    it('keeps no ended session: each sign-in deletes the operator’s signed-out and expired ones', async () => {
+      const sessionsOf = () =>
+        database.db
+          .selectFrom('operator_sessions')
+          .innerJoin('operators', 'operators.id', 'operator_sessions.operator_id')
+          .select(['operator_sessions.revoked_at'])
+          .where('operators.name', '=', 'Amina')
+          .execute();
+      const phone = sessionCookie(await signIn('Amina', PASSWORD));
+      for (let round = 0; round < 3; round++) {
+        expect((await signOut(sessionCookie(await signIn('Amina', PASSWORD)))).statusCode).toBe(
+          200,
+        );
+      }
+      const laptop = sessionCookie(await signIn('Amina', PASSWORD));
+      const kept = await sessionsOf();
+      expect(kept).toHaveLength(2);
+      expect(kept.every((each) => each.revoked_at === null)).toBe(true);
+      for (const cookie of [phone, laptop]) {
+        expect((await app.inject({ url: '/api/auth/me', headers: { cookie } })).statusCode).toBe(
+          200,
+        );
+      }
+    });
+
     it('lets any operator sign out, and refuses a stranger', async () => {
       const viewer = sessionCookie(await signIn('Otieno', PASSWORD));
       expect((await signOut(viewer)).statusCode).toBe(200);

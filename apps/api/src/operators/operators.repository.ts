@@ -103,3 +103,25 @@ export async function revokeSession(db: Db, tokenHash: string, at: string): Prom
     .where('revoked_at', 'is', null)
     .execute();
 }
+
+/**
+ * Deletes the operator's sessions that can no longer be used: signed out, or past either expiry.
+ * Run at each sign-in, so that the table holds about one row per browser signed in.
+ */
+export async function deleteEndedSessions(
+  db: Db,
+  operatorId: string,
+  ended: { now: string; idleSince: string },
+): Promise<void> {
+  await db
+    .deleteFrom('operator_sessions')
+    .where('operator_id', '=', operatorId)
+    .where((eb) =>
+      eb.or([
+        eb('revoked_at', 'is not', null),
+        eb('expires_at', '<=', ended.now),
+        eb('last_seen_at', '<=', ended.idleSince),
+      ]),
+    )
+    .execute();
+}

@@ -75,6 +75,10 @@ export async function signIn(
     throw signInFailed();
   }
 
+  await repo.deleteEndedSessions(db, operator.id, {
+    now: now.toISOString(),
+    idleSince: new Date(now.getTime() - sessions.idleMs).toISOString(),
+  });
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + sessions.maxMs);
   await repo.insertSession(db, {
