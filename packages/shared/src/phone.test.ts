@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isClientValidPhone, localPhoneNumber, maskPhone, normaliseKenyanPhone } from './phone.ts';
+import {
+  isClientValidPhone,
+  localPhoneNumber,
+  maskPhone,
+  normaliseKenyanPhone,
+  recognisablePhone,
+} from './phone.ts';
 
 describe('the browser phone check (docs/product.md §5)', () => {
   it.each([
@@ -69,5 +75,17 @@ describe('localPhoneNumber', () => {
   it('leaves anything else as it is', () => {
     expect(localPhoneNumber('0712345678')).toBe('0712345678');
     expect(localPhoneNumber('25471234567')).toBe('25471234567');
+  });
+});
+
+describe('recognisablePhone', () => {
+  it.each([
+    ['254712345678', '0712 ••• 678'],
+    ['254110000001', '0110 ••• 001'],
+    // Masked in storage (PHONE_RETENTION_DAYS): shown as stored, never unmasked.
+    ['254*****5678', '254*****5678'],
+  ])('shows %s as %s', (stored, shown) => {
+    expect(recognisablePhone(stored)).toBe(shown);
+    expect(shown).not.toMatch(/[0-9]{5}/);
   });
 });

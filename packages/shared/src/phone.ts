@@ -45,6 +45,16 @@ export function localPhoneNumber(phone: string): string {
   return match ? `0${match[1]}` : phone;
 }
 
+/**
+ * 254712345678 → "0712 ••• 678": enough of the number for its owner to recognise it, as the payer's
+ * own page shows it when the history is for operators only. A number not stored whole (masked by
+ * PHONE_RETENTION_DAYS) is shown as stored.
+ */
+export function recognisablePhone(phone: string): string {
+  const local = localPhoneNumber(phone);
+  return /^0[17][0-9]{8}$/.test(local) ? `${local.slice(0, 4)} ••• ${local.slice(-3)}` : phone;
+}
+
 /** 254712345678 → 2547****5678, for logs and anything else that must not hold a full number. */
 export function maskPhone(phone: string): string {
   if (phone.length < 8) return '*'.repeat(phone.length);

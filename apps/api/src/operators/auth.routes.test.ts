@@ -274,6 +274,30 @@ for (const dialect of DIALECTS) {
       expect(payer.statusCode).toBe(200);
     });
 
+    it('shows the payer’s own page with the number only as far as its owner recognises it', async () => {
+      const checkoutId = 'ws_CO_25112026090000123712000999';
+      await database.db
+        .insertInto('transactions')
+        .values(
+          storedPayment('tx-2', '2026-11-25T08:30:00.000Z', { checkout_request_id: checkoutId }),
+        )
+        .execute();
+      const page = (await app.inject('/api/mpesa/transactions/tx-2')).json();
+      expect(page.data).toMatchObject({
+        phoneNumber: '0712 ••• 999',
+        checkoutRequestId: 'ws_CO_25112026090000123*****0999',
+        amount: 100,
+      });
+      expect(JSON.stringify(page)).not.toMatch(/712000999/);
+      // With the history open, the page is as the product's requirements show it.
+      const open = await start({ HISTORY_ACCESS: 'open' });
+      const full = (await open.inject('/api/mpesa/transactions/tx-2')).json();
+      expect(full.data).toMatchObject({
+        phoneNumber: '254712000999',
+        checkoutRequestId: checkoutId,
+      });
+    });
+
     it('leaves the history open with HISTORY_ACCESS=open', async () => {
       app = await start({ HISTORY_ACCESS: 'open' });
       for (const url of HISTORY) expect((await app.inject(url)).statusCode, url).toBe(200);

@@ -1,3 +1,4 @@
+import { maskCheckoutId, recognisablePhone } from '@mpesa/shared';
 import type { Transaction } from '@mpesa/shared/contract';
 import type { TransactionRow } from '../db/schema.ts';
 
@@ -18,5 +19,20 @@ export function toTransactionDto(row: TransactionRow): Transaction {
     mpesaReceiptNumber: row.mpesa_receipt_number,
     transactionDate: row.transaction_date,
     responseDescription: row.response_description,
+  };
+}
+
+/**
+ * A payment as its payer's own page shows it when the history is for operators only
+ * (HISTORY_ACCESS=operators). Anyone holding the page's link reaches it, so the payer's number is
+ * shown only as far as its owner needs to recognise it, and the CheckoutRequestID, which Daraja ends
+ * with that number, is masked too.
+ */
+export function payersView(transaction: Transaction): Transaction {
+  return {
+    ...transaction,
+    phoneNumber: recognisablePhone(transaction.phoneNumber),
+    checkoutRequestId:
+      transaction.checkoutRequestId === null ? null : maskCheckoutId(transaction.checkoutRequestId),
   };
 }

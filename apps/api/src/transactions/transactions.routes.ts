@@ -16,6 +16,7 @@ import { withIdempotencyKey } from './idempotency.ts';
 import { floodLimit } from '../limits/flood-limit.ts';
 import { exportLimit } from './export-limit.ts';
 import * as service from './transactions.service.ts';
+import { payersView } from './transaction-dto.ts';
 import { ANSWERS, DESCRIBED, IDEMPOTENCY_KEY, PAYMENT_BODY } from './transactions.answers.ts';
 import * as history from './history.service.ts';
 import { businessDayOf } from '../lib/business-day.ts';
@@ -169,10 +170,11 @@ function historyRoutes(
         response: ANSWERS.byId,
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: await service.getTransaction(deps, request.params.id),
-    }),
+    async (request) => {
+      const transaction = await service.getTransaction(deps, request.params.id);
+      // Open to anyone with the link: with the history for operators only, it speaks to the payer.
+      return { success: true as const, data: historyGuard ? payersView(transaction) : transaction };
+    },
   );
 }
 

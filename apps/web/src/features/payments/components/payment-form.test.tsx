@@ -401,6 +401,19 @@ describe('the Make Payment screen on a real phone and network', () => {
     expect(screen.getByLabelText('Description')).toHaveValue('School fees');
   });
 
+  it('leaves the phone for the payer to type when their page showed it only in part', () => {
+    mockApi(() => undefined);
+    renderApp({
+      pathname: '/',
+      state: tryAgainState(
+        transaction({ phoneNumber: '0700 ••• 001', amount: 15, reference: 'INV-7' }),
+      ),
+    });
+    expect(screen.getByLabelText('Phone Number')).toHaveValue('');
+    expect(screen.getByLabelText('Amount (KES)')).toHaveValue(15);
+    expect(screen.getByLabelText('Reference')).toHaveValue('INV-7');
+  });
+
   it('opens empty when the navigation carries anything else', () => {
     mockApi(() => undefined);
     renderApp({ pathname: '/', state: { repeat: { phoneNumber: 7 } } });

@@ -37,13 +37,25 @@ function DetailRow({
   );
 }
 
-/** What "Try again" opens the form with: the payment's details, its phone as a payer writes it. */
+/**
+ * Whether the page shows the number only in part: "0712 ••• 678" where the history is for operators
+ * only, or masked in storage once old. (Here, not in the shared package, whose code the first
+ * screen's download carries.)
+ */
+const shownInPart = (phone: string) => /[•*]/.test(phone);
+
+/**
+ * What "Try again" opens the form with: the payment's details, its phone as a payer writes it (left
+ * for the payer to type when the page shows it only in part).
+ */
 export function tryAgainState(
   transaction: Pick<Transaction, 'phoneNumber' | 'amount' | 'reference' | 'description'>,
 ): RepeatPaymentState {
   return {
     repeat: {
-      phoneNumber: localPhoneNumber(transaction.phoneNumber),
+      phoneNumber: shownInPart(transaction.phoneNumber)
+        ? ''
+        : localPhoneNumber(transaction.phoneNumber),
       amount: String(transaction.amount),
       reference: transaction.reference,
       description: transaction.description,
