@@ -109,14 +109,15 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: Pay
   const { limits, databaseTimeouts } = config;
   await app.register(
     async (api) => {
-      const historyGuard = await registerOperators(api, {
+      const guards = await registerOperators(api, {
         config,
         db: database.db,
         now: paymentDeps.now,
       });
       await api.register(transactionRoutes, {
         deps: paymentDeps,
-        historyGuard,
+        historyGuard: guards?.read,
+        exportGuard: guards?.export,
         rateLimit: {
           max: limits.stkPushPerWindow,
           requestsMax: limits.stkPushRequestsPerWindow,
@@ -139,7 +140,10 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: Pay
         bodyLimit: limits.callbackBodyBytes,
         handlers: { 'stk-push': stkPushCallback(paymentDeps) },
       });
-      await api.register(transactionEventRoutes, { deps: paymentDeps, historyGuard });
+      await api.register(transactionEventRoutes, {
+        deps: paymentDeps,
+        historyGuard: guards?.read,
+      });
       await api.register(systemRoutes, { config, database });
       // /api/openapi.json and the page /api/docs.
       await api.register(openApiRoutes, { document: () => app.swagger() });

@@ -266,7 +266,7 @@ for (const dialect of DIALECTS) {
           message: 'Sign in to see this. Your session may have ended.',
         });
       }
-      const cookie = sessionCookie(await signIn('Otieno', PASSWORD));
+      const cookie = sessionCookie(await signIn('Amina', PASSWORD));
       for (const url of HISTORY) {
         expect((await app.inject({ url, headers: { cookie } })).statusCode, url).toBe(200);
       }
@@ -296,6 +296,19 @@ for (const dialect of DIALECTS) {
         phoneNumber: '254712000999',
         checkoutRequestId: checkoutId,
       });
+    });
+
+    it('lets a viewer read the history but not export it: exporting is an owner’s', async () => {
+      const cookie = sessionCookie(await signIn('Otieno', PASSWORD));
+      for (const url of HISTORY.filter((each) => !each.endsWith('/export'))) {
+        expect((await app.inject({ url, headers: { cookie } })).statusCode, url).toBe(200);
+      }
+      const exported = await app.inject({
+        url: '/api/mpesa/transactions/export',
+        headers: { cookie },
+      });
+      expect(exported.statusCode).toBe(403);
+      expect(exported.json()).toMatchObject({ success: false, code: 'ROLE_NOT_ALLOWED' });
     });
 
     it('leaves the history open with HISTORY_ACCESS=open', async () => {

@@ -16,11 +16,17 @@ import { cookieNames, cookieOptions } from './session-cookie.ts';
 /** Failed sign-ins allowed per name and per address, per window (docs/decisions/003). */
 export const SIGN_IN_LIMIT = { perName: 5, perAddress: 20, windowS: 15 * 60 } as const;
 
-/** Registers them under `api` (the `/api` prefix) and returns the history's gate, if any. */
+/** The gates of the merchant's routes: reading the history, and exporting it (an owner's). */
+export interface HistoryGuards {
+  read: onRequestAsyncHookHandler;
+  export: onRequestAsyncHookHandler;
+}
+
+/** Registers them under `api` (the `/api` prefix) and returns the history's gates, if any. */
 export async function registerOperators(
   api: FastifyInstance,
   { config, db, now }: { config: Config; db: Kysely<Database>; now: () => Date },
-): Promise<onRequestAsyncHookHandler | undefined> {
+): Promise<HistoryGuards | undefined> {
   const { operators } = config;
   const secure = operators.cookieSecure;
   const names = cookieNames(secure);
@@ -48,5 +54,6 @@ export async function registerOperators(
   });
   // Made now, not at the first unknown name's sign-in, which would then take longer than others.
   await dummyHash();
-  return operators.historyAccess === 'operators' ? requireOperator(deps, 'viewer') : undefined;
+  if (operators.historyAccess !== 'operators') return undefined;
+  return { read: requireOperator(deps, 'viewer'), export: requireOperator(deps, 'owner') };
 }

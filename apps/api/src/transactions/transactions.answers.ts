@@ -202,6 +202,7 @@ export const ANSWERS = {
       REFUSED.validation,
       REFUSED.tooManyExports,
       AUTH_REFUSED.unauthenticated,
+      AUTH_REFUSED.roleNotAllowed,
       REFUSED.databaseUnavailable,
     ]),
   },

@@ -46,6 +46,8 @@ export interface TransactionRoutesOptions {
    * never before the payer's own page, GET /mpesa/transactions/:id.
    */
   historyGuard?: onRequestAsyncHookHandler | undefined;
+  /** Run before the export instead (HISTORY_ACCESS=operators: an owner). */
+  exportGuard?: onRequestAsyncHookHandler | undefined;
 }
 
 type RoutesApp = Parameters<FastifyPluginAsyncZod>[0];
@@ -118,6 +120,7 @@ function historyRoutes(
     businessTimeZone,
     phoneRetentionDays,
     historyGuard,
+    exportGuard,
   }: TransactionRoutesOptions,
 ): void {
   const exports = exportLimit(exportLimits);
@@ -156,7 +159,7 @@ function historyRoutes(
   );
 
   // Before ":id", which it would otherwise match.
-  exportRoute(app, deps, exports, businessTimeZone, guarded);
+  exportRoute(app, deps, exports, businessTimeZone, exportGuard ? { onRequest: exportGuard } : {});
 
   app.get(
     '/mpesa/transactions/:id',
