@@ -132,7 +132,9 @@ for (const dialect of DIALECTS) {
     it('answers a wrong name and a wrong password alike', async () => {
       const wrongPassword = await signIn('Amina', 'not the password at all');
       const wrongName = await signIn('Nobody', PASSWORD);
-      for (const answer of [wrongPassword, wrongName]) {
+      // No operator can have it, and PostgreSQL text refuses a NUL outright: never a 500.
+      const impossibleName = await signIn('Am\u0000ina', PASSWORD);
+      for (const answer of [wrongPassword, wrongName, impossibleName]) {
         expect(answer.statusCode).toBe(401);
         expect(answer.json()).toEqual(FAILED);
         expect(answer.headers['set-cookie']).toBeUndefined();

@@ -37,10 +37,16 @@ const TOUCH_EVERY_MS = 60_000;
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
+/**
+ * A name that can be looked up: one no operator can have (too long, or with a control character,
+ * which PostgreSQL text refuses outright when it is NUL) is never sent to the database.
+ */
+const usableName = (name: string) => isStorableName(name) && !/\p{C}/u.test(name);
+
 /** The counters a failed sign-in counts in: its name's and its address's. */
 function limitKeys(name: string, addressKey: string) {
   return [
-    { key: `sign-in|name|${isStorableName(name) ? nameKey(name) : hashToken(name)}`, by: 'name' },
+    { key: `sign-in|name|${usableName(name) ? nameKey(name) : hashToken(name)}`, by: 'name' },
     { key: `sign-in|address|${addressKey}`, by: 'address' },
   ] as const;
 }
@@ -65,7 +71,7 @@ export async function signIn(
     if ((await hitsSoFar(db, key, windowIndex)) >= max[by]) throw tooManySignIns(retryAfterS);
   }
 
-  const operator = isStorableName(input.name)
+  const operator = usableName(input.name)
     ? await repo.findOperatorByKey(db, nameKey(input.name))
     : undefined;
   const stored = operator?.password_hash ?? (await dummyHash());

@@ -3,7 +3,7 @@
  * masked, and the masking of one payment everywhere its number is stored. Functions take `trx`
  * first: a payment is masked everywhere in one transaction, or nowhere.
  */
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { TransactionStatus } from '@mpesa/shared';
 import type { DialectName } from '../db/create-db.ts';
 import type { Database, TransactionRow } from '../db/schema.ts';
@@ -57,6 +57,23 @@ export function nextUnmasked(
 export interface Mask {
   hide: string;
   by: string;
+  /**
+   * The whole number as a JSON number may hold it (`"Value":254712345678` in a callback's
+   * metadata), and what it becomes there: a string, so that the JSON stays valid.
+   */
+  number: string;
+  numberBy: string;
+}
+
+type MaskedColumn = 'raw_body' | 'checkout_request_id' | 'payload' | 'note' | 'response_body';
+
+/** `column` with this number hidden: first where it is a JSON number, then wherever it is. */
+function hidden(column: MaskedColumn, mask: Mask): RawBuilder<string> {
+  let text = sql<string>`${sql.ref(column)}`;
+  for (const gap of [':', ': ']) {
+    text = sql<string>`replace(${text}, ${gap + mask.number}, ${gap + mask.numberBy})`;
+  }
+  return sql<string>`replace(${text}, ${mask.hide}, ${mask.by})`;
 }
 
 /**
@@ -94,13 +111,9 @@ export async function maskPayment(
   const checkout = row.checkout_request_id;
   await trx
     .updateTable('callbacks')
-    .set((eb) => ({
-      raw_body: eb.fn<string>('replace', [eb.ref('raw_body'), eb.val(mask.hide), eb.val(mask.by)]),
-      checkout_request_id: eb.fn<string | null>('replace', [
-        eb.ref('checkout_request_id'),
-        eb.val(mask.hide),
-        eb.val(mask.by),
-      ]),
+    .set(() => ({
+      raw_body: hidden('raw_body', mask),
+      checkout_request_id: hidden('checkout_request_id', mask),
     }))
     .where((eb) =>
       eb.or([
@@ -111,24 +124,16 @@ export async function maskPayment(
     .execute();
   await trx
     .updateTable('transaction_events')
-    .set((eb) => ({
-      payload: eb.fn<string | null>('replace', [
-        eb.ref('payload'),
-        eb.val(mask.hide),
-        eb.val(mask.by),
-      ]),
-      note: eb.fn<string | null>('replace', [eb.ref('note'), eb.val(mask.hide), eb.val(mask.by)]),
+    .set(() => ({
+      payload: hidden('payload', mask),
+      note: hidden('note', mask),
     }))
     .where('transaction_id', '=', row.id)
     .execute();
   await trx
     .updateTable('idempotency_keys')
-    .set((eb) => ({
-      response_body: eb.fn<string | null>('replace', [
-        eb.ref('response_body'),
-        eb.val(mask.hide),
-        eb.val(mask.by),
-      ]),
+    .set(() => ({
+      response_body: hidden('response_body', mask),
     }))
     .where('transaction_id', '=', row.id)
     .execute();

@@ -174,6 +174,36 @@ for (const dialect of DIALECTS) {
       expect(lock).toEqual([]);
     });
 
+    it('keeps every masked callback body and event payload valid JSON, the receipt still in it', async () => {
+      await paymentWithTraces('old-paid', OLD);
+      // A body as Daraja may space it, the number a JSON number after ": ".
+      await database.db
+        .updateTable('callbacks')
+        .set({ raw_body: JSON.stringify(JSON.parse(paidCallback('x', PHONE)), null, 1) })
+        .where('transaction_id', '=', 'old-paid')
+        .execute();
+      await maskDuePhones(deps);
+      const { text } = await traces('old-paid');
+      expect(text).not.toContain('712345678');
+      const bodies = await database.db
+        .selectFrom('callbacks')
+        .select('raw_body')
+        .where('transaction_id', '=', 'old-paid')
+        .execute();
+      const payloads = await database.db
+        .selectFrom('transaction_events')
+        .select('payload')
+        .where('transaction_id', '=', 'old-paid')
+        .execute();
+      const stored = [...bodies.map((row) => row.raw_body), ...payloads.map((row) => row.payload)];
+      expect(stored.length).toBeGreaterThan(1);
+      for (const json of stored.filter((each) => each !== null)) {
+        const parsed = JSON.parse(json!);
+        expect(JSON.stringify(parsed)).toContain('UF1E26WQJZ');
+        expect(JSON.stringify(parsed)).toContain(`"${MASKED}"`);
+      }
+    });
+
     it('leaves a recent payment, and an old one still pending, unknown or flagged, untouched', async () => {
       await paymentWithTraces('recent', RECENT, {}, '254712000001', 'ws_CO_1');
       await paymentWithTraces('pending', OLD, { status: 'pending' }, '254712000002', 'ws_CO_2');

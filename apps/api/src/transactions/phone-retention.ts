@@ -50,7 +50,8 @@ const DAY_MS = 86_400_000;
 export function maskFor(phone: string): Mask {
   const hide = /^254[0-9]{9}$/.test(phone) ? phone.slice(3) : phone;
   const kept = hide.length > 4 ? 4 : 0;
-  return { hide, by: `${'*'.repeat(hide.length - kept)}${hide.slice(hide.length - kept)}` };
+  const by = `${'*'.repeat(hide.length - kept)}${hide.slice(hide.length - kept)}`;
+  return { hide, by, number: phone, numberBy: `"${phone.replace(hide, by)}"` };
 }
 
 /** 254712345678 → 254*****5678: the number as a masked payment keeps it. */
