@@ -10,6 +10,8 @@ import type { CallbackOutcome, Database, TransactionRow } from '../db/schema.ts'
 import { applyOutcome, flag } from './transaction-outcome.ts';
 import type { PaymentDeps } from './transactions.service.ts';
 import * as repo from './transactions.repository.ts';
+import { maskFor } from './phone-retention.ts';
+import { hideTraces } from './phone-retention.repository.ts';
 import { transact } from '../db/transact.ts';
 
 export interface CallbackResult {
@@ -165,6 +167,8 @@ async function settle(
     );
   }
   await repo.settleCallback(trx, kept.callbackId, { transactionId: row?.id ?? null, outcome });
+  // Late, for a payment whose number retention masked: what it brought is masked at once.
+  if (row?.phone_masked_at) await hideLateTraces(trx, row.id, callback);
   deps.log.info(
     {
       checkoutRequestId: maskCheckoutId(callback.checkoutRequestId),
@@ -174,4 +178,21 @@ async function settle(
     'callback received',
   );
   return { outcome, transactionId: row?.id ?? null };
+}
+
+/**
+ * Masks, in what is kept about a payment whose number retention already masked, the number a late
+ * callback brought: in its metadata, and at the end of its CheckoutRequestID (docs/daraja-protocol.md
+ * §3.4).
+ */
+async function hideLateTraces(
+  trx: Kysely<Database>,
+  paymentId: string,
+  callback: StkCallback,
+): Promise<void> {
+  const fromId = /([0-9]{9})$/.exec(callback.checkoutRequestId)?.[1];
+  const numbers = new Set([callback.metadata?.phoneNumber, fromId && `254${fromId}`]);
+  for (const phone of numbers) {
+    if (phone) await hideTraces(trx, paymentId, callback.checkoutRequestId, maskFor(phone));
+  }
 }

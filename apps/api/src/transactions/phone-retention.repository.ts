@@ -95,6 +95,46 @@ async function uniqueCheckoutId(trx: Trx, row: Unmasked, masked: string): Promis
 }
 
 /**
+ * Hides the number in what is kept about payment `paymentId` besides its row: its callbacks (and
+ * any with its CheckoutRequestID), its events, its idempotency answer.
+ */
+export async function hideTraces(
+  trx: Trx | Kysely<Database>,
+  paymentId: string,
+  checkout: string | null,
+  mask: Mask,
+): Promise<void> {
+  await trx
+    .updateTable('callbacks')
+    .set(() => ({
+      raw_body: hidden('raw_body', mask),
+      checkout_request_id: hidden('checkout_request_id', mask),
+    }))
+    .where((eb) =>
+      eb.or([
+        eb('transaction_id', '=', paymentId),
+        ...(checkout === null ? [] : [eb('checkout_request_id', '=', checkout)]),
+      ]),
+    )
+    .execute();
+  await trx
+    .updateTable('transaction_events')
+    .set(() => ({
+      payload: hidden('payload', mask),
+      note: hidden('note', mask),
+    }))
+    .where('transaction_id', '=', paymentId)
+    .execute();
+  await trx
+    .updateTable('idempotency_keys')
+    .set(() => ({
+      response_body: hidden('response_body', mask),
+    }))
+    .where('transaction_id', '=', paymentId)
+    .execute();
+}
+
+/**
  * Masks one payment's number in place everywhere it is stored: the callbacks kept for it (their
  * bodies and CheckoutRequestIDs), its events' payloads and notes, its idempotency key's stored
  * answer, its phone lock once expired, and the payment itself, which is marked masked. Everything
@@ -109,34 +149,7 @@ export async function maskPayment(
   at: string,
 ): Promise<void> {
   const checkout = row.checkout_request_id;
-  await trx
-    .updateTable('callbacks')
-    .set(() => ({
-      raw_body: hidden('raw_body', mask),
-      checkout_request_id: hidden('checkout_request_id', mask),
-    }))
-    .where((eb) =>
-      eb.or([
-        eb('transaction_id', '=', row.id),
-        ...(checkout === null ? [] : [eb('checkout_request_id', '=', checkout)]),
-      ]),
-    )
-    .execute();
-  await trx
-    .updateTable('transaction_events')
-    .set(() => ({
-      payload: hidden('payload', mask),
-      note: hidden('note', mask),
-    }))
-    .where('transaction_id', '=', row.id)
-    .execute();
-  await trx
-    .updateTable('idempotency_keys')
-    .set(() => ({
-      response_body: hidden('response_body', mask),
-    }))
-    .where('transaction_id', '=', row.id)
-    .execute();
+  await hideTraces(trx, row.id, checkout, mask);
   await deleteExpiredLocks(trx, row.id, at);
   await trx
     .updateTable('transactions')

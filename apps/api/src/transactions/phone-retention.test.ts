@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TransactionRow } from '../db/schema.ts';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { storedPayment } from '../test/stored-payment.ts';
-import { createTestApp } from '../test/test-app.ts';
+import { CALLBACK_PATH, createTestApp } from '../test/test-app.ts';
 import { RETENTION_BATCH, maskDuePhones, type RetentionDeps } from './phone-retention.ts';
 
 const NOW = new Date('2026-11-25T12:00:00.000Z');
@@ -301,6 +301,41 @@ for (const dialect of DIALECTS) {
         .where('phone_masked_at', 'is', null)
         .execute();
       expect(left).toEqual([]);
+    });
+
+    it('still finds a masked payment for a late callback, applies it as before, and masks what it brought', async () => {
+      await paymentWithTraces('old-timeout', OLD, {
+        status: 'timeout',
+        result_code: '1037',
+        mpesa_receipt_number: null,
+      });
+      await maskDuePhones(deps);
+      const { app } = await createTestApp({ database, now: () => NOW });
+      try {
+        const late = JSON.parse(paidCallback(CHECKOUT, PHONE));
+        late.Body.stkCallback.CallbackMetadata.Item[0].Value = 1500;
+        late.Body.stkCallback.CallbackMetadata.Item[1].Value = 'LATEPAID01';
+        const answer = await app.inject({
+          method: 'POST',
+          url: CALLBACK_PATH,
+          headers: { 'content-type': 'application/json' },
+          payload: JSON.stringify(late),
+        });
+        expect(answer.statusCode).toBe(200);
+      } finally {
+        await app.close();
+      }
+      const { payment, text } = await traces('old-timeout');
+      // As for a payment never masked: the late success is taken (before, it was kept as an orphan
+      // and the payment stayed timed out), its number not held against the masked one.
+      expect(payment).toMatchObject({ status: 'success', mpesa_receipt_number: 'LATEPAID01' });
+      const orphans = await database.db
+        .selectFrom('callbacks')
+        .select('id')
+        .where('transaction_id', 'is', null)
+        .execute();
+      expect(orphans).toEqual([]);
+      expect(text).not.toContain('712345678');
     });
 
     it('is not found by the old number, and is exported masked', async () => {

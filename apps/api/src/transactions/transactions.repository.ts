@@ -1,5 +1,6 @@
 /** All SQL about transactions, their events and raw callbacks. Functions take `db` or `trx` first. */
 import { sql, type Kysely } from 'kysely';
+import { maskCheckoutId } from '@mpesa/shared';
 import type { DialectName } from '../db/create-db.ts';
 import type {
   CallbackOutcome,
@@ -31,12 +32,41 @@ export async function findTransactionByCheckoutId(
   checkoutRequestId: string,
   lock: DialectName | false = false,
 ): Promise<TransactionRow | undefined> {
-  return db
+  const found = await db
     .selectFrom('transactions')
     .selectAll()
     .where('checkout_request_id', '=', checkoutRequestId)
     .$if(lock === 'postgres', (query) => query.forUpdate())
     .executeTakeFirst();
+  return found ?? findMaskedByCheckoutId(db, checkoutRequestId, lock);
+}
+
+/**
+ * A payment whose number retention masked keeps its CheckoutRequestID masked as logs show it
+ * (maskCheckoutId; with `/<payment id>` after it where two would mask alike): a late callback with
+ * the real id still finds it, unless the masked form could be two payments.
+ */
+async function findMaskedByCheckoutId(
+  db: Db,
+  checkoutRequestId: string,
+  lock: DialectName | false,
+): Promise<TransactionRow | undefined> {
+  const masked = maskCheckoutId(checkoutRequestId);
+  if (masked === checkoutRequestId) return undefined;
+  const rows = await db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('phone_masked_at', 'is not', null)
+    .where((eb) =>
+      eb.or([
+        eb('checkout_request_id', '=', masked),
+        eb(sql<string>`substr(checkout_request_id, 1, ${masked.length + 1})`, '=', `${masked}/`),
+      ]),
+    )
+    .$if(lock === 'postgres', (query) => query.forUpdate())
+    .limit(2)
+    .execute();
+  return rows.length === 1 ? rows[0] : undefined;
 }
 
 /**
