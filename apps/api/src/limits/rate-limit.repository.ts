@@ -35,17 +35,17 @@ export async function countHit(
   return Number(row.hits);
 }
 
-/** The hits counted so far in `windowIndex` for `key`, counting none. */
-export async function hitsSoFar(
+/** Takes one hit back off `key`'s count in `windowIndex` (a sign-in that succeeded is no failure). */
+export async function uncountHit(
   db: Kysely<Database>,
   key: string,
   windowIndex: number,
-): Promise<number> {
-  const row = await db
-    .selectFrom('rate_limits')
-    .select('hits')
+): Promise<void> {
+  await db
+    .updateTable('rate_limits')
+    .set({ hits: sql<number>`hits - 1` })
     .where('key', '=', storableKey(key))
     .where('window_index', '=', windowIndex)
-    .executeTakeFirst();
-  return row ? Number(row.hits) : 0;
+    .where('hits', '>', 0)
+    .execute();
 }

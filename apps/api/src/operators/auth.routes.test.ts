@@ -169,6 +169,30 @@ for (const dialect of DIALECTS) {
       expect((await signIn('Amina', PASSWORD)).statusCode).toBe(200);
     });
 
+    it('checks no more passwords than the limit when a burst of guesses comes at once', async () => {
+      const burst = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          signIn('Amina', `guess number ${i}`, { remoteAddress: `198.51.100.${i}` }),
+        ),
+      );
+      const codes = burst.map((answer) => answer.statusCode);
+      expect(codes.filter((code) => code === 401)).toHaveLength(5);
+      expect(codes.filter((code) => code === 429)).toHaveLength(25);
+      // What was typed as the name is not kept in the clear: a password typed there would be.
+      const keys = await database.db.selectFrom('rate_limits').select('key').execute();
+      expect(keys.some((row) => /amina/i.test(row.key))).toBe(false);
+    }, 30_000);
+
+    it('takes a successful sign-in off the counts: only failures are limited', async () => {
+      for (let i = 0; i < 10; i++) {
+        expect((await signIn('Amina', PASSWORD)).statusCode).toBe(200);
+      }
+      for (let i = 0; i < 5; i++) {
+        expect((await signIn('Amina', `wrong password ${i}`)).statusCode).toBe(401);
+      }
+      expect((await signIn('Amina', PASSWORD)).statusCode).toBe(429);
+    }, 30_000);
+
     it('limits failed sign-ins per address, whatever the names', async () => {
       for (let i = 0; i < 20; i++) {
         expect((await signIn(`guess-${i}`, 'wrong password!')).statusCode).toBe(401);

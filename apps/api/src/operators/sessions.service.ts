@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { signInFailed, tooManySignIns } from '../errors.ts';
-import { countHit, hitsSoFar } from '../limits/rate-limit.repository.ts';
+import { countHit, uncountHit } from '../limits/rate-limit.repository.ts';
 import { isStorableName, nameKey } from './operator-name.ts';
 import { dummyHash, verifyPassword } from './password.ts';
 import type { OperatorRole } from './roles.ts';
@@ -46,7 +46,8 @@ const usableName = (name: string) => isStorableName(name) && !/\p{C}/u.test(name
 /** The counters a failed sign-in counts in: its name's and its address's. */
 function limitKeys(name: string, addressKey: string) {
   return [
-    { key: `sign-in|name|${usableName(name) ? nameKey(name) : hashToken(name)}`, by: 'name' },
+    // Hashed: a password typed into the name field must not be kept in the clear.
+    { key: `sign-in|name|${hashToken(usableName(name) ? nameKey(name) : name)}`, by: 'name' },
     { key: `sign-in|address|${addressKey}`, by: 'address' },
   ] as const;
 }
@@ -67,19 +68,22 @@ export async function signIn(
   const retryAfterS = Math.ceil(((windowIndex + 1) * windowMs - now.getTime()) / 1000);
   const keys = limitKeys(input.name, input.addressKey);
   const max = { name: sessions.signInLimit.perName, address: sessions.signInLimit.perAddress };
+  // Counted before the password is checked, each count one atomic statement: of a burst sent at
+  // once, only as many as the limit allows are checked at all. A sign-in that succeeds is then
+  // taken back off the counts: only failures count.
+  let over = false;
   for (const { key, by } of keys) {
-    if ((await hitsSoFar(db, key, windowIndex)) >= max[by]) throw tooManySignIns(retryAfterS);
+    if ((await countHit(db, key, windowIndex)) > max[by]) over = true;
   }
+  if (over) throw tooManySignIns(retryAfterS);
 
   const operator = usableName(input.name)
     ? await repo.findOperatorByKey(db, nameKey(input.name))
     : undefined;
   const stored = operator?.password_hash ?? (await dummyHash());
   const matches = await verifyPassword(input.password, stored);
-  if (!operator || !matches) {
-    for (const { key } of keys) await countHit(db, key, windowIndex);
-    throw signInFailed();
-  }
+  if (!operator || !matches) throw signInFailed();
+  for (const { key } of keys) await uncountHit(db, key, windowIndex);
 
   await repo.deleteEndedSessions(db, operator.id, {
     now: now.toISOString(),
