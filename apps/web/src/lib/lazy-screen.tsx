@@ -69,7 +69,11 @@ export function lazyScreen(load: () => Promise<ComponentType>, quiet = false): L
   let loading: Promise<ComponentType> | undefined;
   const preload = () => {
     loading ??= load().then(
-      (component) => (loaded = component),
+      (component) => {
+        // Marked as React marks a promise it has seen, so that use() reads it at once.
+        Object.assign(loading!, { status: 'fulfilled', value: component });
+        return (loaded = component);
+      },
       (error: unknown) => {
         // Kept until the payer asks again (Try again): retrying by itself would ask the network
         // over and over while it is down.
@@ -79,7 +83,8 @@ export function lazyScreen(load: () => Promise<ComponentType>, quiet = false): L
     return loading;
   };
   function Loaded() {
-    const Screen = loaded ?? use(preload());
+    // use() on every render, never only on some: a screen already loaded is read at once.
+    const Screen = use(preload());
     return <Screen />;
   }
   function Component() {
