@@ -7,6 +7,7 @@ import type { TransactionRow } from '../db/schema.ts';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { storedPayment } from '../test/stored-payment.ts';
 import { CALLBACK_PATH, createTestApp } from '../test/test-app.ts';
+import { findTransactionByCheckoutId } from './transactions.repository.ts';
 import { RETENTION_BATCH, maskDuePhones, type RetentionDeps } from './phone-retention.ts';
 
 const NOW = new Date('2026-11-25T12:00:00.000Z');
@@ -280,6 +281,10 @@ for (const dialect of DIALECTS) {
         MASKED_CHECKOUT,
         `${MASKED_CHECKOUT}/second`,
       ]);
+      // A late callback for either cannot tell them apart: it is kept, matched to neither.
+      const found = await findTransactionByCheckoutId(database.db, twin, dialect);
+      expect(found).toBeUndefined();
+      expect(await findTransactionByCheckoutId(database.db, CHECKOUT, dialect)).toBeUndefined();
     });
 
     it('lets two instances run it at once without conflict, each payment masked once', async () => {

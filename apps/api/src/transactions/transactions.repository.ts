@@ -44,7 +44,10 @@ export async function findTransactionByCheckoutId(
 /**
  * A payment whose number retention masked keeps its CheckoutRequestID masked as logs show it
  * (maskCheckoutId; with `/<payment id>` after it where two would mask alike): a late callback with
- * the real id still finds it, unless the masked form could be two payments.
+ * the real id still finds it, unless the masked form could be two payments. Asked only when no
+ * payment has the id itself (a callback ahead of its acknowledgement comes here too), so the first
+ * question is one lookup on the index: a `/<payment id>` form exists only beside a payment holding
+ * the masked form itself, and is looked for only then.
  */
 async function findMaskedByCheckoutId(
   db: Db,
@@ -53,20 +56,20 @@ async function findMaskedByCheckoutId(
 ): Promise<TransactionRow | undefined> {
   const masked = maskCheckoutId(checkoutRequestId);
   if (masked === checkoutRequestId) return undefined;
-  const rows = await db
+  const holder = await db
     .selectFrom('transactions')
     .selectAll()
+    .where('checkout_request_id', '=', masked)
     .where('phone_masked_at', 'is not', null)
-    .where((eb) =>
-      eb.or([
-        eb('checkout_request_id', '=', masked),
-        eb(sql<string>`substr(checkout_request_id, 1, ${masked.length + 1})`, '=', `${masked}/`),
-      ]),
-    )
     .$if(lock === 'postgres', (query) => query.forUpdate())
-    .limit(2)
-    .execute();
-  return rows.length === 1 ? rows[0] : undefined;
+    .executeTakeFirst();
+  if (!holder) return undefined;
+  const alike = await db
+    .selectFrom('transactions')
+    .select('id')
+    .where(sql<string>`substr(checkout_request_id, 1, ${masked.length + 1})`, '=', `${masked}/`)
+    .executeTakeFirst();
+  return alike ? undefined : holder;
 }
 
 /**
