@@ -1,6 +1,6 @@
 /** Example prompts for the simulator's description: one paid, one still open. */
 import { RESULT_CODES } from '../../catalogue.ts';
-import type { Prompt } from './prompt.ts';
+import { UNANSWERED, type Prompt } from './prompt.ts';
 
 export const PROMPT: Prompt = {
   checkoutRequestId: 'ws_CO_14032026122653412712345678',
@@ -28,13 +28,4 @@ export const PROMPT: Prompt = {
   fault: {},
 };
 
-export const OPEN_PROMPT: Prompt = {
-  ...PROMPT,
-  state: 'open',
-  resultCode: null,
-  resultDesc: null,
-  receiptNumber: null,
-  completedAt: null,
-  completedBy: null,
-  callback: 'waiting',
-};
+export const OPEN_PROMPT: Prompt = { ...PROMPT, ...UNANSWERED };

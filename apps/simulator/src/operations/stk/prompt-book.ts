@@ -10,7 +10,14 @@ import type { SimulatorConfig } from '../../config.ts';
 import { FaultPlan } from '../../faults.ts';
 import { checkoutRequestId, merchantRequestId, mpesaReceiptNumber } from '../../ids.ts';
 import { callbackBody } from './callback-body.ts';
-import type { NewPrompt, NextOutcome, Prompt, PromptPlan, StkKept } from './prompt.ts';
+import {
+  UNANSWERED,
+  type NewPrompt,
+  type NextOutcome,
+  type Prompt,
+  type PromptPlan,
+  type StkKept,
+} from './prompt.ts';
 
 export type SimEvent =
   | { type: 'prompt'; prompt: Prompt }
@@ -92,13 +99,7 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
           : outcome.kind === 'paid-no-callback'
             ? '0'
             : null,
-      state: 'open',
-      resultCode: null,
-      resultDesc: null,
-      receiptNumber: null,
-      completedAt: null,
-      completedBy: null,
-      callback: 'waiting',
+      ...UNANSWERED,
       fault,
     };
     this.#prompts.set(prompt.checkoutRequestId, prompt);

@@ -40,6 +40,17 @@ export const PromptSchema = z.object({
 });
 export type Prompt = z.infer<typeof PromptSchema>;
 
+/** What a prompt holds of its outcome while the payer has not answered: nothing yet. */
+export const UNANSWERED = {
+  state: 'open',
+  resultCode: null,
+  resultDesc: null,
+  receiptNumber: null,
+  completedAt: null,
+  completedBy: null,
+  callback: 'waiting',
+} as const satisfies Partial<Prompt>;
+
 /** What a push asks for: the prompt's fields that come from its request. */
 export type NewPrompt = Pick<
   Prompt,
