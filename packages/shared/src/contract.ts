@@ -234,9 +234,35 @@ export const summaryResponseSchema = z.object({
 });
 export type Summary = z.infer<typeof summaryResponseSchema>['data'];
 
+/**
+ * What only the merchant's view of a payment carries (HISTORY_ACCESS=operators, to a signed-in
+ * operator or a key that reads payments): the flag and M-PESA's own messages as they came.
+ */
+export const merchantDetailsSchema = z.object({
+  /** Why the payment waits for a person's review; null when it does not. */
+  flaggedReason: z.string().nullable(),
+  /** Daraja's CustomerMessage, as it answered the push. */
+  customerMessage: z.string().nullable(),
+  /** Every callback M-PESA sent for this payment, its body exactly as it came, oldest first. */
+  callbacks: z.array(
+    z.object({ receivedAt: z.string(), outcome: z.string(), rawBody: z.string() }),
+  ),
+});
+export type MerchantDetails = z.infer<typeof merchantDetailsSchema>;
+
+/**
+ * One payment. With HISTORY_ACCESS=operators, `view` says whom the answer is for: the payer (the
+ * number in part, no merchant's details) or the merchant (with `merchant`). With `open`, neither.
+ */
+export const transactionViewSchema = transactionSchema.extend({
+  view: z.enum(['payer', 'merchant']).optional(),
+  merchant: merchantDetailsSchema.optional(),
+});
+export type TransactionView = z.infer<typeof transactionViewSchema>;
+
 export const transactionResponseSchema = z.object({
   success: z.literal(true),
-  data: transactionSchema,
+  data: transactionViewSchema,
 });
 export type TransactionResponse = z.infer<typeof transactionResponseSchema>;
 

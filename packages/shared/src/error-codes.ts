@@ -36,6 +36,13 @@ const ERROR_CODES = [
   'CROSS_SITE_REQUEST',
   'CSRF_TOKEN_INVALID',
   'ROLE_NOT_ALLOWED',
+  // The owner's screens: operators, their one-time password links, API keys and their scopes.
+  'OPERATOR_NOT_FOUND',
+  'OPERATOR_EXISTS',
+  'LAST_OWNER',
+  'PASSWORD_LINK_INVALID',
+  'API_KEY_NOT_FOUND',
+  'SCOPE_NOT_ALLOWED',
   // The Idempotency-Key header.
   'INVALID_IDEMPOTENCY_KEY',
   'IDEMPOTENCY_KEY_REUSED',
@@ -43,6 +50,7 @@ const ERROR_CODES = [
   // The history and the payments in it.
   'INVALID_CURSOR',
   'TRANSACTION_NOT_FOUND',
+  'REVIEW_REFUSED',
   // M-PESA's refusals of a push, and its silence.
   'MPESA_INVALID_PHONE',
   'MPESA_INVALID_AMOUNT',

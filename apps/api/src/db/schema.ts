@@ -3,6 +3,7 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { EventKind, TransactionStatus } from '@mpesa/shared';
 import type { CallbackKind } from '../callbacks/callback-kinds.ts';
 import type { OperatorRole } from '../operators/roles.ts';
+import type { ApiKeyScope, AuditAction, AuditActorKind } from '@mpesa/shared/contract-admin';
 
 export interface TransactionTable {
   id: string;
@@ -137,6 +138,40 @@ export interface OperatorSessionTable {
   revoked_at: string | null;
 }
 
+/** One line of the audit trail (audit/audit.ts); `actor` and `target` are names, kept as they were. */
+export interface AuditEventTable {
+  id: string;
+  at: string;
+  actor_kind: AuditActorKind;
+  actor: string | null;
+  action: AuditAction;
+  target: string | null;
+  detail: string | null;
+  address: string | null;
+}
+
+/** A key for the shop's own systems: only its SHA-256 is kept. */
+export interface ApiKeyTable {
+  id: string;
+  name: string;
+  scope: ApiKeyScope;
+  prefix: string;
+  key_hash: string;
+  created_at: string;
+  /** The owner who created it, by name. */
+  created_by: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** The one live one-time link that sets an operator's password: only its token's SHA-256. */
+export interface PasswordLinkTable {
+  operator_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   transactions: TransactionTable;
   callbacks: CallbackTable;
@@ -146,6 +181,9 @@ export interface Database {
   rate_limits: RateLimitTable;
   operators: OperatorTable;
   operator_sessions: OperatorSessionTable;
+  audit_events: AuditEventTable;
+  api_keys: ApiKeyTable;
+  password_links: PasswordLinkTable;
 }
 
 export type TransactionRow = Selectable<TransactionTable>;

@@ -26,6 +26,8 @@ export const MAX_LENGTH = {
   operatorName: 64,
   /** A stored password hash: `scrypt$N$r$p$salt$hash` (operators/password.ts). */
   passwordHash: 200,
+  /** The few words an audit line carries beyond who, what and to what (audit/audit.ts). */
+  auditDetail: 1200,
 } as const;
 
 /** Every length-limited column, as the migrations declare it. */
@@ -80,6 +82,27 @@ export const COLUMN_LENGTHS: Record<string, number> = {
   'operator_sessions.last_seen_at': 32,
   'operator_sessions.expires_at': 32,
   'operator_sessions.revoked_at': 32,
+  'audit_events.id': MAX_LENGTH.ownId,
+  'audit_events.at': 32,
+  'audit_events.actor_kind': 16,
+  'audit_events.actor': MAX_LENGTH.operatorName,
+  'audit_events.action': 32,
+  'audit_events.target': MAX_LENGTH.ownId,
+  'audit_events.detail': MAX_LENGTH.auditDetail,
+  'audit_events.address': MAX_LENGTH.ipAddress,
+  'api_keys.id': MAX_LENGTH.ownId,
+  'api_keys.name': MAX_LENGTH.operatorName,
+  'api_keys.scope': 32,
+  'api_keys.prefix': 16,
+  'api_keys.key_hash': 64,
+  'api_keys.created_at': 32,
+  'api_keys.created_by': MAX_LENGTH.operatorName,
+  'api_keys.last_used_at': 32,
+  'api_keys.revoked_at': 32,
+  'password_links.operator_id': MAX_LENGTH.ownId,
+  'password_links.token_hash': 64,
+  'password_links.created_at': 32,
+  'password_links.expires_at': 32,
 };
 
 /** Printable ASCII of at most `max` characters: what Daraja's identifiers and codes are made of. */

@@ -1,0 +1,176 @@
+/**
+ * The HTTP contract of the owner's screens (HISTORY_ACCESS=operators, issue 21): managing
+ * operators, the one-time links that set a password, API keys for the shop's own systems, the
+ * audit trail, and reviewing a flagged payment. The web app imports only its types; its own export
+ * path keeps zod out of the first screen's download.
+ */
+import { z } from 'zod';
+import { OPERATOR_ROLES } from './contract-auth.ts';
+
+const ok = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
+
+// Operators (an owner's): `GET|POST /api/operators`, `PATCH|DELETE /api/operators/:name`,
+// `POST /api/operators/:name/password-link`.
+
+/** One operator as the owner's list shows them. Never their password or sessions. */
+export const operatorEntrySchema = /* @__PURE__ */ z.object({
+  name: z.string(),
+  role: z.enum(OPERATOR_ROLES),
+  createdAt: z.string(),
+  /** False until the operator has used their first one-time link. */
+  passwordSet: z.boolean(),
+  /** The operator asking. */
+  you: z.boolean(),
+});
+export type OperatorEntry = z.infer<typeof operatorEntrySchema>;
+
+export const operatorListResponseSchema = /* @__PURE__ */ ok(
+  z.object({ operators: z.array(operatorEntrySchema) }),
+);
+export type OperatorListResponse = z.infer<typeof operatorListResponseSchema>;
+
+/** A new operator: they choose their own password through the one-time link the answer gives. */
+export const addOperatorBodySchema = /* @__PURE__ */ z.object({
+  name: z.string().max(1000),
+  role: z.enum(OPERATOR_ROLES),
+});
+export type AddOperatorBody = z.infer<typeof addOperatorBodySchema>;
+
+export const changeRoleBodySchema = /* @__PURE__ */ z.object({ role: z.enum(OPERATOR_ROLES) });
+export type ChangeRoleBody = z.infer<typeof changeRoleBodySchema>;
+
+/**
+ * A one-time link that sets an operator's password: shown once, to the owner who asked, who hands
+ * it to the operator. `path` is the web app's `/set-password#<token>` (the token after `#` never
+ * reaches a server's log); it works once, until `expiresAt`, and a newer link voids it.
+ */
+export const passwordLinkSchema = /* @__PURE__ */ z.object({
+  name: z.string(),
+  path: z.string(),
+  expiresAt: z.string(),
+});
+export type PasswordLink = z.infer<typeof passwordLinkSchema>;
+
+export const addOperatorResponseSchema = /* @__PURE__ */ ok(
+  z.object({ operator: operatorEntrySchema, link: passwordLinkSchema }),
+);
+export type AddOperatorResponse = z.infer<typeof addOperatorResponseSchema>;
+
+export const operatorResponseEntrySchema = /* @__PURE__ */ ok(
+  z.object({ operator: operatorEntrySchema }),
+);
+export const passwordLinkResponseSchema = /* @__PURE__ */ ok(
+  z.object({ link: passwordLinkSchema }),
+);
+export type PasswordLinkResponse = z.infer<typeof passwordLinkResponseSchema>;
+export const operatorRemovedResponseSchema = /* @__PURE__ */ ok(
+  z.object({ removed: z.literal(true) }),
+);
+
+/**
+ * `POST /api/auth/set-password` (open: the link is the key): sets the password and ends every
+ * session the operator had. Answered with who they are; they then sign in.
+ */
+export const setPasswordBodySchema = /* @__PURE__ */ z.object({
+  token: z.string().max(200),
+  password: z.string().max(1024),
+});
+export type SetPasswordBody = z.infer<typeof setPasswordBodySchema>;
+export const setPasswordResponseSchema = /* @__PURE__ */ ok(z.object({ name: z.string() }));
+
+// API keys (an owner's): `GET|POST /api/keys`, `DELETE /api/keys/:id` (revokes).
+
+/**
+ * What a key may do: `payments:read` the history, the figures, the timelines and a payment's
+ * merchant view; `payments:request` send payment requests. Sent as `Authorization: Bearer <key>`.
+ */
+export const API_KEY_SCOPES = ['payments:read', 'payments:request'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+export const apiKeySchema = /* @__PURE__ */ z.object({
+  id: z.string(),
+  name: z.string(),
+  scope: z.enum(API_KEY_SCOPES),
+  /** The key's first characters, to tell keys apart; the rest is never stored. */
+  prefix: z.string(),
+  createdAt: z.string(),
+  createdBy: z.string(),
+  lastUsedAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+});
+export type ApiKey = z.infer<typeof apiKeySchema>;
+
+export const apiKeyListResponseSchema = /* @__PURE__ */ ok(
+  z.object({ keys: z.array(apiKeySchema) }),
+);
+export type ApiKeyListResponse = z.infer<typeof apiKeyListResponseSchema>;
+
+export const createApiKeyBodySchema = /* @__PURE__ */ z.object({
+  name: z.string().max(1000),
+  scope: z.enum(API_KEY_SCOPES),
+});
+export type CreateApiKeyBody = z.infer<typeof createApiKeyBodySchema>;
+
+/** The key itself is in `secret`, this once: only its hash is kept. */
+export const createApiKeyResponseSchema = /* @__PURE__ */ ok(
+  z.object({ key: apiKeySchema, secret: z.string() }),
+);
+export type CreateApiKeyResponse = z.infer<typeof createApiKeyResponseSchema>;
+export const apiKeyResponseSchema = /* @__PURE__ */ ok(z.object({ key: apiKeySchema }));
+
+// The audit trail (an owner's): `GET /api/audit?cursor=&limit=`, newest first.
+
+export const AUDIT_ACTIONS = [
+  'sign_in',
+  'sign_in_failed',
+  'sign_out',
+  'export',
+  'review',
+  'operator_added',
+  'operator_role_changed',
+  'operator_removed',
+  'password_link_issued',
+  'password_set',
+  'key_created',
+  'key_revoked',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Who did it: an operator, a key, the server's own command line, or someone not signed in. */
+export const AUDIT_ACTOR_KINDS = ['operator', 'key', 'command', 'anonymous'] as const;
+export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
+
+export const auditEntrySchema = /* @__PURE__ */ z.object({
+  id: z.string(),
+  at: z.string(),
+  actorKind: z.enum(AUDIT_ACTOR_KINDS),
+  /** The operator's or key's name; for a failed sign-in, the name typed only if it is an operator's. */
+  actor: z.string().nullable(),
+  action: z.enum(AUDIT_ACTIONS),
+  /** What it was done to: an operator's name, a key's name, a payment's id. */
+  target: z.string().nullable(),
+  /** A few words more: the new role, the review's note and status, the export's filters. */
+  detail: z.string().nullable(),
+  /** The address the request came from (none for the command line). */
+  address: z.string().nullable(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const auditQuerySchema = /* @__PURE__ */ z.object({
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+export const auditListResponseSchema = /* @__PURE__ */ ok(
+  z.object({ entries: z.array(auditEntrySchema), nextCursor: z.string().nullable() }),
+);
+export type AuditListResponse = z.infer<typeof auditListResponseSchema>;
+
+// Reviewing a payment (an owner's): `POST /api/mpesa/transactions/:id/review`, as `npm run review`.
+
+export const REVIEW_STATUS_VALUES = ['success', 'failed', 'cancelled', 'timeout'] as const;
+export const reviewBodySchema = /* @__PURE__ */ z.object({
+  note: z.string().max(1000),
+  /** Required for a payment of unknown outcome, settled from the M-PESA statement. */
+  status: z.enum(REVIEW_STATUS_VALUES).optional(),
+});
+export type ReviewBody = z.infer<typeof reviewBodySchema>;
