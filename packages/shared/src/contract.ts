@@ -243,6 +243,8 @@ export const merchantDetailsSchema = z.object({
   flaggedReason: z.string().nullable(),
   /** Daraja's CustomerMessage, as it answered the push. */
   customerMessage: z.string().nullable(),
+  /** Whether the one reading may review it (an owner, when it is flagged or its outcome unknown). */
+  mayReview: z.boolean(),
   /** Every callback M-PESA sent for this payment, its body exactly as it came, oldest first. */
   callbacks: z.array(
     z.object({ receivedAt: z.string(), outcome: z.string(), rawBody: z.string() }),

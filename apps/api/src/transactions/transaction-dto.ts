@@ -1,5 +1,5 @@
 import { maskCheckoutId, recognisablePhone } from '@mpesa/shared';
-import type { Transaction } from '@mpesa/shared/contract';
+import type { Transaction, TransactionView } from '@mpesa/shared/contract';
 import type { TransactionRow } from '../db/schema.ts';
 
 /** The record as the web app reads it (docs/product.md §3), plus the Daraja identifiers. */
@@ -28,11 +28,35 @@ export function toTransactionDto(row: TransactionRow): Transaction {
  * shown only as far as its owner needs to recognise it, and the CheckoutRequestID, which Daraja ends
  * with that number, is masked too.
  */
-export function payersView(transaction: Transaction): Transaction {
+export function payersView(transaction: Transaction): TransactionView {
   return {
     ...transaction,
+    view: 'payer',
     phoneNumber: recognisablePhone(transaction.phoneNumber),
     checkoutRequestId:
       transaction.checkoutRequestId === null ? null : maskCheckoutId(transaction.checkoutRequestId),
+  };
+}
+
+/**
+ * A payment as the merchant's view shows it (HISTORY_ACCESS=operators, to an operator or a key
+ * that reads payments): all of it, with the flag and M-PESA's own messages as they came.
+ */
+export function merchantView(
+  row: TransactionRow,
+  callbacks: readonly { received_at: string; outcome: string; raw_body: string }[],
+): TransactionView {
+  return {
+    ...toTransactionDto(row),
+    view: 'merchant',
+    merchant: {
+      flaggedReason: row.flagged_reason,
+      customerMessage: row.customer_message,
+      callbacks: callbacks.map((callback) => ({
+        receivedAt: callback.received_at,
+        outcome: callback.outcome,
+        rawBody: callback.raw_body,
+      })),
+    },
   };
 }

@@ -247,6 +247,21 @@ export async function insertEvent(db: Db, event: NewTransactionEventRow): Promis
   await db.insertInto('transaction_events').values(event).execute();
 }
 
+/**
+ * The callbacks that carried a payment's CheckoutRequestID, oldest first, as they came (the
+ * merchant's view of the payment shows them). Bounded: a payment hears from M-PESA a few times.
+ */
+export function listCallbacksFor(db: Db, checkoutRequestId: string) {
+  return db
+    .selectFrom('callbacks')
+    .select(['received_at', 'outcome', 'raw_body'])
+    .where('checkout_request_id', '=', checkoutRequestId)
+    .orderBy('received_at')
+    .orderBy('id')
+    .limit(20)
+    .execute();
+}
+
 export async function insertCallback(db: Db, row: NewCallbackRow): Promise<void> {
   await db.insertInto('callbacks').values(row).execute();
 }

@@ -6,7 +6,12 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { maskCheckoutId, maskPhone } from '@mpesa/shared';
-import type { InitiatePayment, InitiatePaymentResponse, Transaction } from '@mpesa/shared/contract';
+import type {
+  InitiatePayment,
+  InitiatePaymentResponse,
+  Transaction,
+  TransactionView,
+} from '@mpesa/shared/contract';
 import {
   AppError,
   answerNotRecorded,
@@ -21,7 +26,7 @@ import type { DialectName } from '../db/create-db.ts';
 import type { Database } from '../db/schema.ts';
 import { accountReferenceFor, transactionDescFor } from './daraja-text.ts';
 import { busyPhoneError, payerErrorFor } from './initiation-errors.ts';
-import { toTransactionDto } from './transaction-dto.ts';
+import { merchantView, toTransactionDto } from './transaction-dto.ts';
 import { recordEvent } from './transaction-outcome.ts';
 import { recordAcknowledgement, recordPushFailure, type SavedPush } from './push-answers.ts';
 import * as repo from './transactions.repository.ts';
@@ -200,12 +205,28 @@ async function pushSaved(
   };
 }
 
+async function findTransaction(deps: Pick<PaymentDeps, 'db'>, id: string) {
+  // Our ids are printable ASCII; anything else cannot exist (and PostgreSQL refuses NUL outright).
+  const row = /^[\x21-\x7e]+$/.test(id) ? await repo.findTransactionById(deps.db, id) : undefined;
+  if (!row) throw transactionNotFound();
+  return row;
+}
+
 export async function getTransaction(
   deps: Pick<PaymentDeps, 'db'>,
   id: string,
 ): Promise<Transaction> {
-  // Our ids are printable ASCII; anything else cannot exist (and PostgreSQL refuses NUL outright).
-  const row = /^[\x21-\x7e]+$/.test(id) ? await repo.findTransactionById(deps.db, id) : undefined;
-  if (!row) throw transactionNotFound();
-  return toTransactionDto(row);
+  return toTransactionDto(await findTransaction(deps, id));
+}
+
+/** The merchant's view of a payment: with its flag and the callbacks M-PESA sent for it. */
+export async function getMerchantView(
+  deps: Pick<PaymentDeps, 'db'>,
+  id: string,
+): Promise<TransactionView> {
+  const row = await findTransaction(deps, id);
+  const callbacks = row.checkout_request_id
+    ? await repo.listCallbacksFor(deps.db, row.checkout_request_id)
+    : [];
+  return merchantView(row, callbacks);
 }

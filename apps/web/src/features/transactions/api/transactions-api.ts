@@ -5,6 +5,7 @@ import type {
   Transaction,
   TransactionListResponse,
   TransactionResponse,
+  TransactionView,
 } from '@mpesa/shared/contract';
 import { apiRequest, apiUrl, isRefusal } from '../../../lib/api-client';
 
@@ -109,4 +110,4 @@ export function transactionQueryOptions(id: string) {
   });
 }
 
-export type { Transaction };
+export type { Transaction, TransactionView };

@@ -1,13 +1,20 @@
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { TRANSACTION_NOT_FOUND_MESSAGE, localPhoneNumber } from '@mpesa/shared';
 import { canTryAgain, payerSentence } from '@mpesa/shared/payer-outcomes';
 import { paths } from '../../../app/paths';
 import { ApiError } from '../../../lib/api-client';
 import { formatAmount, formatDate } from '../../../lib/format';
 import type { RepeatPaymentState } from '../../payments/repeat-payment';
-import { transactionQueryOptions, type Transaction } from '../api/transactions-api';
+import {
+  transactionQueryOptions,
+  type Transaction,
+  type TransactionView,
+} from '../api/transactions-api';
+import { isOwnRecentPayment, rememberOwnPayment } from '../own-payments';
+import { DarajaMessages, FlagNotice, MERCHANT_SENTENCES } from './merchant-view';
+import { ReviewForm } from './review-form';
 import {
   ConnectionNotice,
   useQueryHealth,
@@ -64,15 +71,14 @@ export function tryAgainState(
 }
 
 /**
- * The screen's two ways out (docs/product.md §2); and for a payment that did not go through (no money
- * moved), "Try again", which opens the form with its details.
+ * The screen's two ways out (docs/product.md §2); and, when `again` is given, "Try again", which
+ * opens the form with its details.
  */
-function DetailLinks({ transaction }: { transaction?: Transaction }) {
-  const again = transaction && canTryAgain(transaction.status);
+function DetailLinks({ again }: { again?: Transaction | undefined }) {
   return (
     <div className="actions">
       {again && (
-        <Link to={paths.home} state={tryAgainState(transaction)} className="button button-primary">
+        <Link to={paths.home} state={tryAgainState(again)} className="button button-primary">
           Try again
         </Link>
       )}
@@ -118,20 +124,27 @@ function DetailsUnavailable({ query, health }: { query: WatchedQuery; health: Qu
   );
 }
 
-/** The status, heard when it changes: the badge, and why, beyond the badge's one word. */
+/**
+ * The status, heard when it changes: the badge, and why, beyond the badge's one word. While it is
+ * pending the payer is asked to complete it (docs/product.md §2); the merchant is told it waits.
+ */
 function StatusLine({
   transaction,
   outcome,
+  merchant,
 }: {
   transaction: Transaction;
   outcome: string | null;
+  merchant: boolean;
 }) {
   return (
     <div className="transaction-status" aria-live="polite" aria-atomic="true">
       <StatusBadge status={transaction.status} large />
       {transaction.status === 'pending' ? (
         <div className="pending-message">
-          <p>Please complete the payment on your phone.</p>
+          <p>
+            {merchant ? MERCHANT_SENTENCES.pending : 'Please complete the payment on your phone.'}
+          </p>
           <span className="spinner" aria-hidden="true" />
         </div>
       ) : (
@@ -145,9 +158,12 @@ function StatusLine({
 function DetailList({
   transaction,
   outcome,
+  response = true,
 }: {
   transaction: Transaction;
   outcome: string | null;
+  /** Daraja's own text as a row (the merchant's view has it with M-PESA's other messages). */
+  response?: boolean;
 }) {
   const receipt = transaction.mpesaReceiptNumber;
   const rowsAfterReceipt = (
@@ -155,7 +171,7 @@ function DetailList({
       {transaction.transactionDate && (
         <DetailRow label="Transaction Date" value={formatDate(transaction.transactionDate)} />
       )}
-      {transaction.responseDescription && (
+      {response && transaction.responseDescription && (
         <DetailRow label="Response" value={transaction.responseDescription} sentence />
       )}
       {outcome && <DetailRow label="What this means" value={outcome} sentence />}
@@ -175,18 +191,35 @@ function DetailList({
       {receipt && (
         <>
           <CopyReceipt receipt={receipt} />
-          {(transaction.transactionDate || transaction.responseDescription || outcome) && (
-            <dl className="details">{rowsAfterReceipt}</dl>
-          )}
+          {(transaction.transactionDate ||
+            (response && transaction.responseDescription) ||
+            outcome) && <dl className="details">{rowsAfterReceipt}</dl>}
         </>
       )}
     </>
   );
 }
 
+/**
+ * "Try again" (no money moved): with the history open to everyone, on every such payment, as the
+ * specification's screen has it; on the payer's page (HISTORY_ACCESS=operators) only on this
+ * browser's own recent payment; never in the merchant's view, which must not prompt a customer.
+ */
+function tryAgainFor(transaction: TransactionView, inApp: boolean): Transaction | undefined {
+  if (!canTryAgain(transaction.status) || transaction.view === 'merchant') return undefined;
+  if (
+    transaction.view === 'payer' &&
+    !isOwnRecentPayment(transaction._id, transaction.createdAt, { inApp })
+  ) {
+    return undefined;
+  }
+  return transaction;
+}
+
 export function TransactionDetails() {
   useDocumentTitle('Transaction Details');
   const { id = '' } = useParams();
+  const { key: arrival } = useLocation();
   const query = useQuery(transactionQueryOptions(id));
   const { data: transaction, error } = query;
   const health = useQueryHealth(query);
@@ -197,21 +230,38 @@ export function TransactionDetails() {
     if (error && transaction) console.warn('Polling the transaction failed:', error);
   }, [error, transaction]);
 
+  // Reached from inside the app, not by opening a link: this browser asked for it (own-payments.ts).
+  const view = transaction?.view;
+  const inApp = arrival !== 'default';
+  useEffect(() => {
+    if (view === 'payer' && inApp) rememberOwnPayment(id);
+  }, [view, inApp, id]);
+
   if (!transaction) return <DetailsUnavailable query={query} health={health} />;
 
-  // M-PESA's own words stay in the Response row; this says what they mean for the payer.
-  const outcome = payerSentence(transaction.status, transaction.resultCode);
+  const { merchant } = transaction;
+  // M-PESA's own words stay in the Response row (or, for the merchant, with its other messages);
+  // this says what they mean for the person reading.
+  const outcome = merchant
+    ? transaction.status === 'pending'
+      ? null
+      : MERCHANT_SENTENCES[transaction.status]
+    : payerSentence(transaction.status, transaction.resultCode);
   return (
     <section className="card transaction-details" aria-labelledby="details-title">
       <h2 id="details-title">Transaction Details</h2>
 
       <ConnectionNotice query={query} health={health} />
-      <StatusLine transaction={transaction} outcome={outcome} />
-      <DetailList transaction={transaction} outcome={outcome} />
+      <StatusLine transaction={transaction} outcome={outcome} merchant={merchant !== undefined} />
+      {merchant?.flaggedReason && <FlagNotice reason={merchant.flaggedReason} />}
+      <DetailList transaction={transaction} outcome={outcome} response={!merchant} />
+      {merchant && <DarajaMessages transaction={transaction} merchant={merchant} />}
+      {merchant?.mayReview && <ReviewForm transaction={transaction} />}
 
-      <TransactionTimeline id={id} status={transaction.status} />
+      {/* The timeline is the merchant's: the payer's page (HISTORY_ACCESS=operators) has none. */}
+      {transaction.view !== 'payer' && <TransactionTimeline id={id} status={transaction.status} />}
 
-      <DetailLinks transaction={transaction} />
+      <DetailLinks again={tryAgainFor(transaction, inApp)} />
     </section>
   );
 }
