@@ -45,6 +45,7 @@ export function payersView(transaction: Transaction): TransactionView {
 export function merchantView(
   row: TransactionRow,
   callbacks: readonly { received_at: string; outcome: string; raw_body: string }[],
+  reader: { owner: boolean },
 ): TransactionView {
   return {
     ...toTransactionDto(row),
@@ -52,6 +53,8 @@ export function merchantView(
     merchant: {
       flaggedReason: row.flagged_reason,
       customerMessage: row.customer_message,
+      // What a review can settle: a flag, or an outcome M-PESA never gave (review.ts).
+      mayReview: reader.owner && (row.flagged_reason !== null || row.status === 'unknown'),
       callbacks: callbacks.map((callback) => ({
         receivedAt: callback.received_at,
         outcome: callback.outcome,

@@ -223,10 +223,11 @@ export async function getTransaction(
 export async function getMerchantView(
   deps: Pick<PaymentDeps, 'db'>,
   id: string,
+  reader: { owner: boolean },
 ): Promise<TransactionView> {
   const row = await findTransaction(deps, id);
   const callbacks = row.checkout_request_id
     ? await repo.listCallbacksFor(deps.db, row.checkout_request_id)
     : [];
-  return merchantView(row, callbacks);
+  return merchantView(row, callbacks, reader);
 }

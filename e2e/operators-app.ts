@@ -1,0 +1,100 @@
+/**
+ * A second API for the browser tests of HISTORY_ACCESS=operators: the same simulator as the
+ * others, its own port and data folder, and operators made with `npm run operator` as a shop's
+ * owner would make them (the password piped, never an argument).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import { ROOT, waitForHttp } from '../scripts/lib.ts';
+import { createDb } from '../apps/api/src/db/create-db.ts';
+import type { Database } from '../apps/api/src/db/schema.ts';
+
+export interface OperatorsApp {
+  url: string;
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  stop: () => Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export async function startOperatorsApp(simulatorUrl: string): Promise<OperatorsApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpesa-e2e-operators-'));
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    SIMULATOR_PORT: new URL(simulatorUrl).port,
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    MPESA_ENV: 'simulator',
+    HISTORY_ACCESS: 'operators',
+    LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+    STKPUSH_RATE_LIMIT: '100',
+  };
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'apps/api/src/server.ts')], {
+    env,
+    stdio: 'inherit',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/api/health`, 30_000, child);
+  return {
+    url,
+    dataDir,
+    env,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((resolve) =>
+        child.exitCode !== null ? resolve(null) : child.once('exit', resolve),
+      );
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `npm run operator -- <args…>` against the app's data, with `input` on standard input. */
+export async function operatorCommand(
+  app: OperatorsApp,
+  args: string[],
+  input = '',
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'apps/api/src/operator-cli.ts'), ...args],
+    {
+      env: app.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.end(input);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, stdout, stderr };
+}
+
+/** The app's database, for a test that must put a payment in a state no simulator flow reaches fast. */
+export async function withAppDatabase<T>(
+  app: OperatorsApp,
+  use: (db: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  const { db } = createDb(path.join(app.dataDir, 'mpesa.sqlite'));
+  try {
+    return await use(db);
+  } finally {
+    await db.destroy();
+  }
+}

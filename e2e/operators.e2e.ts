@@ -1,0 +1,173 @@
+/**
+ * HISTORY_ACCESS=operators end to end: the payer's flow shows no one else's data, and each role
+ * signed in sees and does what it may, at 360 and 1280 px, with axe. A browser logs every 4xx
+ * answer in its console ("Failed to load resource"): here they are expected (a payer asking for
+ * the history), so only other console errors fail a test.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { fitsWidth, launchBrowser } from './browser.ts';
+import { DESKTOP, PHONE, axeViolations, newContext } from './page-checks.ts';
+import { operatorCommand, startOperatorsApp, type OperatorsApp } from './operators-app.ts';
+
+const simulatorUrl = inject('simulatorUrl');
+const PASSWORD = 'correct horse battery staple';
+
+let browser: Browser;
+let app: OperatorsApp;
+
+beforeAll(async () => {
+  app = await startOperatorsApp(simulatorUrl);
+  for (const [name, role] of [
+    ['Olive Owner', 'owner'],
+    ['Cate Cashier', 'cashier'],
+    ['Vic Viewer', 'viewer'],
+  ]) {
+    const made = await operatorCommand(app, ['add', name!, '--role', role!], `${PASSWORD}\n`);
+    expect(made.code, made.stderr).toBe(0);
+  }
+  browser = await launchBrowser();
+}, 90_000);
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+let numbers = 0;
+/** A number of this file's own, that the simulator answers with `outcome` after its delay. */
+async function phoneAnswering(outcome: string): Promise<string> {
+  const phone = `2547${String(Date.now() + numbers++).slice(-8)}`;
+  const told = await fetch(`${simulatorUrl}/_sim/numbers/${phone}/next`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ outcome }),
+  });
+  expect(told.status).toBe(200);
+  return phone;
+}
+const local = (international: string) => `0${international.slice(3)}`;
+
+/** A page that records console errors other than the browser's own line for a 4xx answer. */
+async function openPage(viewport: {
+  width: number;
+  height: number;
+}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await newContext(browser, viewport);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    if (
+      /Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())
+    ) {
+      return;
+    }
+    errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { context, page, errors };
+}
+
+async function pay(page: Page, phone: string, amount: string, reference: string) {
+  await page.goto(app.url);
+  await page.getByLabel('Phone Number').fill(phone);
+  await page.getByLabel('Amount (KES)').fill(amount);
+  await page.getByLabel('Reference').fill(reference);
+  await page.getByRole('button', { name: 'Pay with M-PESA' }).click();
+  await page.waitForURL(/\/transactions\/[0-9a-f-]{36}$/, { timeout: 15_000 });
+  return page.url();
+}
+
+const row = (page: Page, label: string) =>
+  page.locator('.detail-row', { has: page.locator('dt', { hasText: label }) }).locator('dd');
+
+async function signIn(page: Page, name: string) {
+  await page.goto(`${app.url}/sign-in`);
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByText(`Signed in as ${name}`).waitFor();
+}
+
+/** Two payments made before the tests below: one paid, one whose prompt timed out. */
+let paidUrl = '';
+let paidPhone = '';
+let timedOutUrl = '';
+
+describe('the payer, with the history for operators only', () => {
+  it('pays, sees their own number only in part, no timeline, and no one else’s payments', async () => {
+    const { context, page, errors } = await openPage(PHONE);
+    paidPhone = await phoneAnswering('0');
+    paidUrl = await pay(page, local(paidPhone), '120', 'E2E OPS PAID');
+    await page.locator('.status-badge', { hasText: 'Success' }).waitFor({ timeout: 20_000 });
+    const shown = (await row(page, 'Phone Number').textContent()) ?? '';
+    expect(shown).toMatch(/^07\d\d ••• \d{3}$/);
+    expect(shown.slice(-3)).toBe(paidPhone.slice(-3));
+    expect(await row(page, 'What this means').textContent()).toBe(
+      'You paid. M-PESA sends you a confirmation message.',
+    );
+    expect(await page.getByRole('heading', { name: 'Timeline' }).count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await fitsWidth(page)).toBe(true);
+
+    // "Back to Transactions" asks them to sign in, and shows no one's payments.
+    await page.getByRole('link', { name: 'Back to Transactions' }).click();
+    await page.getByText('Sign in to see this.').first().waitFor();
+    expect(await page.locator('.transaction-table').count()).toBe(0);
+    expect(await page.content()).not.toContain(paidPhone.slice(3));
+    expect(await axeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('offers "Try again" on their own timed-out payment, and not to whoever opens its link', async () => {
+    const { context, page, errors } = await openPage(PHONE);
+    const phone = await phoneAnswering('1037');
+    timedOutUrl = await pay(page, local(phone), '130', 'E2E OPS AGAIN');
+    await page.locator('.status-badge', { hasText: 'Timeout' }).waitFor({ timeout: 20_000 });
+    expect(await page.getByRole('link', { name: 'Try again' }).count()).toBe(1);
+    await page.reload();
+    await page.locator('.status-badge', { hasText: 'Timeout' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Try again' }).count()).toBe(1);
+
+    const stranger = await openPage(PHONE);
+    await stranger.page.goto(timedOutUrl);
+    await stranger.page.locator('.status-badge', { hasText: 'Timeout' }).waitFor();
+    expect(await stranger.page.getByRole('link', { name: 'Try again' }).count()).toBe(0);
+    expect(await stranger.page.content()).not.toContain(phone.slice(3));
+    expect([...errors, ...stranger.errors]).toEqual([]);
+    await stranger.context.close();
+    await context.close();
+  });
+});
+
+for (const viewport of [PHONE, DESKTOP]) {
+  describe(`a viewer at ${viewport.width} px`, () => {
+    it('reads the history and the merchant’s view of a payment, with no Try again and no review', async () => {
+      const { context, page, errors } = await openPage(viewport);
+      await signIn(page, 'Vic Viewer');
+      await page.goto(`${app.url}/transactions`);
+      await page.locator('.transaction-table').getByText('E2E OPS PAID').first().waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      expect(await fitsWidth(page)).toBe(true);
+
+      await page.goto(timedOutUrl);
+      await page.getByRole('heading', { name: 'Timeline' }).waitFor();
+      expect(await row(page, 'What this means').textContent()).toBe(
+        'The customer did not answer the prompt in time. No money moved.',
+      );
+      expect(await page.getByRole('link', { name: 'Try again' }).count()).toBe(0);
+      await page.getByText('M-PESA’s own messages').click();
+      await page.getByText(/"ResultCode": 1037/).waitFor();
+      expect(await page.getByRole('button', { name: 'Save review' }).count()).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+      expect(await fitsWidth(page)).toBe(true);
+
+      await page.goto(paidUrl);
+      await page.locator('.status-badge', { hasText: 'Success' }).waitFor();
+      expect(await row(page, 'Phone Number').textContent()).toBe(paidPhone);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  });
+}
