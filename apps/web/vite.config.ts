@@ -44,8 +44,11 @@ export default defineConfig(({ mode }) => {
     },
     build: {
       target: 'es2022',
-      // Every browser that runs ES2022 follows <link rel="modulepreload"> itself.
-      modulePreload: { polyfill: false },
+      // No preloading of a lazy screen's shared chunks: the list of their file names, and the code
+      // that preloads them, cost the first screen's download more than the budget had left
+      // (docs/performance.md, "The web app"). A screen's shared chunk comes when the screen's own
+      // code asks for it, and every screen's code is fetched once the first screen has loaded.
+      modulePreload: false,
     },
     test: {
       name: 'web',
