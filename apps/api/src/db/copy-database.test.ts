@@ -29,6 +29,47 @@ describe('copying an SQLite file’s data to another database', () => {
       });
     }
     await app.close();
+    // The shop's people, a key for its systems and the trail of who did what move too.
+    const at = '2026-11-25T10:00:00.000Z';
+    await source.db
+      .insertInto('operators')
+      .values({
+        id: 'op-1',
+        name: 'Amina',
+        name_key: 'amina',
+        role: 'owner',
+        password_hash: 'scrypt$16384$8$1$c2FsdA$aGFzaA',
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    await source.db
+      .insertInto('api_keys')
+      .values({
+        id: 'key-1',
+        name: 'Till system',
+        scope: 'payments:read',
+        prefix: 'mpk_abcdefgh',
+        key_hash: 'a'.repeat(64),
+        created_at: at,
+        created_by: 'Amina',
+        last_used_at: null,
+        revoked_at: null,
+      })
+      .execute();
+    await source.db
+      .insertInto('audit_events')
+      .values({
+        id: 'audit-1',
+        at,
+        actor_kind: 'operator',
+        actor: 'Amina',
+        action: 'key_created',
+        target: 'Till system',
+        detail: 'payments:read',
+        address: '127.0.0.1',
+      })
+      .execute();
   });
   afterAll(async () => {
     await source.destroy();
@@ -50,12 +91,18 @@ describe('copying an SQLite file’s data to another database', () => {
           callbacks: 0,
           idempotency_keys: 7,
           phone_locks: 7,
+          operators: 1,
+          api_keys: 1,
+          audit_events: 1,
         });
         for (const table of [
           'transactions',
           'transaction_events',
           'idempotency_keys',
           'phone_locks',
+          'operators',
+          'api_keys',
+          'audit_events',
         ] as const) {
           const order =
             table === 'idempotency_keys' ? 'key' : table === 'phone_locks' ? 'phone_number' : 'id';

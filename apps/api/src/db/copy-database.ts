@@ -5,13 +5,19 @@
  */
 import { migrateToLatest, type DbHandle } from './create-db.ts';
 
-/** In dependency order. Rate-limit counters are not worth moving. */
+/**
+ * In dependency order. Rate-limit counters are not worth moving; sessions and one-time password
+ * links are short-lived (the operators sign in again, an owner makes a new link).
+ */
 const TABLES = [
   'transactions',
   'transaction_events',
   'callbacks',
   'idempotency_keys',
   'phone_locks',
+  'operators',
+  'api_keys',
+  'audit_events',
 ] as const;
 type CopiedTable = (typeof TABLES)[number];
 

@@ -48,6 +48,8 @@ export interface CallbackTable {
   source_ip: string | null;
   raw_body: string;
   outcome: CallbackOutcome;
+  /** When PHONE_RETENTION_DAYS masked the numbers in a callback no payment claimed. */
+  phone_masked_at: Generated<string | null>;
 }
 
 /**

@@ -53,6 +53,7 @@ export const COLUMN_LENGTHS: Record<string, number> = {
   'callbacks.transaction_id': MAX_LENGTH.ownId,
   'callbacks.source_ip': MAX_LENGTH.ipAddress,
   'callbacks.outcome': 16,
+  'callbacks.phone_masked_at': 32,
   'transaction_events.id': MAX_LENGTH.ownId,
   'transaction_events.transaction_id': MAX_LENGTH.ownId,
   'transaction_events.at': 32,

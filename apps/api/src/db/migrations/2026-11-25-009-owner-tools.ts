@@ -8,6 +8,8 @@ import type { Kysely } from 'kysely';
  *   first characters shown to tell them apart; revoked, never deleted, so the trail names them.
  * - `password_links`: one-time links that set an operator's password, as the SHA-256 of their
  *   token; one live link per operator (a newer one replaces it).
+ * - `callbacks.phone_masked_at`: when PHONE_RETENTION_DAYS masked the numbers in a callback no
+ *   payment claimed (a payment's own callbacks are masked with it, migration 008).
  */
 // Migrations are frozen in time: the lengths are written out here, never imported.
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -51,9 +53,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'varchar(32)', (col) => col.notNull())
     .addColumn('expires_at', 'varchar(32)', (col) => col.notNull())
     .execute();
+
+  await db.schema.alterTable('callbacks').addColumn('phone_masked_at', 'varchar(32)').execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('callbacks').dropColumn('phone_masked_at').execute();
   await db.schema.dropTable('password_links').execute();
   await db.schema.dropTable('api_keys').execute();
   await db.schema.dropTable('audit_events').execute();
