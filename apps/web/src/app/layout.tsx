@@ -5,11 +5,11 @@ import { lazyScreen } from '../lib/lazy-screen';
 import { paths } from './paths';
 
 /**
- * Who is signed in, and "Sign out" (HISTORY_ACCESS=operators): in a chunk of its own, fetched
- * after the first screen, since a payer never needs it; nothing shows while it comes, or if it
- * does not.
+ * Who is signed in, and "Sign out" (HISTORY_ACCESS=operators): in the chunk of the other screens
+ * (screens.tsx), fetched after the first screen, since a payer never needs it; nothing shows
+ * while it comes, or if it does not.
  */
-export const loadAuth = () => import('../features/auth/components/auth-chunk');
+export const loadAuth = () => import('./screens');
 export const operatorBar = lazyScreen(() => loadAuth().then((m) => m.OperatorBar), true);
 
 export function Layout() {

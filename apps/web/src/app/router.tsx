@@ -2,12 +2,13 @@ import { matchRoutes, useRoutes, type RouteObject } from 'react-router';
 import { PaymentForm } from '../features/payments/components/payment-form';
 import { lazyScreen, type LazyScreen } from '../lib/lazy-screen';
 import { Layout, loadAuth, operatorBar } from './layout';
-import { NotFound } from './not-found';
 import { paths } from './paths';
 
 /*
  * The first screen, the payment form, is in the main bundle with the shell; the history and the
- * detail screen come in a chunk of their own (docs/performance.md, "The web app").
+ * detail screen come in a chunk of their own, and every other screen in one more, routes and all
+ * (screens.tsx), so that the first screen's download carries none of them (docs/performance.md,
+ * "The web app").
  */
 const transactionList = lazyScreen(() =>
   import('../features/transactions/components/transaction-list').then((m) => m.TransactionList),
@@ -17,7 +18,7 @@ const transactionDetails = lazyScreen(() =>
     (m) => m.TransactionDetails,
   ),
 );
-const signIn = lazyScreen(() => loadAuth().then((m) => m.SignInForm));
+const otherScreens = lazyScreen(() => loadAuth().then((m) => m.OtherScreens));
 
 interface ScreenHandle {
   screen: LazyScreen;
@@ -38,12 +39,12 @@ export const routes: RouteObject[] = [
         element: <transactionDetails.Component />,
         handle: { screen: transactionDetails } satisfies ScreenHandle,
       },
+      // Sign in, the owner's screens, the one-time link's page and "Page not found".
       {
-        path: paths.signIn,
-        element: <signIn.Component />,
-        handle: { screen: signIn } satisfies ScreenHandle,
+        path: '*',
+        element: <otherScreens.Component />,
+        handle: { screen: otherScreens } satisfies ScreenHandle,
       },
-      { path: '*', element: <NotFound /> },
     ],
   },
 ];
@@ -66,7 +67,7 @@ export function preloadAllScreens(): Promise<unknown> {
   return Promise.all([
     transactionList.preload(),
     transactionDetails.preload(),
-    signIn.preload(),
+    otherScreens.preload(),
     operatorBar.preload(),
   ]);
 }

@@ -51,7 +51,7 @@ function messageOf(body: unknown): string {
 export async function apiRequest<T>(
   path: string,
   init: {
-    method?: 'GET' | 'POST';
+    method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
     body?: unknown;
     headers?: Record<string, string>;
     timeoutMs?: number;

@@ -77,15 +77,19 @@ export async function signIn(body: SignInBody): Promise<Operator> {
   return answer.data;
 }
 
-/** Signs out: the API takes it only with the CSRF token it gives (docs/decisions/003). */
-export async function signOut(): Promise<void> {
+/**
+ * The header every state-changing request of a signed-in operator sends: the API takes it only
+ * with the CSRF token it gives (docs/decisions/003), asked afresh each time.
+ */
+export async function csrfHeaders(): Promise<Record<string, string>> {
   const { data } = await apiRequest<CsrfResponse>('/auth/csrf');
+  return { 'X-CSRF-Token': data.token };
+}
+
+/** Signs out, with the CSRF token. */
+export async function signOut(): Promise<void> {
   // An empty object, not no body: the API refuses a JSON request whose body is empty.
-  await apiRequest('/auth/sign-out', {
-    method: 'POST',
-    body: {},
-    headers: { 'X-CSRF-Token': data.token },
-  });
+  await apiRequest('/auth/sign-out', { method: 'POST', body: {}, headers: await csrfHeaders() });
 }
 
 /**

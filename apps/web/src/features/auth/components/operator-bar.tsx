@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+import { NavLink, useNavigate } from 'react-router';
+import { ownerPaths } from '../../../app/owner-paths';
 import { paths } from '../../../app/paths';
 import { ApiError } from '../../../lib/api-client';
 import { meQueryOptions, signOut, switchOperator } from '../api/auth-api';
@@ -8,8 +9,9 @@ import { meQueryOptions, signOut, switchOperator } from '../api/auth-api';
 export const SIGN_OUT_FAILED = 'Signing out failed. Check your connection, then try again.';
 
 /**
- * In the header, for a signed-in operator: who they are, and the way out. Nothing at all when no
- * one is signed in, which is always so with HISTORY_ACCESS=open: the screens stay as they were.
+ * In the header, for a signed-in operator: who they are, an owner's own screens, and the way out.
+ * Nothing at all when no one is signed in, which is always so with HISTORY_ACCESS=open: the
+ * screens stay as they were.
  */
 export function OperatorBar() {
   const { data: operator } = useQuery(meQueryOptions());
@@ -43,6 +45,13 @@ export function OperatorBar() {
       <p>
         Signed in as {operator.name} ({operator.role})
       </p>
+      {operator.role === 'owner' && (
+        <nav aria-label="Owner">
+          <NavLink to={ownerPaths.operators}>Operators</NavLink>
+          <NavLink to={ownerPaths.keys}>API keys</NavLink>
+          <NavLink to={ownerPaths.audit}>Audit trail</NavLink>
+        </nav>
+      )}
       <button
         type="button"
         className="button button-secondary"
