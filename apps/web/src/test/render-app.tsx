@@ -5,6 +5,7 @@ import { RouterProvider, createMemoryRouter } from 'react-router';
 import { vi } from 'vitest';
 import { createQueryClient } from '../app/query-client';
 import { preloadAllScreens, routes } from '../app/router';
+import { preloadOwnerScreens } from '../app/screens';
 
 export interface ApiCall {
   method: string;
@@ -16,6 +17,7 @@ export interface ApiCall {
 // The screens in chunks of their own are loaded once, so that each test renders them at once as
 // the app does after its first screen.
 await preloadAllScreens();
+await preloadOwnerScreens();
 
 type Answer = { status: number; body?: unknown } | 'network-error' | (() => Promise<never>);
 type Handler = (call: ApiCall) => Answer | undefined;
