@@ -189,3 +189,47 @@ export async function deleteLocksOfMasked(db: Trx | Kysely<Database>, now: strin
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+export type UnclaimedCallback = {
+  id: string;
+  raw_body: string;
+  checkout_request_id: string | null;
+};
+
+/**
+ * Up to `limit` callbacks no payment claimed (orphans, bodies that could not be read), received
+ * before `cutoff`, whose numbers are still kept; locked as `nextUnmasked` locks payments.
+ */
+export function nextUnclaimedCallbacks(
+  trx: Trx,
+  dialect: DialectName,
+  cutoff: string,
+  limit: number,
+): Promise<UnclaimedCallback[]> {
+  return trx
+    .selectFrom('callbacks')
+    .select(['id', 'raw_body', 'checkout_request_id'])
+    .where('transaction_id', 'is', null)
+    .where('phone_masked_at', 'is', null)
+    .where('received_at', '<', cutoff)
+    .orderBy('received_at')
+    .limit(limit)
+    .$if(dialect === 'postgres', (query) => query.forUpdate().skipLocked())
+    .execute();
+}
+
+export async function saveMaskedCallback(
+  trx: Trx,
+  masked: UnclaimedCallback,
+  at: string,
+): Promise<void> {
+  await trx
+    .updateTable('callbacks')
+    .set({
+      raw_body: masked.raw_body,
+      checkout_request_id: masked.checkout_request_id,
+      phone_masked_at: at,
+    })
+    .where('id', '=', masked.id)
+    .execute();
+}

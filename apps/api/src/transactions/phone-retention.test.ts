@@ -8,7 +8,12 @@ import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db
 import { storedPayment } from '../test/stored-payment.ts';
 import { CALLBACK_PATH, createTestApp } from '../test/test-app.ts';
 import { findTransactionByCheckoutId } from './transactions.repository.ts';
-import { RETENTION_BATCH, maskDuePhones, type RetentionDeps } from './phone-retention.ts';
+import {
+  RETENTION_BATCH,
+  maskDuePhones,
+  maskNumbersIn,
+  type RetentionDeps,
+} from './phone-retention.ts';
 
 const NOW = new Date('2026-11-25T12:00:00.000Z');
 const OLD = '2026-10-01T09:00:00.000Z';
@@ -40,6 +45,23 @@ function paidCallback(checkout: string, phone: string): string {
     },
   });
 }
+
+describe('masking numbers in a text whose numbers are not known', () => {
+  it.each([
+    ['"Value":254712345678}', '"Value":"254*****5678"}'],
+    ['"Value": 254112345678,', '"Value": "254*****5678",'],
+    ['call 0712345678 or 254712345678.', 'call 0*****5678 or 254*****5678.'],
+    [CHECKOUT, MASKED_CHECKOUT],
+    // Other long numbers are left as they are: a date, an amount, a 13-digit id.
+    ['"TransactionDate":20261001120005', '"TransactionDate":20261001120005'],
+    ['"Value":2547123456789', '"Value":2547123456789'],
+    ['"Amount":254712345678.5', '"Amount":254712345678.5'],
+  ])('%s', (text, masked) => {
+    expect(maskNumbersIn(text)).toBe(masked);
+    // Masking twice changes nothing more.
+    expect(maskNumbersIn(masked)).toBe(masked);
+  });
+});
 
 for (const dialect of DIALECTS) {
   describe(`phone retention (${dialect})`, () => {
@@ -372,6 +394,56 @@ for (const dialect of DIALECTS) {
       } finally {
         await app.close();
       }
+    });
+
+    it('masks the numbers in an old callback no payment claimed, by their form, once', async () => {
+      const orphan = (id: string, at: string, outcome: 'orphan' | 'invalid', body: string) =>
+        database.db
+          .insertInto('callbacks')
+          .values({
+            id,
+            kind: 'stk-push',
+            received_at: at,
+            checkout_request_id: outcome === 'orphan' ? CHECKOUT : null,
+            transaction_id: null,
+            source_ip: '196.201.214.200',
+            raw_body: body,
+            outcome,
+          })
+          .execute();
+      await orphan('old-orphan', OLD, 'orphan', paidCallback(CHECKOUT, PHONE));
+      await orphan(
+        'old-invalid',
+        OLD,
+        'invalid',
+        '{"phone":"0712345678","PhoneNumber":"254712345678"',
+      );
+      await orphan('new-orphan', RECENT, 'orphan', paidCallback(CHECKOUT, PHONE));
+
+      expect(await maskDuePhones(deps)).toBe(2);
+      const rows = await database.db
+        .selectFrom('callbacks')
+        .select(['id', 'raw_body', 'checkout_request_id', 'phone_masked_at'])
+        .orderBy('id')
+        .execute();
+      const byId = Object.fromEntries(rows.map((row) => [row.id, row]));
+      const masked = byId['old-orphan']!;
+      expect(masked.checkout_request_id).toBe(MASKED_CHECKOUT);
+      expect(masked.phone_masked_at).toBe(NOW.toISOString());
+      expect(masked.raw_body).not.toContain('712345');
+      const items = JSON.parse(masked.raw_body).Body.stkCallback.CallbackMetadata.Item;
+      expect(items).toContainEqual({ Name: 'PhoneNumber', Value: MASKED });
+      // Everything else it says is kept: the receipt, the amount, the date.
+      expect(items).toContainEqual({ Name: 'MpesaReceiptNumber', Value: 'UF1E26WQJZ' });
+      expect(items).toContainEqual({ Name: 'TransactionDate', Value: 20261001120005 });
+      expect(byId['old-invalid']!.raw_body).toBe(
+        '{"phone":"0*****5678","PhoneNumber":"254*****5678"',
+      );
+      expect(byId['new-orphan']!.raw_body).toBe(paidCallback(CHECKOUT, PHONE));
+      expect(byId['new-orphan']!.phone_masked_at).toBeNull();
+
+      // A second round finds nothing left to do.
+      expect(await maskDuePhones(deps)).toBe(0);
     });
 
     it('touches nothing, and says nothing, with the setting off', async () => {

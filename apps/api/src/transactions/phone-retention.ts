@@ -21,7 +21,9 @@ import { logFailure } from '../db/unavailable.ts';
 import {
   deleteLocksOfMasked,
   maskPayment,
+  nextUnclaimedCallbacks,
   nextUnmasked,
+  saveMaskedCallback,
   type Mask,
 } from './phone-retention.repository.ts';
 
@@ -74,16 +76,59 @@ export async function maskDueBatch(deps: RetentionDeps): Promise<number> {
   });
 }
 
-/** One round: every due payment, a batch at a time, then the locks left behind. */
+/**
+ * Every payer's number in a text whose numbers are not known beforehand, masked as a payment's
+ * are: in a CheckoutRequestID (which ends with the subscriber number), as a JSON number (which
+ * becomes a string, so that the JSON stays valid), and written out (254…, or 07…/01…).
+ */
+export function maskNumbersIn(text: string): string {
+  return text
+    .replace(/(ws_CO_\d{17})\d{5}(\d{4})(?!\d)/g, '$1*****$2')
+    .replace(/(:\s?)254[17]\d{4}(\d{4})(?!\.?\d)/g, '$1"254*****$2"')
+    .replace(/(?<![\d*])254[17]\d{4}(\d{4})(?!\.?\d)/g, '254*****$1')
+    .replace(/(?<![\d*])0[17]\d{4}(\d{4})(?!\.?\d)/g, '0*****$1');
+}
+
+/**
+ * Masks the next batch of due callbacks that no payment claimed (an orphan's number is masked
+ * with no payment's: by its form); returns how many.
+ */
+export async function maskUnclaimedBatch(deps: RetentionDeps): Promise<number> {
+  const now = deps.now();
+  const cutoff = new Date(now.getTime() - deps.days * DAY_MS).toISOString();
+  return transact(deps.db, async (trx) => {
+    const due = await nextUnclaimedCallbacks(trx, deps.dialect, cutoff, RETENTION_BATCH);
+    for (const callback of due) {
+      const checkout = callback.checkout_request_id;
+      await saveMaskedCallback(
+        trx,
+        {
+          id: callback.id,
+          raw_body: maskNumbersIn(callback.raw_body),
+          checkout_request_id: checkout === null ? null : maskNumbersIn(checkout),
+        },
+        now.toISOString(),
+      );
+    }
+    return due.length;
+  });
+}
+
+/**
+ * One round: every due payment, a batch at a time, then the callbacks no payment claimed, then
+ * the locks left behind. Returns how many payments and callbacks were masked.
+ */
 export async function maskDuePhones(
   deps: RetentionDeps,
   keepGoing: () => boolean = () => true,
 ): Promise<number> {
   let masked = 0;
-  for (;;) {
-    const count = await maskDueBatch(deps);
-    masked += count;
-    if (count < RETENTION_BATCH || !keepGoing()) break;
+  for (const batch of [maskDueBatch, maskUnclaimedBatch]) {
+    for (;;) {
+      const count = await batch(deps);
+      masked += count;
+      if (count < RETENTION_BATCH || !keepGoing()) break;
+    }
   }
   await deleteLocksOfMasked(deps.db, deps.now().toISOString());
   return masked;

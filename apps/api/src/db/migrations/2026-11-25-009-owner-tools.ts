@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 /**
  * What the owner's screens keep (issue 21):
@@ -55,9 +55,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
 
   await db.schema.alterTable('callbacks').addColumn('phone_masked_at', 'varchar(32)').execute();
+  // Only the callbacks retention has still to look at: none once every old one is masked.
+  await db.schema
+    .createIndex('callbacks_unclaimed_unmasked_idx')
+    .on('callbacks')
+    .column('received_at')
+    .where(sql`transaction_id is null and phone_masked_at is null`)
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropIndex('callbacks_unclaimed_unmasked_idx').execute();
   await db.schema.alterTable('callbacks').dropColumn('phone_masked_at').execute();
   await db.schema.dropTable('password_links').execute();
   await db.schema.dropTable('api_keys').execute();
