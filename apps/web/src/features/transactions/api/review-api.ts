@@ -1,18 +1,17 @@
-import type { CsrfResponse } from '@mpesa/shared/contract-auth';
 import type { ReviewBody } from '@mpesa/shared/contract-admin';
 import type { TransactionResponse } from '@mpesa/shared/contract';
 import { apiRequest } from '../../../lib/api-client';
+import { csrfHeaders } from '../../auth/api/auth-api';
 
 /**
  * An owner's review of a flagged payment, or of one whose outcome M-PESA never gave: the note
  * says why, and `status` settles an unknown outcome from the M-PESA statement. Sent with the CSRF
- * token the API gives (docs/decisions/003-operator-sessions.md).
+ * token, as every change a signed-in operator makes.
  */
 export async function reviewPayment(id: string, body: ReviewBody) {
-  const { data } = await apiRequest<CsrfResponse>('/auth/csrf');
   const answer = await apiRequest<TransactionResponse>(
     `/mpesa/transactions/${encodeURIComponent(id)}/review`,
-    { method: 'POST', body, headers: { 'X-CSRF-Token': data.token } },
+    { method: 'POST', body, headers: await csrfHeaders() },
   );
   return answer.data;
 }
