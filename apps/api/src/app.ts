@@ -26,6 +26,7 @@ import { callbackUrls } from './callbacks/callback-paths.ts';
 import { stkPushCallback } from './callbacks/stk-push.callback.ts';
 import { systemRoutes } from './system/system.routes.ts';
 import { registerOperators } from './operators/operators.plugin.ts';
+import { cookieNames } from './operators/session-cookie.ts';
 import { openApiRoutes, registerOpenApi } from './system/openapi.ts';
 import { compression } from './plugins/compression.ts';
 import { corsPlugin, createCors, type Cors } from './plugins/cors.ts';
@@ -118,6 +119,7 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: Pay
         deps: paymentDeps,
         historyGuard: guards?.read,
         exportGuard: guards?.export,
+        paymentGuard: guards?.payment,
         rateLimit: {
           max: limits.stkPushPerWindow,
           requestsMax: limits.stkPushRequestsPerWindow,
@@ -183,7 +185,7 @@ export async function buildApp(deps: AppDeps) {
   // Which methods each address answers, for the not-found handler's 405.
   const methodsAt = routeMethods(app);
   // The API's description, collected from the routes registered after it.
-  await registerOpenApi(app);
+  await registerOpenApi(app, { sessionCookie: cookieNames(config.operators.cookieSecure).session });
   await registerApi(app, deps, paymentDeps);
 
   const webBuilt = isWebAppBuilt(config.webDistDir);

@@ -132,6 +132,19 @@ export const CSRF_TOKEN_MESSAGE =
 export const roleNotAllowed = () =>
   new AppError(403, 'ROLE_NOT_ALLOWED', 'Your role does not allow this. Ask an owner.');
 
+// API keys (keys/): `Authorization: Bearer <key>`.
+
+/** A key that is not one of ours, or was revoked: never said which. */
+export const apiKeyInvalid = () =>
+  new AppError(401, 'UNAUTHENTICATED', 'This API key is not valid. Ask an owner for a new one.');
+
+/** A valid key whose scope does not cover this route. */
+export const scopeNotAllowed = () =>
+  new AppError(403, 'SCOPE_NOT_ALLOWED', 'This API key’s scope does not allow this.');
+
+export const apiKeyNotFound = () =>
+  new AppError(404, 'API_KEY_NOT_FOUND', 'There is no API key with this id.');
+
 // A phone still held by an earlier prompt (initiation-errors.ts says which of these applies).
 
 export const BUSY_PHONE_MESSAGE =

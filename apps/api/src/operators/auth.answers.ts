@@ -3,8 +3,10 @@ import { z } from 'zod';
 import { AppError } from '../errors/app-error.ts';
 import { CLIENT_MISTAKES } from '../errors/client-mistakes.ts';
 import {
+  apiKeyInvalid,
   crossSiteRequest,
   roleNotAllowed,
+  scopeNotAllowed,
   signInFailed,
   tooManySignIns,
   unauthenticated,
@@ -37,7 +39,17 @@ export const AUTH_REFUSED = {
     'Too many failed sign-ins for this name or from this network',
     tooManySignIns(600),
   ),
+  keyInvalid: refusal('An API key that is not valid (unknown or revoked)', apiKeyInvalid()),
+  scopeNotAllowed: refusal('The API key’s scope does not allow this', scopeNotAllowed()),
 };
+
+/** A guarded route's refusals: no valid session or key, too low a role, a key of another scope. */
+export const ACCESS_REFUSED = [
+  AUTH_REFUSED.unauthenticated,
+  AUTH_REFUSED.keyInvalid,
+  AUTH_REFUSED.roleNotAllowed,
+  AUTH_REFUSED.scopeNotAllowed,
+];
 
 export const AUTH_ANSWERS = {
   signIn: {

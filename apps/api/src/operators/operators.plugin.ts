@@ -4,23 +4,36 @@
  */
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrfProtection from '@fastify/csrf-protection';
-import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { authRoutes } from './auth.routes.ts';
-import { requireOperator, type AuthDeps } from './require-operator.ts';
+import { keysRoutes } from '../keys/keys.routes.ts';
+import type { Gate } from './access-doc.ts';
+import { PAYMENT_REQUEST_ACCESS, paymentRequestGate } from './payment-access.ts';
+import { requireAccess, type AccessRule, type AuthDeps } from './require-operator.ts';
 import { dummyHash } from './password.ts';
 import { cookieNames, cookieOptions } from './session-cookie.ts';
 
 /** Failed sign-ins allowed per name and per address, per window (docs/decisions/003). */
 export const SIGN_IN_LIMIT = { perName: 5, perAddress: 20, windowS: 15 * 60 } as const;
 
-/** The gates of the merchant's routes: reading the history, and exporting it (an owner's). */
+/**
+ * The gates of the merchant's routes: reading the history (a viewer, or a key that reads
+ * payments), exporting it (an owner, or such a key), and payment requests (open to a payer; the
+ * shop's need a cashier or a key that requests payments: payment-access.ts).
+ */
 export interface HistoryGuards {
-  read: onRequestAsyncHookHandler;
-  export: onRequestAsyncHookHandler;
+  read: Gate;
+  export: Gate;
+  payment: Gate;
 }
+
+export const HISTORY_ACCESS_RULES = {
+  read: { role: 'viewer', scope: 'payments:read' },
+  export: { role: 'owner', scope: 'payments:read' },
+} as const satisfies Record<string, AccessRule>;
 
 /** Registers them under `api` (the `/api` prefix) and returns the history's gates, if any. */
 export async function registerOperators(
@@ -45,6 +58,7 @@ export async function registerOperators(
     db,
     now,
     cookieName: names.session,
+    corsOrigins: config.corsOrigins,
     sessions: { idleMs: operators.idleMs, maxMs: operators.maxMs, signInLimit: SIGN_IN_LIMIT },
   };
   await api.register(authRoutes, {
@@ -55,5 +69,15 @@ export async function registerOperators(
   // Made now, not at the first unknown name's sign-in, which would then take longer than others.
   await dummyHash();
   if (operators.historyAccess !== 'operators') return undefined;
-  return { read: requireOperator(deps, 'viewer'), export: requireOperator(deps, 'owner') };
+  // With `open` every route is open to all: there is nothing a key would be needed for.
+  await api.register(keysRoutes, { deps, corsOrigins: config.corsOrigins });
+  const gate = (rule: AccessRule): Gate => ({ onRequest: requireAccess(deps, rule), rule });
+  return {
+    read: gate(HISTORY_ACCESS_RULES.read),
+    export: gate(HISTORY_ACCESS_RULES.export),
+    payment: {
+      onRequest: paymentRequestGate(deps),
+      rule: PAYMENT_REQUEST_ACCESS,
+    },
+  };
 }

@@ -35,7 +35,10 @@ for (const dialect of DIALECTS) {
 
     /** Runs the gate for a request carrying `token` as its session cookie. */
     async function gate(minimum: 'viewer' | 'owner', token?: string) {
-      const request = { cookies: token ? { mpesa_session: token } : {} } as FastifyRequest;
+      const request = {
+        headers: {},
+        cookies: token ? { mpesa_session: token } : {},
+      } as FastifyRequest;
       const hook = requireOperator(deps, minimum);
       await hook.call(null as never, request, {} as FastifyReply);
       return operatorOf(request);

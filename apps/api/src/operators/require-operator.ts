@@ -1,34 +1,113 @@
 /**
- * The one gate for the merchant's routes: a hook that lets a request through only with a valid
- * session cookie of an operator whose role is at least `minimum` (401 UNAUTHENTICATED without
- * one, 403 ROLE_NOT_ALLOWED below it). The operator is then `operatorOf(request)`.
+ * The one gate for the merchant's routes, for people and for the shop's own systems. Who asks (an
+ * `Actor`) is an operator, by the session cookie, or an API key, by `Authorization: Bearer <key>`
+ * (a request that sends the header is judged by it alone, whatever cookie it carries).
+ *
+ * `requireAccess(deps, { role, scope })` lets through an operator whose role is at least `role`
+ * and a key whose scope is `scope`; a route that names no scope is for operators only, so a key can
+ * never do what only an owner may. Refused: 401 UNAUTHENTICATED with no credential (or a stale or
+ * revoked session), 401 for a key that is not valid (unknown or revoked: never said which), 403
+ * ROLE_NOT_ALLOWED below the role, 403 SCOPE_NOT_ALLOWED for a key of another scope. A key needs
+ * no CSRF token (nothing ambient: no browser sends it on its own); no route that takes a key
+ * checks one today.
  */
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { roleNotAllowed, unauthenticated } from '../errors.ts';
+import type { ApiKeyScope } from '@mpesa/shared/contract-admin';
+import { apiKeyInvalid, roleNotAllowed, scopeNotAllowed, unauthenticated } from '../errors.ts';
+import { keyFor, type KeyHolder } from '../keys/keys.service.ts';
+import { refuseCrossSite } from './cross-site.ts';
 import { roleAtLeast, type OperatorRole } from './roles.ts';
 import { sessionFor, type SessionDeps, type SignedIn } from './sessions.service.ts';
 
 export interface AuthDeps extends SessionDeps {
   cookieName: string;
+  /**
+   * When given, a request let through by its session cookie is refused if a page on another site
+   * sent it (cross-site.ts), reads included: whatever a browser sends on its own is held to the
+   * shop's own pages. A key is sent by a program, never on its own: it is not held so.
+   */
+  corsOrigins?: '*' | readonly string[] | undefined;
 }
 
-const operators = new WeakMap<FastifyRequest, SignedIn>();
+export type Actor = ({ kind: 'operator' } & SignedIn) | ({ kind: 'key' } & KeyHolder);
 
-/** The operator a guarded request was let through for. */
+/** What a route takes: an operator of at least `role`, or (if named) a key with `scope`. */
+export interface AccessRule {
+  role: OperatorRole;
+  scope?: ApiKeyScope | undefined;
+}
+
+/** What a request carries: nothing usable, a key that is not valid, or someone. */
+type Credential = { kind: 'none' } | { kind: 'invalid-key' } | Actor;
+
+const actors = new WeakMap<FastifyRequest, Actor>();
+
+/** The bearer token of `Authorization`, if the header is sent (an empty string if malformed). */
+function bearerOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header === undefined) return undefined;
+  const match = /^Bearer +(\S+) *$/i.exec(header);
+  return match?.[1] ?? '';
+}
+
+async function credentialOf(deps: AuthDeps, request: FastifyRequest): Promise<Credential> {
+  const bearer = bearerOf(request);
+  if (bearer !== undefined) {
+    const key = await keyFor(deps, bearer);
+    return key ? { kind: 'key', ...key } : { kind: 'invalid-key' };
+  }
+  const operator = await sessionFor(deps, request.cookies[deps.cookieName]);
+  return operator ? { kind: 'operator', ...operator } : { kind: 'none' };
+}
+
+/** Who is asking: a signed-in operator or a valid key; undefined for anyone else. */
+export async function actorFor(
+  deps: AuthDeps,
+  request: FastifyRequest,
+): Promise<Actor | undefined> {
+  const known = actors.get(request);
+  if (known) return known;
+  const credential = await credentialOf(deps, request);
+  return credential.kind === 'operator' || credential.kind === 'key' ? credential : undefined;
+}
+
+/** The actor a gate let `request` through for, if any (none on an open route). */
+export function accessOf(request: FastifyRequest): Actor | undefined {
+  return actors.get(request);
+}
+
+/** Refuses `actor` what `rule` does not allow it. */
+export function checkAccess(actor: Actor, rule: AccessRule): void {
+  if (actor.kind === 'key') {
+    if (actor.scope !== rule.scope) throw scopeNotAllowed();
+  } else if (!roleAtLeast(actor.role, rule.role)) {
+    throw roleNotAllowed();
+  }
+}
+
+export function requireAccess(deps: AuthDeps, rule: AccessRule): onRequestAsyncHookHandler {
+  const crossSite = deps.corsOrigins === undefined ? undefined : refuseCrossSite(deps.corsOrigins);
+  return async function gate(request, reply) {
+    const credential = await credentialOf(deps, request);
+    if (credential.kind === 'none') throw unauthenticated();
+    if (credential.kind === 'invalid-key') throw apiKeyInvalid();
+    if (credential.kind === 'operator') await crossSite?.call(this, request, reply);
+    checkAccess(credential, rule);
+    actors.set(request, credential);
+  };
+}
+
+/** The operator a guarded request was let through for (an operators-only route's). */
 export function operatorOf(request: FastifyRequest): SignedIn {
-  const operator = operators.get(request);
-  if (!operator) throw unauthenticated();
-  return operator;
+  const actor = actors.get(request);
+  if (actor?.kind !== 'operator') throw unauthenticated();
+  return { operatorId: actor.operatorId, name: actor.name, role: actor.role };
 }
 
+/** The gate of a route for operators only, of at least `minimum`: a key is refused 403. */
 export function requireOperator(
   deps: AuthDeps,
   minimum: OperatorRole = 'viewer',
 ): onRequestAsyncHookHandler {
-  return async (request) => {
-    const operator = await sessionFor(deps, request.cookies[deps.cookieName]);
-    if (!operator) throw unauthenticated();
-    if (!roleAtLeast(operator.role, minimum)) throw roleNotAllowed();
-    operators.set(request, operator);
-  };
+  return requireAccess(deps, { role: minimum });
 }

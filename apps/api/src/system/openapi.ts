@@ -11,6 +11,7 @@ import { HIDDEN, openApiPageRoutes } from '@mpesa/openapi-page/routes';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import rootPackage from '../../../../package.json' with { type: 'json' };
 import { CLIENT_MISTAKES } from '../errors.ts';
+import { securitySchemes } from '../operators/access-doc.ts';
 
 /** Refusals that come before any route: said once here rather than on every route. */
 const BEFORE_ANY_ROUTE = [
@@ -39,7 +40,10 @@ ${BEFORE_ANY_ROUTE.join('\n')}
 A web app on another origin may call \`/api\` when the server's \`CORS_ORIGINS\` lists it: \`OPTIONS\` preflights are answered for every route but the callback.`;
 
 /** Registers the document's generator. Before the routes: it collects them as they are added. */
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+export async function registerOpenApi(
+  app: FastifyInstance,
+  { sessionCookie }: { sessionCookie: string },
+): Promise<void> {
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -60,8 +64,15 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           description:
             'Signing in and out: a session cookie, and the CSRF token every state-changing request that relies on it sends.',
         },
+        {
+          name: 'API keys',
+          description:
+            'Keys for the shop’s own systems, each with a scope: created and revoked by an owner.',
+        },
         { name: 'System', description: 'Settings for the web app, and probes for load balancers.' },
       ],
+      // Which a route takes, and with which role or scope, is listed in its `security`.
+      components: { securitySchemes: securitySchemes(sessionCookie) },
     },
     transform: jsonSchemaTransform,
   });

@@ -4,7 +4,6 @@
  * database: they may hold the payer's phone number. Only what they reported is told: the result,
  * M-PESA's own description of it, and the receipt.
  */
-import type { onRequestAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { stripControlCharacters, type TransactionStatus } from '@mpesa/shared';
@@ -18,12 +17,13 @@ import { listTransactionEvents, type TimelineRow } from './events.repository.ts'
 import { getTransaction, type PaymentDeps } from './transactions.service.ts';
 import { PATH_REFUSALS, REFUSED, answer, refusals } from '../system/openapi-answers.ts';
 import { SAMPLE_TIMELINE } from '../system/openapi-examples.ts';
-import { AUTH_REFUSED } from '../operators/auth.answers.ts';
+import { ACCESS_REFUSED } from '../operators/auth.answers.ts';
+import { guardedSchema, type Gate } from '../operators/access-doc.ts';
 
 export interface TransactionEventRoutesOptions {
   deps: Pick<PaymentDeps, 'db'>;
-  /** HISTORY_ACCESS=operators: a signed-in operator (operators/require-operator.ts). */
-  historyGuard?: onRequestAsyncHookHandler | undefined;
+  /** HISTORY_ACCESS=operators: an operator, or a key that reads payments (operators/require-operator.ts). */
+  historyGuard?: Gate | undefined;
 }
 
 export const transactionEventRoutes: FastifyPluginAsyncZod<TransactionEventRoutesOptions> = async (
@@ -33,30 +33,29 @@ export const transactionEventRoutes: FastifyPluginAsyncZod<TransactionEventRoute
   app.get(
     '/mpesa/transactions/:id/events',
     {
-      ...(historyGuard ? { onRequest: historyGuard } : {}),
-      schema: {
-        summary: 'A payment’s timeline, in sentences',
-        description:
-          'What happened to the payment, oldest first: saved, accepted by M-PESA, each callback and ' +
-          'query answer, reconciliation, a person’s review. Never the messages as received, which ' +
-          'hold phone numbers.',
-        tags: ['History'],
-        // As for one transaction: an id that cannot be ours is simply not found.
-        params: z.object({ id: z.string().describe('The payment’s `transactionId`') }),
-        response: {
-          200: answer(transactionEventsResponseSchema, 'The events, oldest first.', {
-            paid: {
-              summary: 'A payment paid at the first prompt',
-              value: { success: true, data: SAMPLE_TIMELINE.map(describeEvent) },
-            },
-          }),
-          ...refusals([
-            ...PATH_REFUSALS,
-            REFUSED.transactionNotFound,
-            AUTH_REFUSED.unauthenticated,
-          ]),
+      ...(historyGuard ? { onRequest: historyGuard.onRequest } : {}),
+      schema: guardedSchema(
+        {
+          summary: 'A payment’s timeline, in sentences',
+          description:
+            'What happened to the payment, oldest first: saved, accepted by M-PESA, each callback and ' +
+            'query answer, reconciliation, a person’s review. Never the messages as received, which ' +
+            'hold phone numbers.',
+          tags: ['History'],
+          // As for one transaction: an id that cannot be ours is simply not found.
+          params: z.object({ id: z.string().describe('The payment’s `transactionId`') }),
+          response: {
+            200: answer(transactionEventsResponseSchema, 'The events, oldest first.', {
+              paid: {
+                summary: 'A payment paid at the first prompt',
+                value: { success: true, data: SAMPLE_TIMELINE.map(describeEvent) },
+              },
+            }),
+            ...refusals([...PATH_REFUSALS, REFUSED.transactionNotFound, ...ACCESS_REFUSED]),
+          },
         },
-      },
+        historyGuard?.rule,
+      ),
     },
     async (request) => {
       // The same 404, for the same ids, as GET /mpesa/transactions/:id.

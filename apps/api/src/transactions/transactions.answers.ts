@@ -4,7 +4,7 @@
  * answers' schemas with an example of each (system/openapi-answers.ts). Kept apart so that the
  * routes stay readable; they spread these into their schemas.
  */
-import { AUTH_REFUSED } from '../operators/auth.answers.ts';
+import { ACCESS_REFUSED, AUTH_REFUSED } from '../operators/auth.answers.ts';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import {
@@ -151,6 +151,11 @@ export const ANSWERS = {
         'This address sent too many requests of any kind (valid or not)',
         tooManyRequests(42),
       ),
+      // HISTORY_ACCESS=operators: the shop's requests (a session or a key; operators/payment-access.ts).
+      AUTH_REFUSED.keyInvalid,
+      AUTH_REFUSED.roleNotAllowed,
+      AUTH_REFUSED.scopeNotAllowed,
+      AUTH_REFUSED.crossSite,
       REFUSED.rateLimited,
       REFUSED.phoneBusyOpen,
       REFUSED.phoneBusyCooldown,
@@ -174,7 +179,7 @@ export const ANSWERS = {
     ...refusals([
       REFUSED.validation,
       REFUSED.invalidCursor,
-      AUTH_REFUSED.unauthenticated,
+      ...ACCESS_REFUSED,
       REFUSED.databaseUnavailable,
     ]),
   },
@@ -185,7 +190,7 @@ export const ANSWERS = {
         value: { success: true, data: SAMPLE_SUMMARY },
       },
     }),
-    ...refusals([AUTH_REFUSED.unauthenticated, REFUSED.databaseUnavailable]),
+    ...refusals([...ACCESS_REFUSED, REFUSED.databaseUnavailable]),
   },
   export: {
     200: {
@@ -201,8 +206,7 @@ export const ANSWERS = {
     ...refusals([
       REFUSED.validation,
       REFUSED.tooManyExports,
-      AUTH_REFUSED.unauthenticated,
-      AUTH_REFUSED.roleNotAllowed,
+      ...ACCESS_REFUSED,
       REFUSED.databaseUnavailable,
     ]),
   },

@@ -2,7 +2,7 @@
  * HTTP only: schemas in, schemas out; the rules live in the services. Daraja's result callback has
  * its own routes (callbacks/callback.routes.ts).
  */
-import type { onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -21,6 +21,9 @@ import { ANSWERS, DESCRIBED, IDEMPOTENCY_KEY, PAYMENT_BODY } from './transaction
 import * as history from './history.service.ts';
 import { businessDayOf } from '../lib/business-day.ts';
 import type { PaymentDeps } from './transactions.service.ts';
+import { recordAudit } from '../audit/audit.ts';
+import { guardedSchema, type Gate } from '../operators/access-doc.ts';
+import { accessOf } from '../operators/require-operator.ts';
 
 export interface TransactionRoutesOptions {
   deps: PaymentDeps;
@@ -42,12 +45,15 @@ export interface TransactionRoutesOptions {
   /** PHONE_RETENTION_DAYS, which the list's answer states when it is set (phone-retention.ts). */
   phoneRetentionDays?: number | undefined;
   /**
-   * Run before the merchant's history routes (HISTORY_ACCESS=operators: a signed-in operator);
+   * Run before the merchant's history routes (HISTORY_ACCESS=operators: an operator, or a key
+   * that reads payments);
    * never before the payer's own page, GET /mpesa/transactions/:id.
    */
-  historyGuard?: onRequestAsyncHookHandler | undefined;
-  /** Run before the export instead (HISTORY_ACCESS=operators: an owner). */
-  exportGuard?: onRequestAsyncHookHandler | undefined;
+  historyGuard?: Gate | undefined;
+  /** Run before the export instead (HISTORY_ACCESS=operators: an owner, or a key that reads). */
+  exportGuard?: Gate | undefined;
+  /** Run before a payment request (HISTORY_ACCESS=operators: operators/payment-access.ts). */
+  paymentGuard?: Gate | undefined;
 }
 
 type RoutesApp = Parameters<FastifyPluginAsyncZod>[0];
@@ -63,26 +69,39 @@ export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> 
 /** POST /mpesa/stkpush: a payment, at most once per Idempotency-Key. */
 function paymentRoute(
   app: RoutesApp,
-  { deps, rateLimit, bodyLimits, idempotencyKeyAbandonedMs }: TransactionRoutesOptions,
+  {
+    deps,
+    rateLimit,
+    bodyLimits,
+    idempotencyKeyAbandonedMs,
+    paymentGuard,
+  }: TransactionRoutesOptions,
 ): void {
   const flood = floodLimit({ max: rateLimit.requestsMax, windowS: rateLimit.windowS });
+  const limitFlood = async (request: FastifyRequest) => {
+    const waitS = flood.hit(limitKeyFor(clientAddress(request)), deps.now());
+    if (waitS !== null) {
+      throw tooManyRequests(waitS);
+    }
+  };
   app.post(
     '/mpesa/stkpush',
     {
       bodyLimit: bodyLimits.paymentBytes,
       // Before the body is read: a flood costs as little as it can.
-      onRequest: async (request) => {
-        const waitS = flood.hit(limitKeyFor(clientAddress(request)), deps.now());
-        if (waitS !== null) {
-          throw tooManyRequests(waitS);
-        }
-      },
-      schema: {
-        ...DESCRIBED.stkpush,
-        body: initiatePaymentSchema.meta(PAYMENT_BODY),
-        headers: z.object({ 'idempotency-key': z.string().optional().describe(IDEMPOTENCY_KEY) }),
-        response: ANSWERS.stkpush,
-      },
+      onRequest: paymentGuard ? [limitFlood, paymentGuard.onRequest] : limitFlood,
+      schema: guardedSchema(
+        {
+          ...DESCRIBED.stkpush,
+          body: initiatePaymentSchema.meta(PAYMENT_BODY),
+          headers: z.object({
+            'idempotency-key': z.string().optional().describe(IDEMPOTENCY_KEY),
+          }),
+          response: ANSWERS.stkpush,
+        },
+        paymentGuard?.rule,
+        { open: true },
+      ),
     },
     async (request, reply) => {
       const limit = {
@@ -124,16 +143,19 @@ function historyRoutes(
   }: TransactionRoutesOptions,
 ): void {
   const exports = exportLimit(exportLimits);
-  const guarded = historyGuard ? { onRequest: historyGuard } : {};
+  const guarded = historyGuard ? { onRequest: historyGuard.onRequest } : {};
   app.get(
     '/mpesa/transactions',
     {
       ...guarded,
-      schema: {
-        ...DESCRIBED.list,
-        querystring: transactionListQuerySchema,
-        response: ANSWERS.list,
-      },
+      schema: guardedSchema(
+        {
+          ...DESCRIBED.list,
+          querystring: transactionListQuerySchema,
+          response: ANSWERS.list,
+        },
+        historyGuard?.rule,
+      ),
     },
     async (request) => {
       const { limit, cursor, ...filters } = request.query;
@@ -150,7 +172,10 @@ function historyRoutes(
     '/mpesa/summary',
     {
       ...guarded,
-      schema: { ...DESCRIBED.summary, response: ANSWERS.summary },
+      schema: guardedSchema(
+        { ...DESCRIBED.summary, response: ANSWERS.summary },
+        historyGuard?.rule,
+      ),
     },
     async () => ({
       success: true as const,
@@ -159,7 +184,7 @@ function historyRoutes(
   );
 
   // Before ":id", which it would otherwise match.
-  exportRoute(app, deps, exports, businessTimeZone, exportGuard ? { onRequest: exportGuard } : {});
+  exportRoute(app, deps, exports, businessTimeZone, exportGuard);
 
   app.get(
     '/mpesa/transactions/:id',
@@ -187,20 +212,24 @@ function exportRoute(
   deps: PaymentDeps,
   exports: ReturnType<typeof exportLimit>,
   businessTimeZone: string,
-  guarded: { onRequest?: onRequestAsyncHookHandler },
+  gate: Gate | undefined,
 ): void {
   app.get(
     '/mpesa/transactions/export',
     {
-      ...guarded,
-      schema: {
-        ...DESCRIBED.export,
-        querystring: transactionFiltersSchema,
-        response: ANSWERS.export,
-      },
+      ...(gate ? { onRequest: gate.onRequest } : {}),
+      schema: guardedSchema(
+        {
+          ...DESCRIBED.export,
+          querystring: transactionFiltersSchema,
+          response: ANSWERS.export,
+        },
+        gate?.rule,
+      ),
     },
     async (request, reply) => {
       const watch = exports.start(reply);
+      await recordExport(deps, request, request.query);
       const csv = await history.exportTransactions(
         { ...deps, businessTimeZone },
         request.query,
@@ -214,4 +243,20 @@ function exportRoute(
         .send(csv);
     },
   );
+}
+
+/**
+ * An export is in the audit trail: who (an operator, a key; anonymous with HISTORY_ACCESS=open,
+ * where the export is open to all), when, from where, and which payments it selected.
+ */
+async function recordExport(deps: PaymentDeps, request: FastifyRequest, filters: object) {
+  const actor = accessOf(request);
+  await recordAudit(deps.db, {
+    at: deps.now(),
+    actorKind: actor?.kind ?? 'anonymous',
+    actor: actor?.name ?? null,
+    action: 'export',
+    detail: JSON.stringify(filters),
+    address: clientAddress(request),
+  });
 }

@@ -1,0 +1,116 @@
+/**
+ * The merchant's routes, one row each, as the refusal matrix (access-matrix.test.ts) asks them:
+ * who may call each, whether it changes something, and what an allowed request is answered. A new
+ * guarded route is one more row here.
+ */
+import { createKey } from '../keys/keys.service.ts';
+import type { TestDatabase } from '../test/test-db.ts';
+import { PAYMENT_ID } from '../test/signed-in.ts';
+import type { AccessRule } from './require-operator.ts';
+
+export interface RouteCase {
+  name: string;
+  method: 'GET' | 'POST' | 'DELETE';
+  /** The address, made afresh for each request (a key to revoke is made for each). */
+  url: (database: TestDatabase) => string | Promise<string>;
+  payload?: () => object;
+  /** The least role an operator needs, and the scope a key needs (none: operators only). */
+  access: AccessRule;
+  /** Changes something: a session's request needs the CSRF token. */
+  csrf: boolean;
+  /**
+   * Open to a request with no credential (the payer's form): a stranger goes through, and a
+   * stale or signed-out session's cookie is taken for no credential.
+   */
+  openToPayers?: boolean;
+  /** The status of an allowed request. */
+  ok: number;
+}
+
+let phone = 0;
+/** A phone of its own for each payment request: a phone gets one prompt at a time. */
+const nextPayment = () => ({
+  phoneNumber: `0712${String(1_000_000 + phone++).slice(1)}`,
+  amount: 5,
+});
+
+const keyToRevoke = async (database: TestDatabase) => {
+  const made = await createKey(database.db, {
+    name: 'to revoke',
+    scope: 'payments:read',
+    createdBy: 'Amina',
+    now: new Date('2026-11-25T09:00:00.000Z'),
+  });
+  return `/api/keys/${made.key.id}`;
+};
+
+export const ROUTES: RouteCase[] = [
+  {
+    name: 'the history',
+    method: 'GET',
+    url: () => '/api/mpesa/transactions',
+    access: { role: 'viewer', scope: 'payments:read' },
+    csrf: false,
+    ok: 200,
+  },
+  {
+    name: 'the figures',
+    method: 'GET',
+    url: () => '/api/mpesa/summary',
+    access: { role: 'viewer', scope: 'payments:read' },
+    csrf: false,
+    ok: 200,
+  },
+  {
+    name: 'a payment’s timeline',
+    method: 'GET',
+    url: () => `/api/mpesa/transactions/${PAYMENT_ID}/events`,
+    access: { role: 'viewer', scope: 'payments:read' },
+    csrf: false,
+    ok: 200,
+  },
+  {
+    name: 'the export',
+    method: 'GET',
+    url: () => '/api/mpesa/transactions/export',
+    access: { role: 'owner', scope: 'payments:read' },
+    csrf: false,
+    ok: 200,
+  },
+  {
+    name: 'the API keys',
+    method: 'GET',
+    url: () => '/api/keys',
+    access: { role: 'owner' },
+    csrf: false,
+    ok: 200,
+  },
+  {
+    name: 'creating an API key',
+    method: 'POST',
+    url: () => '/api/keys',
+    payload: () => ({ name: 'Till', scope: 'payments:read' }),
+    access: { role: 'owner' },
+    csrf: true,
+    ok: 201,
+  },
+  {
+    name: 'revoking an API key',
+    method: 'DELETE',
+    url: keyToRevoke,
+    access: { role: 'owner' },
+    csrf: true,
+    ok: 200,
+  },
+  {
+    name: 'a payment request',
+    method: 'POST',
+    url: () => '/api/mpesa/stkpush',
+    payload: nextPayment,
+    access: { role: 'cashier', scope: 'payments:request' },
+    // The payer's form on the first screen has no token: Origin and Sec-Fetch-Site instead.
+    csrf: false,
+    openToPayers: true,
+    ok: 200,
+  },
+];

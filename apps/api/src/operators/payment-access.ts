@@ -1,0 +1,31 @@
+/**
+ * Who may send a payment request with HISTORY_ACCESS=operators (docs/product.md §6: the payer's
+ * form stays open, within the limits that protect payers). Three kinds of request reach `POST /api/mpesa/stkpush`:
+ * - a payer's, with no credential: open, as the specification describes, within the prompt limits;
+ * - the shop's, with a live session cookie: a cashier or an owner (a viewer is refused), and
+ *   never from a page on another site (the payer's form needs no CSRF token, so the cookie's
+ *   requests are held to Origin and Sec-Fetch-Site instead);
+ * - a program's, with `Authorization: Bearer <key>`: a key with `payments:request`.
+ * A cookie whose session is stale or revoked is no credential: its request is a payer's.
+ */
+import type { onRequestAsyncHookHandler } from 'fastify';
+import { refuseCrossSite } from './cross-site.ts';
+import { actorFor, checkAccess, requireAccess, type AuthDeps } from './require-operator.ts';
+
+/** The rule for the shop's own payment requests. */
+export const PAYMENT_REQUEST_ACCESS = { role: 'cashier', scope: 'payments:request' } as const;
+
+export function paymentRequestGate(deps: AuthDeps): onRequestAsyncHookHandler {
+  const crossSite = refuseCrossSite(deps.corsOrigins ?? []);
+  const keyGate = requireAccess(deps, PAYMENT_REQUEST_ACCESS);
+  return async function paymentGate(request, reply) {
+    if (request.headers.authorization !== undefined) {
+      await keyGate.call(this, request, reply);
+      return;
+    }
+    const actor = await actorFor(deps, request);
+    if (!actor) return;
+    await crossSite.call(this, request, reply);
+    checkAccess(actor, PAYMENT_REQUEST_ACCESS);
+  };
+}
