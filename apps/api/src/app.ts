@@ -120,6 +120,7 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: Pay
         historyGuard: guards?.read,
         exportGuard: guards?.export,
         paymentGuard: guards?.payment,
+        paymentPageGuard: guards?.paymentPage,
         rateLimit: {
           max: limits.stkPushPerWindow,
           requestsMax: limits.stkPushRequestsPerWindow,

@@ -12,7 +12,12 @@ import { authRoutes } from './auth.routes.ts';
 import { keysRoutes } from '../keys/keys.routes.ts';
 import type { Gate } from './access-doc.ts';
 import { PAYMENT_REQUEST_ACCESS, paymentRequestGate } from './payment-access.ts';
-import { requireAccess, type AccessRule, type AuthDeps } from './require-operator.ts';
+import {
+  recogniseAccess,
+  requireAccess,
+  type AccessRule,
+  type AuthDeps,
+} from './require-operator.ts';
 import { dummyHash } from './password.ts';
 import { cookieNames, cookieOptions } from './session-cookie.ts';
 
@@ -28,6 +33,8 @@ export interface HistoryGuards {
   read: Gate;
   export: Gate;
   payment: Gate;
+  /** A payment's page: open to all, the merchant's view to those who may read the history. */
+  paymentPage: Gate;
 }
 
 export const HISTORY_ACCESS_RULES = {
@@ -78,6 +85,10 @@ export async function registerOperators(
     payment: {
       onRequest: paymentRequestGate(deps),
       rule: PAYMENT_REQUEST_ACCESS,
+    },
+    paymentPage: {
+      onRequest: recogniseAccess(deps, HISTORY_ACCESS_RULES.read),
+      rule: HISTORY_ACCESS_RULES.read,
     },
   };
 }

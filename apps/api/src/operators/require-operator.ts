@@ -97,6 +97,28 @@ export function requireAccess(deps: AuthDeps, rule: AccessRule): onRequestAsyncH
   };
 }
 
+/**
+ * The gate of a route open to all that says more to the shop (a payment's page): lets everyone
+ * through, and records the actor only when `rule` allows it (`accessOf` then gives it). A key that
+ * is not valid is still refused 401, so that a program learns its key no longer works; a session
+ * sent from another site is refused as everywhere.
+ */
+export function recogniseAccess(deps: AuthDeps, rule: AccessRule): onRequestAsyncHookHandler {
+  const crossSite = deps.corsOrigins === undefined ? undefined : refuseCrossSite(deps.corsOrigins);
+  return async function recognise(request, reply) {
+    const credential = await credentialOf(deps, request);
+    if (credential.kind === 'none') return;
+    if (credential.kind === 'invalid-key') throw apiKeyInvalid();
+    if (credential.kind === 'operator') await crossSite?.call(this, request, reply);
+    try {
+      checkAccess(credential, rule);
+    } catch {
+      return; // Not the shop's reader: the page as anyone sees it.
+    }
+    actors.set(request, credential);
+  };
+}
+
 /** The operator a guarded request was let through for (an operators-only route's). */
 export function operatorOf(request: FastifyRequest): SignedIn {
   const actor = actors.get(request);

@@ -74,5 +74,18 @@ for (const dialect of DIALECTS) {
         await app.close();
       }
     });
+
+    it('says a search was made, never what was searched for (often a payer’s number)', async () => {
+      const { app } = await createTestApp({ database, env: { HISTORY_ACCESS: 'open' } });
+      try {
+        const answer = await app.inject('/api/mpesa/transactions/export?q=0712345678');
+        expect(answer.statusCode).toBe(200);
+        const [line] = await trail();
+        expect(line?.detail).not.toContain('712345678');
+        expect(JSON.parse(line?.detail ?? '')).toMatchObject({ q: '…' });
+      } finally {
+        await app.close();
+      }
+    });
   });
 }

@@ -54,6 +54,11 @@ export interface TransactionRoutesOptions {
   exportGuard?: Gate | undefined;
   /** Run before a payment request (HISTORY_ACCESS=operators: operators/payment-access.ts). */
   paymentGuard?: Gate | undefined;
+  /**
+   * Run before a payment's page (HISTORY_ACCESS=operators): lets everyone through, and recognises
+   * those who may read the history, who are shown the merchant's view; anyone else the payer's.
+   */
+  paymentPageGuard?: Gate | undefined;
 }
 
 type RoutesApp = Parameters<FastifyPluginAsyncZod>[0];
@@ -140,6 +145,7 @@ function historyRoutes(
     phoneRetentionDays,
     historyGuard,
     exportGuard,
+    paymentPageGuard,
   }: TransactionRoutesOptions,
 ): void {
   const exports = exportLimit(exportLimits);
@@ -186,22 +192,41 @@ function historyRoutes(
   // Before ":id", which it would otherwise match.
   exportRoute(app, deps, exports, businessTimeZone, exportGuard);
 
+  paymentPageRoute(app, deps, paymentPageGuard);
+}
+
+/**
+ * GET /mpesa/transactions/:id: open to anyone with the link. With HISTORY_ACCESS=operators it
+ * speaks to the payer (their number in part), and to the shop (the merchant's view) when an
+ * operator or a key that reads payments asks.
+ */
+function paymentPageRoute(app: RoutesApp, deps: PaymentDeps, gate: Gate | undefined): void {
   app.get(
     '/mpesa/transactions/:id',
     {
-      schema: {
-        ...DESCRIBED.byId,
-        // Any text: an id that cannot be ours (empty, too long) is simply not found.
-        params: z.object({
-          id: z.string().describe('The `transactionId` the payment was started with'),
-        }),
-        response: ANSWERS.byId,
-      },
+      ...(gate ? { onRequest: gate.onRequest } : {}),
+      schema: guardedSchema(
+        {
+          ...DESCRIBED.byId,
+          // Any text: an id that cannot be ours (empty, too long) is simply not found.
+          params: z.object({
+            id: z.string().describe('The `transactionId` the payment was started with'),
+          }),
+          response: ANSWERS.byId,
+        },
+        gate?.rule,
+        { open: true },
+      ),
     },
     async (request) => {
-      const transaction = await service.getTransaction(deps, request.params.id);
-      // Open to anyone with the link: with the history for operators only, it speaks to the payer.
-      return { success: true as const, data: historyGuard ? payersView(transaction) : transaction };
+      const { id } = request.params;
+      if (!gate) return { success: true as const, data: await service.getTransaction(deps, id) };
+      const reader = accessOf(request);
+      if (!reader) {
+        return { success: true as const, data: payersView(await service.getTransaction(deps, id)) };
+      }
+      const owner = reader.kind === 'operator' && reader.role === 'owner';
+      return { success: true as const, data: await service.getMerchantView(deps, id, { owner }) };
     },
   );
 }
@@ -256,7 +281,8 @@ async function recordExport(deps: PaymentDeps, request: FastifyRequest, filters:
     actorKind: actor?.kind ?? 'anonymous',
     actor: actor?.name ?? null,
     action: 'export',
-    detail: JSON.stringify(filters),
+    // The search text is often a payer's number: the trail says only that there was one.
+    detail: JSON.stringify({ ...filters, ...('q' in filters && filters.q ? { q: '…' } : {}) }),
     address: clientAddress(request),
   });
 }

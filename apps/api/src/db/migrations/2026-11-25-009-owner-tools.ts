@@ -60,7 +60,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createIndex('callbacks_unclaimed_unmasked_idx')
     .on('callbacks')
     .column('received_at')
-    .where(sql`transaction_id is null and phone_masked_at is null`)
+    .where(sql<boolean>`transaction_id is null and phone_masked_at is null`)
     .execute();
 }
 
