@@ -171,3 +171,42 @@ for (const viewport of [PHONE, DESKTOP]) {
     });
   });
 }
+
+describe('payment requests by the shop', () => {
+  it('a cashier asks a customer for a payment from the form, and follows it in the merchant’s view', async () => {
+    const { context, page, errors } = await openPage(PHONE);
+    await signIn(page, 'Cate Cashier');
+    const phone = await phoneAnswering('0');
+    await pay(page, local(phone), '140', 'E2E OPS CASHIER');
+    await page
+      .getByText(/Waiting for the customer|The customer paid/)
+      .first()
+      .waitFor();
+    await page.locator('.status-badge', { hasText: 'Success' }).waitFor({ timeout: 20_000 });
+    expect(await row(page, 'Phone Number').textContent()).toBe(phone);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await fitsWidth(page)).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('a viewer signed in is told their role cannot ask for payments, and no prompt is sent', async () => {
+    const { context, page, errors } = await openPage(DESKTOP);
+    await signIn(page, 'Vic Viewer');
+    const phone = await phoneAnswering('0');
+    await page.goto(app.url);
+    await page.getByLabel('Phone Number').fill(local(phone));
+    await page.getByLabel('Amount (KES)').fill('150');
+    await page.getByRole('button', { name: 'Pay with M-PESA' }).click();
+    await page
+      .locator('.error-message')
+      .getByText('Your role does not allow this. Ask an owner.')
+      .waitFor();
+    const prompts = (await (await fetch(`${simulatorUrl}/_sim/prompts?phone=${phone}`)).json()) as {
+      prompts: unknown[];
+    };
+    expect(prompts.prompts).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
