@@ -8,7 +8,11 @@ import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
+import { auditRoutes } from '../audit/audit.routes.ts';
 import { authRoutes } from './auth.routes.ts';
+import { refuseCrossSite } from './cross-site.ts';
+import { manageRoutes } from './manage.routes.ts';
+import { setPasswordRoutes } from './set-password.routes.ts';
 import { requireOperator, type AuthDeps } from './require-operator.ts';
 import { dummyHash } from './password.ts';
 import { cookieNames, cookieOptions } from './session-cookie.ts';
@@ -22,10 +26,31 @@ export interface HistoryGuards {
   export: onRequestAsyncHookHandler;
 }
 
+type OperatorsDeps = { config: Config; db: Kysely<Database>; now: () => Date };
+
+function authDepsFor({ config, db, now }: OperatorsDeps): AuthDeps {
+  const { operators } = config;
+  return {
+    db,
+    now,
+    cookieName: cookieNames(operators.cookieSecure).session,
+    sessions: { idleMs: operators.idleMs, maxMs: operators.maxMs, signInLimit: SIGN_IN_LIMIT },
+  };
+}
+
+/**
+ * The gate of an owner's change to something else than operators (a payment's review): a signed-in
+ * owner, whatever HISTORY_ACCESS says, in a request not sent by another site. The route adds
+ * `preHandler: app.csrfProtection`.
+ */
+export function ownerChangeGate(deps: OperatorsDeps): onRequestAsyncHookHandler[] {
+  return [refuseCrossSite(deps.config.corsOrigins), requireOperator(authDepsFor(deps), 'owner')];
+}
+
 /** Registers them under `api` (the `/api` prefix) and returns the history's gates, if any. */
 export async function registerOperators(
   api: FastifyInstance,
-  { config, db, now }: { config: Config; db: Kysely<Database>; now: () => Date },
+  { config, db, now }: OperatorsDeps,
 ): Promise<HistoryGuards | undefined> {
   const { operators } = config;
   const secure = operators.cookieSecure;
@@ -41,15 +66,16 @@ export async function registerOperators(
       return typeof token === 'string' ? token : undefined;
     },
   });
-  const deps: AuthDeps = {
-    db,
-    now,
-    cookieName: names.session,
-    sessions: { idleMs: operators.idleMs, maxMs: operators.maxMs, signInLimit: SIGN_IN_LIMIT },
-  };
+  const deps = authDepsFor({ config, db, now });
   await api.register(authRoutes, {
     deps,
     secureCookie: secure,
+    corsOrigins: config.corsOrigins,
+  });
+  await api.register(manageRoutes, { deps, corsOrigins: config.corsOrigins });
+  await api.register(auditRoutes, { db, owner: requireOperator(deps, 'owner') });
+  await api.register(setPasswordRoutes, {
+    deps: { db, now, limit: SIGN_IN_LIMIT },
     corsOrigins: config.corsOrigins,
   });
   // Made now, not at the first unknown name's sign-in, which would then take longer than others.
