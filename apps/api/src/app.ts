@@ -25,8 +25,9 @@ import { callbackRoutes } from './callbacks/callback.routes.ts';
 import { callbackUrls } from './callbacks/callback-paths.ts';
 import { stkPushCallback } from './callbacks/stk-push.callback.ts';
 import { systemRoutes } from './system/system.routes.ts';
-import { registerOperators } from './operators/operators.plugin.ts';
+import { ownerChangeGate, registerOperators } from './operators/operators.plugin.ts';
 import { cookieNames } from './operators/session-cookie.ts';
+import { reviewRoutes } from './transactions/review.routes.ts';
 import { openApiRoutes, registerOpenApi } from './system/openapi.ts';
 import { compression } from './plugins/compression.ts';
 import { corsPlugin, createCors, type Cors } from './plugins/cors.ts';
@@ -146,6 +147,11 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: Pay
       await api.register(transactionEventRoutes, {
         deps: paymentDeps,
         historyGuard: guards?.read,
+      });
+      await api.register(reviewRoutes, {
+        db: database.db,
+        now: paymentDeps.now,
+        ownerGate: ownerChangeGate({ config, db: database.db, now: paymentDeps.now }),
       });
       await api.register(systemRoutes, { config, database });
       // /api/openapi.json and the page /api/docs.

@@ -1,7 +1,9 @@
 /**
  * `npm run operator`: the people who may sign in to the merchant's screens.
  * `npm run operator -- add <name> --role owner|cashier|viewer` (the password is typed, unseen, or
- * read from standard input when it is not a terminal), `list`, `remove <name>`, `role <name> <role>`.
+ * read from standard input when it is not a terminal), `list`, `remove <name>`, `role <name> <role>`,
+ * `link <name>` (a one-time link that sets their password, for an owner locked out of the web app).
+ * Each change is recorded in the audit trail as the command line's.
  * Uses the app's own settings (DATABASE_URL, DATABASE_SCHEMA, DATA_DIR).
  */
 import { parseArgs } from 'node:util';
@@ -15,14 +17,20 @@ import {
   changeRole,
   listOperators,
   removeOperator,
+  type Actor,
 } from './operators/operators.service.ts';
+import { issueLink } from './operators/password-links.service.ts';
+
+/** The audit trail's name for what this command does. */
+const COMMAND: Actor = { actorKind: 'command', actor: null, address: null };
 
 const ROLES = OPERATOR_ROLES.join('|');
 const USAGE =
   `Usage: npm run operator -- add <name> --role ${ROLES}   (the password is asked for)\n` +
   '       npm run operator -- list\n' +
   '       npm run operator -- remove <name>\n' +
-  `       npm run operator -- role <name> ${ROLES}`;
+  `       npm run operator -- role <name> ${ROLES}\n` +
+  '       npm run operator -- link <name>   (a one-time link that sets their password)';
 
 function usage(): never {
   console.error(USAGE);
@@ -47,7 +55,7 @@ try {
 }
 const { values, positionals } = parsed;
 const [command, name, roleArgument] = positionals;
-const counts: Record<string, number> = { add: 2, list: 1, remove: 2, role: 3 };
+const counts: Record<string, number> = { add: 2, list: 1, remove: 2, role: 3, link: 2 };
 if (command === undefined || counts[command] !== positionals.length) usage();
 if ((command === 'add') !== (values.role !== undefined)) usage();
 const role = command === 'role' ? roleArgument : values.role;
@@ -65,14 +73,21 @@ try {
       role: role as OperatorRole,
       password,
       now: new Date(),
+      by: COMMAND,
     });
     console.log(`Added ${added.name} as ${added.role}.`);
   } else if (command === 'remove') {
-    await removeOperator(db, name!);
+    await removeOperator(db, name!, { now: new Date(), by: COMMAND });
     console.log(`Removed ${name!}; their sessions are ended.`);
   } else if (command === 'role') {
-    await changeRole(db, name!, role as OperatorRole, new Date());
+    await changeRole(db, name!, role as OperatorRole, new Date(), COMMAND);
     console.log(`${name!} is now ${role!}.`);
+  } else if (command === 'link') {
+    const link = await issueLink(db, name!, { now: new Date(), by: COMMAND });
+    console.log(
+      `A one-time link for ${link.name}, valid until ${link.expiresAt} (open it on the web app's ` +
+        `address; it works once, and their current password keeps working until then):\n${link.path}`,
+    );
   } else {
     const rows = await listOperators(db);
     if (rows.length === 0) console.log('No operators yet: add one with npm run operator -- add.');

@@ -49,3 +49,21 @@ export async function uncountHit(
     .where('hits', '>', 0)
     .execute();
 }
+
+/**
+ * Deletes the counters of the keys starting with `prefix` whose window ended before `windowIndex`
+ * (all of that prefix's keys count in windows of one length): an address or a name seen once is
+ * not kept for ever. The prefix must hold no LIKE wildcard (`%`, `_`).
+ */
+export async function deleteEndedWindows(
+  db: Kysely<Database>,
+  prefix: string,
+  windowIndex: number,
+): Promise<void> {
+  if (/[%_\\]/.test(prefix)) throw new Error(`a rate-limit prefix with a wildcard: ${prefix}`);
+  await db
+    .deleteFrom('rate_limits')
+    .where('key', 'like', `${prefix}%`)
+    .where('window_index', '<', windowIndex)
+    .execute();
+}

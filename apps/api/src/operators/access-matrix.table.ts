@@ -6,11 +6,13 @@
 import { createKey } from '../keys/keys.service.ts';
 import type { TestDatabase } from '../test/test-db.ts';
 import { PAYMENT_ID } from '../test/signed-in.ts';
+import { storedPayment } from '../test/stored-payment.ts';
+import { addOperator } from './operators.service.ts';
 import type { AccessRule } from './require-operator.ts';
 
 export interface RouteCase {
   name: string;
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** The address, made afresh for each request (a key to revoke is made for each). */
   url: (database: TestDatabase) => string | Promise<string>;
   payload?: () => object;
@@ -42,6 +44,24 @@ const keyToRevoke = async (database: TestDatabase) => {
     now: new Date('2026-11-25T09:00:00.000Z'),
   });
   return `/api/keys/${made.key.id}`;
+};
+
+let made = 0;
+/** An operator of its own for each request that changes or removes one. */
+const anOperator = async (database: TestDatabase) => {
+  const name = `Temp ${made++}`;
+  await addOperator(database.db, { name, role: 'viewer', password: null, now: new Date() });
+  return `/api/operators/${encodeURIComponent(name)}`;
+};
+
+/** A flagged payment of its own for each review. */
+const aFlaggedPayment = async (database: TestDatabase) => {
+  const id = `flagged-${made++}`;
+  await database.db
+    .insertInto('transactions')
+    .values(storedPayment(id, '2026-11-25T08:00:00.000Z', { flagged_reason: 'Paid 90, asked 100' }))
+    .execute();
+  return `/api/mpesa/transactions/${id}/review`;
 };
 
 export const ROUTES: RouteCase[] = [
@@ -111,6 +131,65 @@ export const ROUTES: RouteCase[] = [
     // The payer's form on the first screen has no token: Origin and Sec-Fetch-Site instead.
     csrf: false,
     openToPayers: true,
+    ok: 200,
+  },
+  {
+    name: 'the operators',
+    method: 'GET',
+    url: () => '/api/operators',
+    access: { role: 'owner' },
+    csrf: false,
+    ok: 200,
+  },
+  {
+    name: 'adding an operator',
+    method: 'POST',
+    url: () => '/api/operators',
+    payload: () => ({ name: `New ${made++}`, role: 'viewer' }),
+    access: { role: 'owner' },
+    csrf: true,
+    ok: 201,
+  },
+  {
+    name: 'changing an operator’s role',
+    method: 'PATCH',
+    url: anOperator,
+    payload: () => ({ role: 'cashier' }),
+    access: { role: 'owner' },
+    csrf: true,
+    ok: 200,
+  },
+  {
+    name: 'removing an operator',
+    method: 'DELETE',
+    url: anOperator,
+    access: { role: 'owner' },
+    csrf: true,
+    ok: 200,
+  },
+  {
+    name: 'a new password link',
+    method: 'POST',
+    url: async (database) => `${await anOperator(database)}/password-link`,
+    access: { role: 'owner' },
+    csrf: true,
+    ok: 200,
+  },
+  {
+    name: 'the audit trail',
+    method: 'GET',
+    url: () => '/api/audit',
+    access: { role: 'owner' },
+    csrf: false,
+    ok: 200,
+  },
+  {
+    name: 'reviewing a payment',
+    method: 'POST',
+    url: aFlaggedPayment,
+    payload: () => ({ note: 'Seen on the M-PESA statement' }),
+    access: { role: 'owner' },
+    csrf: true,
     ok: 200,
   },
 ];

@@ -3,6 +3,7 @@
  * sessions.service.ts, the gate in require-operator.ts.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { recordAudit } from '../audit/audit.ts';
 import { clientAddress, limitKeyFor } from '../lib/client-address.ts';
 import { AUTH_ANSWERS, signInBodySchema } from './auth.answers.ts';
 import { refuseCrossSite } from './cross-site.ts';
@@ -47,9 +48,11 @@ function signInRoutes(app: RoutesApp, { deps, secureCookie, corsOrigins }: AuthR
       },
     },
     async (request, reply) => {
+      const address = clientAddress(request);
       const session = await signIn(deps, {
         ...request.body,
-        addressKey: limitKeyFor(clientAddress(request)),
+        addressKey: limitKeyFor(address),
+        address,
       });
       // A session the browser held before is ended, not left valid beside the new one.
       const earlier = request.cookies[deps.cookieName];
@@ -100,6 +103,13 @@ function sessionRoutes(app: RoutesApp, { deps, secureCookie, corsOrigins }: Auth
     },
     async (request, reply) => {
       await signOut(deps, request.cookies[deps.cookieName] ?? '');
+      await recordAudit(deps.db, {
+        at: deps.now(),
+        actorKind: 'operator',
+        actor: operatorOf(request).name,
+        action: 'sign_out',
+        address: clientAddress(request),
+      });
       reply.clearCookie(deps.cookieName, cookieOptions(secureCookie));
       return { success: true as const, data: { signedOut: true as const } };
     },

@@ -4,20 +4,24 @@
  */
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrfProtection from '@fastify/csrf-protection';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
+import { auditRoutes } from '../audit/audit.routes.ts';
 import { authRoutes } from './auth.routes.ts';
 import { keysRoutes } from '../keys/keys.routes.ts';
 import type { Gate } from './access-doc.ts';
+import { manageRoutes } from './manage.routes.ts';
 import { PAYMENT_REQUEST_ACCESS, paymentRequestGate } from './payment-access.ts';
 import {
   recogniseAccess,
   requireAccess,
+  requireOperator,
   type AccessRule,
   type AuthDeps,
 } from './require-operator.ts';
+import { setPasswordRoutes } from './set-password.routes.ts';
 import { dummyHash } from './password.ts';
 import { cookieNames, cookieOptions } from './session-cookie.ts';
 
@@ -42,10 +46,32 @@ export const HISTORY_ACCESS_RULES = {
   export: { role: 'owner', scope: 'payments:read' },
 } as const satisfies Record<string, AccessRule>;
 
+type OperatorsDeps = { config: Config; db: Kysely<Database>; now: () => Date };
+
+function authDepsFor({ config, db, now }: OperatorsDeps): AuthDeps {
+  const { operators } = config;
+  return {
+    db,
+    now,
+    cookieName: cookieNames(operators.cookieSecure).session,
+    corsOrigins: config.corsOrigins,
+    sessions: { idleMs: operators.idleMs, maxMs: operators.maxMs, signInLimit: SIGN_IN_LIMIT },
+  };
+}
+
+/**
+ * The gate of an owner's change to something else than operators (a payment's review): a signed-in
+ * owner, whatever HISTORY_ACCESS says, in a request not sent by another site (the session's gate
+ * refuses one). The route adds `preHandler: app.csrfProtection`.
+ */
+export function ownerChangeGate(deps: OperatorsDeps): onRequestAsyncHookHandler[] {
+  return [requireOperator(authDepsFor(deps), 'owner')];
+}
+
 /** Registers them under `api` (the `/api` prefix) and returns the history's gates, if any. */
 export async function registerOperators(
   api: FastifyInstance,
-  { config, db, now }: { config: Config; db: Kysely<Database>; now: () => Date },
+  { config, db, now }: OperatorsDeps,
 ): Promise<HistoryGuards | undefined> {
   const { operators } = config;
   const secure = operators.cookieSecure;
@@ -61,16 +87,16 @@ export async function registerOperators(
       return typeof token === 'string' ? token : undefined;
     },
   });
-  const deps: AuthDeps = {
-    db,
-    now,
-    cookieName: names.session,
-    corsOrigins: config.corsOrigins,
-    sessions: { idleMs: operators.idleMs, maxMs: operators.maxMs, signInLimit: SIGN_IN_LIMIT },
-  };
+  const deps = authDepsFor({ config, db, now });
   await api.register(authRoutes, {
     deps,
     secureCookie: secure,
+    corsOrigins: config.corsOrigins,
+  });
+  await api.register(manageRoutes, { deps, corsOrigins: config.corsOrigins });
+  await api.register(auditRoutes, { db, owner: requireOperator(deps, 'owner') });
+  await api.register(setPasswordRoutes, {
+    deps: { db, now, limit: SIGN_IN_LIMIT },
     corsOrigins: config.corsOrigins,
   });
   // Made now, not at the first unknown name's sign-in, which would then take longer than others.

@@ -1,8 +1,6 @@
 /** All SQL about operators and their sessions. */
 import type { Kysely } from 'kysely';
 import type { Database, OperatorRow } from '../db/schema.ts';
-import { transact } from '../db/transact.ts';
-import type { OperatorRole } from './roles.ts';
 
 type Db = Kysely<Database>;
 
@@ -12,44 +10,6 @@ export async function insertOperator(db: Db, row: OperatorRow): Promise<void> {
 
 export function findOperatorByKey(db: Db, key: string): Promise<OperatorRow | undefined> {
   return db.selectFrom('operators').selectAll().where('name_key', '=', key).executeTakeFirst();
-}
-
-export function listOperators(db: Db) {
-  return db
-    .selectFrom('operators')
-    .select(['name', 'role', 'created_at'])
-    .orderBy('name_key')
-    .execute();
-}
-
-/** Removes an operator and (by the foreign key's cascade) every session of theirs. */
-export async function deleteOperator(db: Db, key: string): Promise<boolean> {
-  return transact(db, async (trx) => {
-    const row = await trx
-      .selectFrom('operators')
-      .select('id')
-      .where('name_key', '=', key)
-      .executeTakeFirst();
-    if (!row) return false;
-    // SQLite enforces foreign keys only when told to: the sessions go explicitly.
-    await trx.deleteFrom('operator_sessions').where('operator_id', '=', row.id).execute();
-    await trx.deleteFrom('operators').where('id', '=', row.id).execute();
-    return true;
-  });
-}
-
-export async function setRole(
-  db: Db,
-  key: string,
-  role: OperatorRole,
-  at: string,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('operators')
-    .set({ role, updated_at: at })
-    .where('name_key', '=', key)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
 }
 
 export async function insertSession(

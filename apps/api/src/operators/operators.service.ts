@@ -1,58 +1,171 @@
 /**
- * Managing operators (the `npm run operator` command line): add, list, change a role, remove. Each
- * refusal is an OperatorError, whose message is a sentence for the person at the terminal.
+ * Managing operators, for the `npm run operator` command line and the owner's screens alike: add,
+ * list, change a role, remove. Each refusal is an OperatorError, whose message is a sentence for
+ * the person at the terminal or the screen, and whose `kind` the routes answer by.
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { AuditActorKind } from '@mpesa/shared/contract-admin';
+import { recordAudit } from '../audit/audit.ts';
+import { LAST_OWNER_MESSAGE } from '../errors.ts';
 import type { Database } from '../db/schema.ts';
+import { transact } from '../db/transact.ts';
+import { mixedScriptProblem, skeleton } from './look-alike.ts';
 import { nameKey, nameProblem, normaliseName } from './operator-name.ts';
-import { hashPassword, passwordProblem } from './password.ts';
+import { NO_PASSWORD, hashPassword, passwordProblem } from './password.ts';
 import type { OperatorRole } from './roles.ts';
+import * as manage from './manage.repository.ts';
 import * as repo from './operators.repository.ts';
+
+export type OperatorErrorKind = 'name' | 'password' | 'exists' | 'not_found' | 'last_owner';
 
 export class OperatorError extends Error {
   override name = 'OperatorError';
+  readonly kind: OperatorErrorKind;
+  constructor(message: string, kind: OperatorErrorKind) {
+    super(message);
+    this.kind = kind;
+  }
 }
 
+/** Who did it, for the audit trail: an operator from the web app, or the server's command line. */
+export interface Actor {
+  actorKind: Extract<AuditActorKind, 'operator' | 'command'>;
+  actor: string | null;
+  address: string | null;
+}
+
+/**
+ * The operator named `name` (as names are compared), or a not_found OperatorError. A name no
+ * operator can have (a control character, which PostgreSQL text refuses when it is NUL) is never
+ * sent to the database.
+ */
+export async function findNamed(db: Kysely<Database>, name: string) {
+  const row = nameProblem(name) ? undefined : await repo.findOperatorByKey(db, nameKey(name));
+  if (!row) throw new OperatorError(`No operator is named ${normaliseName(name)}.`, 'not_found');
+  return row;
+}
+
+/** Why `name` cannot be a new operator's among `existing`, as an OperatorError, or undefined. */
+function nameRefusal(
+  name: string,
+  existing: readonly { name: string; name_key: string }[],
+): OperatorError | undefined {
+  const problem = nameProblem(name) ?? mixedScriptProblem(normaliseName(name));
+  if (problem) return new OperatorError(problem, 'name');
+  const normal = normaliseName(name);
+  const key = nameKey(normal);
+  if (existing.some((each) => each.name_key === key)) {
+    return new OperatorError(`An operator named ${normal} already exists.`, 'exists');
+  }
+  const looksLike = existing.find((each) => skeleton(each.name) === skeleton(normal));
+  if (looksLike) {
+    return new OperatorError(
+      `${normal} looks like ${looksLike.name}, an existing operator: choose a name that cannot be mistaken for it.`,
+      'exists',
+    );
+  }
+  return undefined;
+}
+
+/**
+ * Adds an operator. With `password` null (the owner's screens) they have none that works until
+ * they use their one-time link (password-links.service.ts).
+ */
 export async function addOperator(
   db: Kysely<Database>,
-  input: { name: string; role: OperatorRole; password: string; now: Date },
-): Promise<{ name: string; role: OperatorRole }> {
-  const problem = nameProblem(input.name) ?? passwordProblem(input.password);
-  if (problem) throw new OperatorError(problem);
+  input: { name: string; role: OperatorRole; password: string | null; now: Date; by?: Actor },
+): Promise<{ id: string; name: string; role: OperatorRole }> {
+  const existing = await manage.listAll(db);
+  const refused = nameRefusal(input.name, existing);
+  if (refused) throw refused;
+  const problem = input.password === null ? undefined : passwordProblem(input.password);
+  if (problem) throw new OperatorError(problem, 'password');
   const name = normaliseName(input.name);
-  const key = nameKey(name);
-  if (await repo.findOperatorByKey(db, key)) {
-    throw new OperatorError(`An operator named ${name} already exists.`);
-  }
   const at = input.now.toISOString();
-  await repo.insertOperator(db, {
-    id: randomUUID(),
-    name,
-    name_key: key,
-    role: input.role,
-    password_hash: await hashPassword(input.password),
-    created_at: at,
-    updated_at: at,
+  const id = randomUUID();
+  const passwordHash = input.password === null ? NO_PASSWORD : await hashPassword(input.password);
+  await transact(db, async (trx) => {
+    await repo.insertOperator(trx, {
+      id,
+      name,
+      name_key: nameKey(name),
+      role: input.role,
+      password_hash: passwordHash,
+      created_at: at,
+      updated_at: at,
+    });
+    if (input.by) {
+      await recordAudit(trx, {
+        ...input.by,
+        at: input.now,
+        action: 'operator_added',
+        target: name,
+        detail: `role: ${input.role}`,
+      });
+    }
   });
-  return { name, role: input.role };
+  return { id, name, role: input.role };
 }
 
-export const listOperators = repo.listOperators;
-
-export async function removeOperator(db: Kysely<Database>, name: string): Promise<void> {
-  if (!(await repo.deleteOperator(db, nameKey(name)))) {
-    throw new OperatorError(`No operator is named ${normaliseName(name)}.`);
-  }
+/** Every operator, with whether they have set a password yet. */
+export async function listOperators(db: Kysely<Database>) {
+  const rows = await manage.listAll(db);
+  return rows.map(({ name, role, created_at, password_set }) => ({
+    name,
+    role,
+    created_at,
+    passwordSet: Boolean(password_set),
+  }));
 }
 
-export async function changeRole(
+/**
+ * Changes a role or removes an operator, inside one transaction that holds the owners' rows, so
+ * that the shop never loses its last owner, even to two owners demoting each other at once.
+ */
+async function changeOperator(
+  db: Kysely<Database>,
+  name: string,
+  change: { role: OperatorRole | null; now: Date; by?: Actor | undefined },
+): Promise<{ name: string }> {
+  return transact(db, async (trx) => {
+    const owners = await manage.lockOwners(trx);
+    const row = await findNamed(trx, name);
+    const losesOwner = row.role === 'owner' && change.role !== 'owner';
+    if (losesOwner && owners.filter((id) => id !== row.id).length === 0) {
+      throw new OperatorError(LAST_OWNER_MESSAGE, 'last_owner');
+    }
+    const at = change.now.toISOString();
+    if (change.role === null) await manage.deleteOperatorById(trx, row.id);
+    else await manage.setRoleById(trx, row.id, change.role, at);
+    if (change.by) {
+      await recordAudit(trx, {
+        ...change.by,
+        at: change.now,
+        action: change.role === null ? 'operator_removed' : 'operator_role_changed',
+        target: row.name,
+        detail: change.role === null ? `was ${row.role}` : `${row.role} → ${change.role}`,
+      });
+    }
+    return { name: row.name };
+  });
+}
+
+/** Removes an operator and every session of theirs. */
+export function removeOperator(
+  db: Kysely<Database>,
+  name: string,
+  options: { now: Date; by?: Actor } = { now: new Date() },
+): Promise<{ name: string }> {
+  return changeOperator(db, name, { role: null, now: options.now, by: options.by });
+}
+
+export function changeRole(
   db: Kysely<Database>,
   name: string,
   role: OperatorRole,
   now: Date,
-): Promise<void> {
-  if (!(await repo.setRole(db, nameKey(name), role, now.toISOString()))) {
-    throw new OperatorError(`No operator is named ${normaliseName(name)}.`);
-  }
+  by?: Actor,
+): Promise<{ name: string }> {
+  return changeOperator(db, name, { role, now, by });
 }

@@ -44,7 +44,18 @@ export async function hashPassword(password: string): Promise<string> {
 /** Parameters no hash of ours has: a stored value that asks for more is refused, not computed. */
 const LIMITS = { n: 2 ** 20, r: 32, p: 16 };
 
+/**
+ * What an operator added from the web app has until their one-time link is used: no password
+ * matches it (no scrypt hash can be `!`).
+ */
+export const NO_PASSWORD = '!';
+
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  if (stored === NO_PASSWORD) {
+    // As long as a wrong password takes: a sign-in does not tell who has no password yet.
+    await verifyPassword(password, await dummyHash());
+    return false;
+  }
   const [scheme, nText, rText, pText, saltText, keyText] = stored.split('$');
   const [n, r, p] = [Number(nText), Number(rText), Number(pText)];
   if (scheme !== 'scrypt' || saltText === undefined || keyText === undefined) return false;

@@ -5,9 +5,10 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { recordAudit } from '../audit/audit.ts';
 import type { Database } from '../db/schema.ts';
 import { signInFailed, tooManySignIns } from '../errors.ts';
-import { countHit, uncountHit } from '../limits/rate-limit.repository.ts';
+import { countHit, deleteEndedWindows, uncountHit } from '../limits/rate-limit.repository.ts';
 import { isStorableName, nameKey } from './operator-name.ts';
 import { dummyHash, verifyPassword } from './password.ts';
 import type { OperatorRole } from './roles.ts';
@@ -43,12 +44,18 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
  */
 const usableName = (name: string) => isStorableName(name) && !/\p{C}/u.test(name);
 
+/** What every sign-in counter's key starts with. */
+const SIGN_IN_PREFIX = 'sign-in|';
+
 /** The counters a failed sign-in counts in: its name's and its address's. */
 function limitKeys(name: string, addressKey: string) {
   return [
     // Hashed: a password typed into the name field must not be kept in the clear.
-    { key: `sign-in|name|${hashToken(usableName(name) ? nameKey(name) : name)}`, by: 'name' },
-    { key: `sign-in|address|${addressKey}`, by: 'address' },
+    {
+      key: `${SIGN_IN_PREFIX}name|${hashToken(usableName(name) ? nameKey(name) : name)}`,
+      by: 'name',
+    },
+    { key: `${SIGN_IN_PREFIX}address|${addressKey}`, by: 'address' },
   ] as const;
 }
 
@@ -59,7 +66,7 @@ function limitKeys(name: string, addressKey: string) {
  */
 export async function signIn(
   deps: SessionDeps,
-  input: { name: string; password: string; addressKey: string },
+  input: { name: string; password: string; addressKey: string; address?: string },
 ): Promise<SignedIn & { token: string; expiresAt: Date }> {
   const { db, sessions } = deps;
   const now = deps.now();
@@ -76,14 +83,34 @@ export async function signIn(
     if ((await countHit(db, key, windowIndex)) > max[by]) over = true;
   }
   if (over) throw tooManySignIns(retryAfterS);
+  // The counters of windows that have ended count nothing any more.
+  await deleteEndedWindows(db, SIGN_IN_PREFIX, windowIndex);
 
   const operator = usableName(input.name)
     ? await repo.findOperatorByKey(db, nameKey(input.name))
     : undefined;
   const stored = operator?.password_hash ?? (await dummyHash());
   const matches = await verifyPassword(input.password, stored);
-  if (!operator || !matches) throw signInFailed();
+  const address = input.address ?? null;
+  if (!operator || !matches) {
+    // The name only if it is an operator's: what was typed may be a password, typed in the wrong field.
+    await recordAudit(db, {
+      at: now,
+      actorKind: 'anonymous',
+      actor: operator?.name ?? null,
+      action: 'sign_in_failed',
+      address,
+    });
+    throw signInFailed();
+  }
   for (const { key } of keys) await uncountHit(db, key, windowIndex);
+  await recordAudit(db, {
+    at: now,
+    actorKind: 'operator',
+    actor: operator.name,
+    action: 'sign_in',
+    address,
+  });
 
   await repo.deleteEndedSessions(db, operator.id, {
     now: now.toISOString(),

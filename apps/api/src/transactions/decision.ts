@@ -3,6 +3,7 @@
  * stored, and what to do.
  */
 import type { EventKind, TransactionStatus } from '@mpesa/shared';
+import { REVIEW_STATUS_VALUES } from '@mpesa/shared/contract-admin';
 import type { StkCallbackMetadata } from '../daraja/callback-parser.ts';
 import type { EventSource, TransactionPatch, TransactionRow } from '../db/schema.ts';
 
@@ -23,8 +24,8 @@ export type Report =
   /** A person clears a flag, keeping the status or settling it as `status`. */
   | { kind: 'review'; note: string; status?: ReviewStatus };
 
-/** What a reviewer may settle a flagged payment as. */
-export const REVIEW_STATUSES = ['success', 'failed', 'cancelled', 'timeout'] as const;
+/** What a reviewer may settle a flagged payment as (the contract's list, for the web app too). */
+export const REVIEW_STATUSES = REVIEW_STATUS_VALUES;
 export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 
 /** What became of a report from M-PESA (kept on the callback's row). */

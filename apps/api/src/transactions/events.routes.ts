@@ -66,6 +66,9 @@ export const transactionEventRoutes: FastifyPluginAsyncZod<TransactionEventRoute
   );
 };
 
+/** Who reviewed a payment, as review.ts keeps it in the event. */
+const reviewerSchema = z.object({ reviewer: z.string().nullable() });
+
 /** Longest `detail` sent; M-PESA's descriptions and people's notes can run long. */
 const DETAIL_MAX = 300;
 
@@ -247,8 +250,10 @@ export function describeEvent(row: TimelineRow): TransactionEvent {
       break;
     case 'review': {
       const verdict = row.from_status === row.to_status ? 'kept' : 'marked';
+      // An owner's review in the web app names them; the command line's names no one.
+      const reviewer = reviewerSchema.safeParse(parsedPayload(row.payload)).data?.reviewer;
       told = {
-        title: `Reviewed by a person: ${verdict} ${STATUS_WORDS[row.to_status]}`,
+        title: `Reviewed by ${reviewer ?? 'a person'}: ${verdict} ${STATUS_WORDS[row.to_status]}`,
         // What the flag was and the reviewer's own note.
         detail: short(row.note && capitalised(row.note)),
       };

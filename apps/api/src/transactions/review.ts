@@ -5,6 +5,8 @@
  * event.
  */
 import type { Kysely } from 'kysely';
+import type { AuditActorKind } from '@mpesa/shared/contract-admin';
+import { recordAudit } from '../audit/audit.ts';
 import type { Database, TransactionRow } from '../db/schema.ts';
 import { decide } from './decide-outcome.ts';
 import type { ReviewStatus } from './decision.ts';
@@ -18,6 +20,21 @@ export class ReviewError extends Error {
   override name = 'ReviewError';
 }
 
+/** No payment has the id: a ReviewError (the command line says so), answered 404 by the route. */
+export class ReviewedPaymentMissing extends ReviewError {
+  override name = 'ReviewedPaymentMissing';
+}
+
+/** Who reviews, for the event and the audit trail: an owner in the web app, or the command line. */
+export interface Reviewer {
+  actorKind: Extract<AuditActorKind, 'operator' | 'command'>;
+  /** The owner's name; null for the command line. */
+  actor: string | null;
+  address: string | null;
+}
+
+const FROM_COMMAND: Reviewer = { actorKind: 'command', actor: null, address: null };
+
 /** Payments waiting for a person: flagged, or with an unknown outcome; oldest first. */
 export const listForReview = repo.listForReview;
 
@@ -28,13 +45,14 @@ export const listForReview = repo.listForReview;
 export async function clearFlag(
   db: Kysely<Database>,
   id: string,
-  review: { note: string; status?: ReviewStatus; now: Date },
+  review: { note: string; status?: ReviewStatus; now: Date; by?: Reviewer },
 ): Promise<TransactionRow> {
+  const by = review.by ?? FROM_COMMAND;
   const note = review.note.trim();
   if (note === '') throw new ReviewError('Say why the flag is cleared (--note).');
   return transact(db, async (trx) => {
     const row = await repo.findTransactionById(trx, id);
-    if (!row) throw new ReviewError(`No transaction ${id}.`);
+    if (!row) throw new ReviewedPaymentMissing(`No transaction ${id}.`);
     const decision = decide(
       // A review does not depend on where the status came from.
       { ...row, statusSource: null },
@@ -51,7 +69,16 @@ export async function clearFlag(
       from: row.status,
       to: decision.to,
       ...decision.event,
+      // Who reviewed, for the timeline (the note is the reviewer's own words).
+      payload: JSON.stringify({ reviewer: by.actor }),
       at,
+    });
+    await recordAudit(trx, {
+      ...by,
+      at: review.now,
+      action: 'review',
+      target: id,
+      detail: `${row.status} → ${decision.to}: ${note}`,
     });
     return { ...row, status: decision.to, flagged_reason: null, updated_at: at };
   });

@@ -1,0 +1,107 @@
+/**
+ * The command lines an owner locked out of the web app relies on: `npm run operator -- link`, the
+ * last-owner and look-alike rules as the web app applies them, and each change (and `npm run
+ * review -- clear`) in the audit trail as the command line's. On each database.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DIALECTS, createTestDatabase, type TestDatabase } from './test/test-db.ts';
+import { storedPayment } from './test/stored-payment.ts';
+import { addOperator } from './operators/operators.service.ts';
+import { hashToken } from './operators/sessions.service.ts';
+
+const OPERATOR_CLI = path.resolve(import.meta.dirname, 'operator-cli.ts');
+const REVIEW_CLI = path.resolve(import.meta.dirname, 'review-cli.ts');
+
+for (const dialect of DIALECTS) {
+  describe(`the owner's command lines (${dialect})`, () => {
+    let dir: string;
+    let database: TestDatabase;
+
+    beforeEach(async () => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpesa-admin-'));
+      database = await createTestDatabase(dialect, { file: path.join(dir, 'admin.sqlite') });
+      await addOperator(database.db, {
+        name: 'Amina',
+        role: 'owner',
+        password: 'correct horse battery',
+        now: new Date(),
+      });
+    });
+    afterEach(async () => {
+      await database.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    const run = (cli: string, args: string[], input = '') =>
+      new Promise<{ code: number; output: string }>((resolve) => {
+        const child = execFile(
+          process.execPath,
+          [cli, ...args],
+          {
+            env: {
+              PATH: process.env.PATH ?? '',
+              DATA_DIR: dir,
+              DATABASE_URL: database.url,
+              ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}),
+            },
+          },
+          (error, stdout, stderr) =>
+            resolve({ code: error ? Number(error.code) : 0, output: stdout + stderr }),
+        );
+        child.stdin?.end(input);
+      });
+    const audit = () =>
+      database.db
+        .selectFrom('audit_events')
+        .select(['action', 'actor_kind', 'actor', 'target'])
+        .orderBy('at')
+        .orderBy('id')
+        .execute();
+
+    it('prints a one-time link, and keeps the last owner and look-alike names out', async () => {
+      const linked = await run(OPERATOR_CLI, ['link', 'amina']);
+      expect(linked.code).toBe(0);
+      const token = /\/set-password#([\w-]{43})\n$/.exec(linked.output)?.[1];
+      expect(token).toBeDefined();
+      const [stored] = await database.db.selectFrom('password_links').selectAll().execute();
+      expect(stored?.token_hash).toBe(hashToken(token!));
+
+      const demoted = await run(OPERATOR_CLI, ['role', 'Amina', 'viewer']);
+      expect(demoted).toEqual({
+        code: 1,
+        output:
+          'This is the last owner: make another operator an owner first, so that someone can still manage the shop.\n',
+      });
+      expect((await run(OPERATOR_CLI, ['remove', 'Amina'])).code).toBe(1);
+      // "Аmina" with a Cyrillic А.
+      const lookAlike = await run(
+        OPERATOR_CLI,
+        ['add', '\u0410mina', '--role', 'owner'],
+        'a long enough phrase\n',
+      );
+      expect(lookAlike.code).toBe(1);
+      expect(lookAlike.output).toContain('mixes Latin letters with Cyrillic or Greek');
+      expect(await audit()).toEqual([
+        { action: 'password_link_issued', actor_kind: 'command', actor: null, target: 'Amina' },
+      ]);
+    });
+
+    it('records a review cleared from the command line as the command line’s', async () => {
+      await database.db
+        .insertInto('transactions')
+        .values(
+          storedPayment('tx-flagged', '2026-11-25T08:00:00.000Z', { flagged_reason: 'odd amount' }),
+        )
+        .execute();
+      const cleared = await run(REVIEW_CLI, ['clear', 'tx-flagged', '--note', 'seen on statement']);
+      expect(cleared.code).toBe(0);
+      expect(await audit()).toEqual([
+        { action: 'review', actor_kind: 'command', actor: null, target: 'tx-flagged' },
+      ]);
+    });
+  });
+}
