@@ -8,7 +8,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { fitsWidth, launchBrowser } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations, newContext } from './page-checks.ts';
-import { operatorCommand, startOperatorsApp, type OperatorsApp } from './operators-app.ts';
+import {
+  operatorCommand,
+  startOperatorsApp,
+  withAppDatabase,
+  type OperatorsApp,
+} from './operators-app.ts';
 
 const simulatorUrl = inject('simulatorUrl');
 const PASSWORD = 'correct horse battery staple';
@@ -207,6 +212,130 @@ describe('payment requests by the shop', () => {
     };
     expect(prompts.prompts).toEqual([]);
     expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('the owner', () => {
+  it('adds an operator, who sets a password by the one-time link and signs in (1280 px, then 360 px)', async () => {
+    const owner = await openPage(DESKTOP);
+    await signIn(owner.page, 'Olive Owner');
+    await owner.page
+      .getByRole('navigation', { name: 'Owner' })
+      .getByRole('link', { name: 'Operators' })
+      .click();
+    await owner.page.getByRole('heading', { name: 'Operators' }).waitFor();
+    await owner.page.getByText('Vic Viewer').first().waitFor();
+    expect(await axeViolations(owner.page)).toEqual([]);
+    await owner.page.getByLabel('Name').fill('Nora New');
+    await owner.page.getByRole('radio', { name: /Viewer/ }).check();
+    await owner.page.getByRole('button', { name: 'Add operator' }).click();
+    const link = (await owner.page.locator('.once-shown-secret').textContent()) ?? '';
+    expect(link).toMatch(/\/set-password#[A-Za-z0-9_-]{20,}$/);
+    expect(await axeViolations(owner.page)).toEqual([]);
+
+    const newcomer = await openPage(PHONE);
+    await newcomer.page.goto(link);
+    await newcomer.page.getByRole('heading', { name: 'Set your password' }).waitFor();
+    // The token leaves the address bar once read.
+    expect(newcomer.page.url()).not.toContain('#');
+    expect(await axeViolations(newcomer.page)).toEqual([]);
+    await newcomer.page.getByLabel('New password').fill(PASSWORD);
+    await newcomer.page.getByLabel('The same password again').fill(PASSWORD);
+    await newcomer.page.getByRole('button', { name: /Set/ }).click();
+    await newcomer.page.getByText(/Your password is set/).waitFor();
+    await signIn(newcomer.page, 'Nora New');
+    expect(await fitsWidth(newcomer.page)).toBe(true);
+
+    // The link worked once.
+    const again = await openPage(PHONE);
+    await again.page.goto(link);
+    await again.page.getByLabel('New password').fill(PASSWORD);
+    await again.page.getByLabel('The same password again').fill(PASSWORD);
+    await again.page.getByRole('button', { name: /Set/ }).click();
+    await again.page.getByRole('alert').getByText(/owner/).waitFor();
+    expect([...owner.errors, ...newcomer.errors, ...again.errors]).toEqual([]);
+    for (const each of [owner, newcomer, again]) await each.context.close();
+  });
+
+  for (const viewport of [PHONE, DESKTOP]) {
+    it(`creates an API key that works until it is revoked, and reads it all in the audit trail (${viewport.width} px)`, async () => {
+      const { context, page, errors } = await openPage(viewport);
+      await signIn(page, 'Olive Owner');
+      await page.goto(`${app.url}/keys`);
+      await page.getByRole('heading', { name: 'API keys' }).waitFor();
+      const name = `Till ${viewport.width}`;
+      await page.getByLabel('Name').fill(name);
+      await page.getByRole('radio', { name: /Read payments/ }).check();
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const key = (await page.locator('.once-shown-secret').textContent()) ?? '';
+      expect(key).toMatch(/^mpk_/);
+      expect(await axeViolations(page)).toEqual([]);
+      expect(await fitsWidth(page)).toBe(true);
+      const read = () =>
+        fetch(`${app.url}/api/mpesa/transactions`, { headers: { authorization: `Bearer ${key}` } });
+      expect((await read()).status).toBe(200);
+
+      await page.getByRole('button', { name: 'Done' }).click();
+      await page.getByRole('button', { name: `Revoke ${name}` }).click();
+      await page
+        .getByRole('button', { name: `Revoke ${name}` })
+        .last()
+        .click();
+      await page
+        .getByText(/^Revoked /)
+        .first()
+        .waitFor();
+      expect((await read()).status).toBe(401);
+
+      await page.goto(`${app.url}/audit`);
+      await page.getByRole('heading', { name: 'Audit trail' }).waitFor();
+      await page.getByText('Revoked an API key').first().waitFor();
+      await page.getByText('Created an API key').first().waitFor();
+      await page.getByText('Signed in').first().waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      expect(await fitsWidth(page)).toBe(true);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
+
+  it('reviews a flagged payment from its page, with a note the timeline keeps', async () => {
+    const id = paidUrl.split('/').pop()!;
+    await withAppDatabase(app, (db) =>
+      db
+        .updateTable('transactions')
+        .set({ flagged_reason: 'M-PESA says 100 KES were paid; 120 KES were asked for.' })
+        .where('id', '=', id)
+        .execute(),
+    );
+    const { context, page, errors } = await openPage(PHONE);
+    await signIn(page, 'Olive Owner');
+    await page.goto(paidUrl);
+    await page
+      .getByRole('note')
+      .getByText(/100 KES were paid/)
+      .waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page
+      .getByLabel('Why (kept on the payment’s timeline)')
+      .fill('Customer paid the rest in cash');
+    await page.getByRole('button', { name: 'Save review' }).click();
+    await page.getByText(/^Review saved\./).waitFor();
+    await page.getByText(/Reviewed by Olive Owner/).waitFor();
+    expect(await page.getByRole('note').count()).toBe(0);
+    expect(await fitsWidth(page)).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('is the only one who sees the owner’s screens: a cashier is told so', async () => {
+    const { context, page } = await openPage(PHONE);
+    await signIn(page, 'Cate Cashier');
+    expect(await page.getByRole('navigation', { name: 'Owner' }).count()).toBe(0);
+    await page.goto(`${app.url}/operators`);
+    await page.getByRole('alert').getByText(/role/i).waitFor();
+    expect(await page.getByText('Olive Owner').count()).toBe(0);
     await context.close();
   });
 });

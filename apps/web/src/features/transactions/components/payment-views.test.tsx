@@ -87,13 +87,20 @@ describe("the payer's page of a payment (HISTORY_ACCESS=operators)", () => {
 describe("the merchant's view of a payment (HISTORY_ACCESS=operators)", () => {
   function mockMerchantApi(data: unknown, role: string | null, onReview?: (body: unknown) => void) {
     if (role) localStorage.setItem('mpesa.signedIn', '1');
+    let current = data as { merchant?: object; status?: string };
     return mockApi((call) => {
-      if (call.path === DETAIL) return answer(data);
+      if (call.path === DETAIL) return answer(current);
       if (call.path === EVENTS) return answer([]);
       if (call.path === '/api/auth/me' && role) return answer({ name: 'Amina', role });
       if (call.path === '/api/auth/csrf') return answer({ token: 'csrf-1' });
       if (call.path === `${DETAIL}/review` && call.method === 'POST') {
         onReview?.(call.body);
+        // Read again, the payment needs no review any more.
+        current = {
+          ...current,
+          status: 'success',
+          merchant: { ...current.merchant, mayReview: false },
+        };
         return answer(transaction({ status: 'success' }));
       }
       return undefined;
@@ -151,7 +158,9 @@ describe("the merchant's view of a payment (HISTORY_ACCESS=operators)", () => {
       'On the statement: QK1',
     );
     await userEvent.click(screen.getByRole('button', { name: 'Save review' }));
-    expect(await screen.findByText('Review saved.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Review saved. The note is on the payment’s timeline.'),
+    ).toHaveFocus();
     expect(reviews).toEqual([{ note: 'On the statement: QK1', status: 'success' }]);
     const posted = api.calls.find((call) => call.path === `${DETAIL}/review`);
     expect(posted?.headers.get('X-CSRF-Token')).toBe('csrf-1');

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../../lib/api-client';
 import { reviewPayment } from '../api/review-api';
@@ -18,7 +18,7 @@ type SettleAs = (typeof SETTLE_AS)[number][0];
  * Where the review is. (Kept by hand: TanStack Query's useMutation would put its code in the first
  * screen's download, which shares that package's chunk.)
  */
-type Saving = { kind: 'idle' | 'saving' | 'saved' } | { kind: 'failed'; message: string };
+type Saving = { kind: 'idle' | 'saving' } | { kind: 'failed'; message: string };
 
 /**
  * An owner's review of a payment waiting for a person, as `npm run review` does: a note saying
@@ -26,7 +26,14 @@ type Saving = { kind: 'idle' | 'saving' | 'saved' } | { kind: 'failed'; message:
  * M-PESA statement shows. Shown when the API says the reader may review (an owner); it refuses
  * anyone else.
  */
-export function ReviewForm({ transaction }: { transaction: TransactionView }) {
+export function ReviewForm({
+  transaction,
+  onSaved,
+}: {
+  transaction: TransactionView;
+  /** Told once the review is saved: the form then gives way to ReviewSaved. */
+  onSaved: () => void;
+}) {
   const queryClient = useQueryClient();
   const noteId = useId();
   const statusId = useId();
@@ -40,15 +47,15 @@ export function ReviewForm({ transaction }: { transaction: TransactionView }) {
     setSaving({ kind: 'saving' });
     try {
       await reviewPayment(transaction._id, { note, ...(settleAs ? { status: settleAs } : {}) });
-      setSaving({ kind: 'saved' });
+      onSaved();
     } catch (error) {
       const message = error instanceof ApiError ? error.message : '';
       setSaving({
         kind: 'failed',
         message: message || 'The review could not be saved. Please try again.',
       });
+      result.current?.focus();
     }
-    result.current?.focus();
     // The payment and its timeline (kept under the payment's key) are read again.
     void queryClient.invalidateQueries({ queryKey: transactionKeys.detail(transaction._id) });
   };
@@ -92,8 +99,22 @@ export function ReviewForm({ transaction }: { transaction: TransactionView }) {
         {saving.kind === 'saving' ? 'Saving...' : 'Save review'}
       </button>
       <p ref={result} tabIndex={-1} role={saving.kind === 'failed' ? 'alert' : 'status'}>
-        {saving.kind === 'saved' ? 'Review saved.' : saving.kind === 'failed' ? saving.message : ''}
+        {saving.kind === 'failed' ? saving.message : ''}
       </p>
     </form>
+  );
+}
+
+/**
+ * In the form's place once the review is saved (the payment, read again, may need none now), and
+ * focused, so that a screen reader hears it.
+ */
+export function ReviewSaved() {
+  const said = useRef<HTMLParagraphElement>(null);
+  useEffect(() => said.current?.focus(), []);
+  return (
+    <p ref={said} tabIndex={-1} role="status" className="success-message">
+      Review saved. The note is on the payment’s timeline.
+    </p>
   );
 }

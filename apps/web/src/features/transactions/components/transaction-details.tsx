@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation, useParams } from 'react-router';
 import { TRANSACTION_NOT_FOUND_MESSAGE, localPhoneNumber } from '@mpesa/shared';
@@ -14,7 +14,7 @@ import {
 } from '../api/transactions-api';
 import { isOwnRecentPayment, rememberOwnPayment } from '../own-payments';
 import { DarajaMessages, FlagNotice, MERCHANT_SENTENCES } from './merchant-view';
-import { ReviewForm } from './review-form';
+import { ReviewForm, ReviewSaved } from './review-form';
 import {
   ConnectionNotice,
   useQueryHealth,
@@ -231,6 +231,7 @@ export function TransactionDetails() {
   }, [error, transaction]);
 
   // Reached from inside the app, not by opening a link: this browser asked for it (own-payments.ts).
+  const [reviewed, setReviewed] = useState(false);
   const view = transaction?.view;
   const inApp = arrival !== 'default';
   useEffect(() => {
@@ -256,7 +257,13 @@ export function TransactionDetails() {
       {merchant?.flaggedReason && <FlagNotice reason={merchant.flaggedReason} />}
       <DetailList transaction={transaction} outcome={outcome} response={!merchant} />
       {merchant && <DarajaMessages transaction={transaction} merchant={merchant} />}
-      {merchant?.mayReview && <ReviewForm transaction={transaction} />}
+      {reviewed ? (
+        <ReviewSaved />
+      ) : (
+        merchant?.mayReview && (
+          <ReviewForm transaction={transaction} onSaved={() => setReviewed(true)} />
+        )
+      )}
 
       {/* The timeline is the merchant's: the payer's page (HISTORY_ACCESS=operators) has none. */}
       {transaction.view !== 'payer' && <TransactionTimeline id={id} status={transaction.status} />}
