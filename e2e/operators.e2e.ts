@@ -153,6 +153,8 @@ for (const viewport of [PHONE, DESKTOP]) {
       await signIn(page, 'Vic Viewer');
       await page.goto(`${app.url}/transactions`);
       await page.locator('.transaction-table').getByText('E2E OPS PAID').first().waitFor();
+      // The export is an owner's.
+      expect(await page.getByRole('link', { name: 'Export CSV' }).count()).toBe(0);
       expect(await axeViolations(page)).toEqual([]);
       expect(await fitsWidth(page)).toBe(true);
 

@@ -286,4 +286,29 @@ describe('the Transaction History screen', () => {
     ).toEqual(['750', '0', '90', '0', '0']);
     expect(screen.getByText('No transactions found.')).toBeInTheDocument();
   });
+
+  it.each([
+    ['viewer', false],
+    ['cashier', false],
+    ['owner', true],
+  ])('offers the export to a signed-in %s only if an owner', async (role, offered) => {
+    localStorage.setItem('mpesa.signedIn', '1');
+    try {
+      mockApi((call) => {
+        if (call.path === '/api/mpesa/transactions') {
+          return { status: 200, body: { success: true, data: [transaction()] } };
+        }
+        if (call.path === '/api/auth/me') {
+          return { status: 200, body: { success: true, data: { name: 'Amina', role } } };
+        }
+        return undefined;
+      });
+      renderApp('/transactions');
+      await screen.findByText(/Signed in as Amina/);
+      await screen.findByText('INV-42');
+      expect(screen.queryAllByRole('link', { name: 'Export CSV' })).toHaveLength(offered ? 1 : 0);
+    } finally {
+      localStorage.clear();
+    }
+  });
 });

@@ -1,8 +1,9 @@
 import { useMemo } from 'react';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths';
 import { ApiError } from '../../../lib/api-client';
+import { meQueryOptions } from '../../auth/api/auth-api';
 import { isUnauthenticated } from '../../auth/unauthenticated';
 import { SignInNotice } from '../../auth/components/sign-in-notice';
 import { formatAmount, formatDate } from '../../../lib/format';
@@ -75,6 +76,9 @@ export function TransactionList() {
   const query = useInfiniteQuery(transactionsQueryOptions(filters));
   const { data, hasNextPage, fetchNextPage, isFetchingNextPage, isFetchNextPageError } = query;
   const health = useQueryHealth(query);
+  // The export is an owner's (HISTORY_ACCESS=operators); open to all where no one signs in.
+  const { data: operator } = useQuery(meQueryOptions());
+  const mayExport = !operator || operator.role === 'owner';
   const rows = data?.pages.flatMap((page) => page.data) ?? [];
   // A filter the server refused (a bad date in a shared address) is named under the spec's text.
   const refusal =
@@ -102,11 +106,13 @@ export function TransactionList() {
         filters={filters}
         onChange={(next) => void navigate(`${paths.transactions}${next}`)}
       />
-      <p className="history-export">
-        <a className="button button-secondary" href={exportUrl(filters)} download>
-          Export CSV
-        </a>
-      </p>
+      {mayExport && (
+        <p className="history-export">
+          <a className="button button-secondary" href={exportUrl(filters)} download>
+            Export CSV
+          </a>
+        </p>
+      )}
       {data ? null : health.failed ? (
         <div role="alert">
           <p className="error-message">Failed to fetch transactions</p>
