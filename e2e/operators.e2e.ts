@@ -341,3 +341,34 @@ describe('the owner', () => {
     await context.close();
   });
 });
+
+/** What each role's screens are, as it would go through them. */
+const SCREENS_OF = {
+  'Vic Viewer': ['/transactions'],
+  'Cate Cashier': ['/', '/transactions'],
+  'Olive Owner': ['/', '/transactions', '/operators', '/keys', '/audit'],
+} as const;
+
+for (const viewport of [PHONE, DESKTOP]) {
+  describe(`every role’s screens at ${viewport.width} px`, () => {
+    for (const [name, screens] of Object.entries(SCREENS_OF)) {
+      it(`${name}: each screen passes axe and fits the width; the header says who is signed in`, async () => {
+        const { context, page, errors } = await openPage(viewport);
+        await signIn(page, name);
+        for (const screen of [...screens, new URL(paidUrl).pathname]) {
+          await page.goto(`${app.url}${screen}`);
+          await page.locator('main h2').first().waitFor();
+          await page.getByText(`Signed in as ${name}`).waitFor();
+          // Whatever loads after the heading (the figures, the list) is in place before axe looks.
+          await page.waitForLoadState('networkidle');
+          expect(await axeViolations(page), `${name} on ${screen}`).toEqual([]);
+          expect(await fitsWidth(page), `${name} on ${screen}`).toBe(true);
+        }
+        const ownerNav = await page.getByRole('navigation', { name: 'Owner' }).count();
+        expect(ownerNav).toBe(name === 'Olive Owner' ? 1 : 0);
+        expect(errors).toEqual([]);
+        await context.close();
+      });
+    }
+  });
+}
