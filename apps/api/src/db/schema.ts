@@ -138,6 +138,11 @@ export interface OperatorSessionTable {
   /** The absolute expiry, whatever the activity. */
   expires_at: string;
   revoked_at: string | null;
+  /**
+   * The SHA-256 of the password hash the session was opened with: once the operator's password
+   * changes, it no longer matches and the session is refused. Null (a row from before): refused.
+   */
+  password_stamp: string | null;
 }
 
 /** One line of the audit trail (audit/audit.ts); `actor` and `target` are names, kept as they were. */

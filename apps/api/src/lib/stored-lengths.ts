@@ -83,6 +83,7 @@ export const COLUMN_LENGTHS: Record<string, number> = {
   'operator_sessions.last_seen_at': 32,
   'operator_sessions.expires_at': 32,
   'operator_sessions.revoked_at': 32,
+  'operator_sessions.password_stamp': 64,
   'audit_events.id': MAX_LENGTH.ownId,
   'audit_events.at': 32,
   'audit_events.actor_kind': 16,

@@ -51,7 +51,7 @@ export function operatorRefusal(error: unknown): unknown {
 
 const MANAGE_REFUSED = {
   name: refusal(
-    'The name is empty, too long, has control characters or mixes alphabets',
+    'The name is empty, too long, has control or invisible characters, no letter or digit, or mixes scripts',
     validationError(
       'The name mixes Latin letters with Cyrillic or Greek ones, which can look like another name: type it in one alphabet.',
       'name',

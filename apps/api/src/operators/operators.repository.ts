@@ -1,5 +1,5 @@
 /** All SQL about operators and their sessions. */
-import type { Kysely } from 'kysely';
+import { SqliteAdapter, type Kysely } from 'kysely';
 import type { Database, OperatorRow } from '../db/schema.ts';
 
 type Db = Kysely<Database>;
@@ -12,9 +12,31 @@ export function findOperatorByKey(db: Db, key: string): Promise<OperatorRow | un
   return db.selectFrom('operators').selectAll().where('name_key', '=', key).executeTakeFirst();
 }
 
+/**
+ * The operator's password hash, read inside the transaction that opens a session; on PostgreSQL
+ * the row is held (`FOR SHARE`) until it ends, so that a password change or a removal waits for
+ * it and then ends the new session with the others. SQLite runs one writing transaction at a time.
+ */
+export async function lockPasswordHash(trx: Db, operatorId: string): Promise<string | undefined> {
+  const postgres = !(trx.getExecutor().adapter instanceof SqliteAdapter);
+  const row = await trx
+    .selectFrom('operators')
+    .select('password_hash')
+    .where('id', '=', operatorId)
+    .$if(postgres, (query) => query.forShare())
+    .executeTakeFirst();
+  return row?.password_hash;
+}
+
 export async function insertSession(
   db: Db,
-  session: { token_hash: string; operator_id: string; at: string; expires_at: string },
+  session: {
+    token_hash: string;
+    operator_id: string;
+    at: string;
+    expires_at: string;
+    password_stamp: string;
+  },
 ): Promise<void> {
   await db
     .insertInto('operator_sessions')
@@ -25,11 +47,15 @@ export async function insertSession(
       last_seen_at: session.at,
       expires_at: session.expires_at,
       revoked_at: null,
+      password_stamp: session.password_stamp,
     })
     .execute();
 }
 
-/** A session that is not revoked, with its operator. Expiry is the service's to judge. */
+/**
+ * A session that is not revoked, with its operator (and their current password hash). Expiry and
+ * the password stamp are the service's to judge.
+ */
 export function findLiveSession(db: Db, tokenHash: string) {
   return db
     .selectFrom('operator_sessions')
@@ -38,6 +64,8 @@ export function findLiveSession(db: Db, tokenHash: string) {
       'operator_sessions.token_hash',
       'operator_sessions.last_seen_at',
       'operator_sessions.expires_at',
+      'operator_sessions.password_stamp',
+      'operators.password_hash',
       'operators.id as operator_id',
       'operators.name',
       'operators.role',

@@ -93,11 +93,12 @@ export async function setPasswordByLink(
     await manage.deleteSessionsOf(trx, operator.id);
     await recordAudit(trx, {
       at: now,
-      // The operator themselves, known by the link they were given.
-      actorKind: 'operator',
-      actor: operator.name,
+      // Whoever held the link: not known to be the operator it was given for.
+      actorKind: 'anonymous',
+      actor: null,
       action: 'password_set',
       target: operator.name,
+      detail: 'by a one-time link',
       address: input.address,
     });
     return operator.name;

@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { recordAudit } from '../audit/audit.ts';
 import type { Database } from '../db/schema.ts';
+import { transact } from '../db/transact.ts';
 import { signInFailed, tooManySignIns } from '../errors.ts';
 import { countHit, deleteEndedWindows, uncountHit } from '../limits/rate-limit.repository.ts';
 import { isStorableName, nameKey } from './operator-name.ts';
@@ -60,6 +61,23 @@ function limitKeys(name: string, addressKey: string) {
 }
 
 /**
+ * What a session is bound to: the SHA-256 of the password hash it was opened with (not the hash
+ * itself, which the sessions table need not hold a second copy of).
+ */
+const passwordStamp = (passwordHash: string) => hashToken(passwordHash);
+
+/** A name and password checked, and what opening its session needs. */
+export interface Verified {
+  operator: { id: string; name: string; role: OperatorRole };
+  /** The hash the password was verified against: the session is opened only if it is still the operator's. */
+  passwordHash: string;
+  keys: ReturnType<typeof limitKeys>;
+  windowIndex: number;
+  now: Date;
+  address: string | null;
+}
+
+/**
  * Checks a name and password and opens a session. Every failure is the same 401, after the same
  * work (an unknown name is checked against a dummy hash); failures count against the name and
  * the address, and past either limit every attempt is refused 429 until its window ends.
@@ -68,30 +86,51 @@ export async function signIn(
   deps: SessionDeps,
   input: { name: string; password: string; addressKey: string; address?: string },
 ): Promise<SignedIn & { token: string; expiresAt: Date }> {
+  return openSession(deps, await verifySignIn(deps, input));
+}
+
+/** The first step of a sign-in: the limits, then the password. Throws 429 or 401. */
+export async function verifySignIn(
+  deps: SessionDeps,
+  input: { name: string; password: string; addressKey: string; address?: string },
+): Promise<Verified> {
   const { db, sessions } = deps;
   const now = deps.now();
   const windowMs = sessions.signInLimit.windowS * 1000;
   const windowIndex = Math.floor(now.getTime() / windowMs);
-  const retryAfterS = Math.ceil(((windowIndex + 1) * windowMs - now.getTime()) / 1000);
+  const windowEnd = new Date((windowIndex + 1) * windowMs);
   const keys = limitKeys(input.name, input.addressKey);
   const max = { name: sessions.signInLimit.perName, address: sessions.signInLimit.perAddress };
+  const address = input.address ?? null;
+  const findOperator = () =>
+    usableName(input.name) ? repo.findOperatorByKey(db, nameKey(input.name)) : undefined;
   // Counted before the password is checked, each count one atomic statement: of a burst sent at
   // once, only as many as the limit allows are checked at all. A sign-in that succeeds is then
   // taken back off the counts: only failures count.
   let over = false;
   for (const { key, by } of keys) {
-    if ((await countHit(db, key, windowIndex)) > max[by]) over = true;
+    const hits = await countHit(db, key, windowIndex);
+    if (hits > max[by]) over = true;
+    // One line when a limit is first passed in a window, not one per attempt refused: a flood of
+    // attempts must not fill the audit trail.
+    if (hits === max[by] + 1) {
+      await recordAudit(db, {
+        at: now,
+        actorKind: 'anonymous',
+        actor: (await findOperator())?.name ?? null,
+        action: 'sign_in_failed',
+        detail: `too many failed sign-ins for this ${by}: every attempt is refused until ${windowEnd.toISOString()}`,
+        address,
+      });
+    }
   }
-  if (over) throw tooManySignIns(retryAfterS);
+  if (over) throw tooManySignIns(Math.ceil((windowEnd.getTime() - now.getTime()) / 1000));
   // The counters of windows that have ended count nothing any more.
   await deleteEndedWindows(db, SIGN_IN_PREFIX, windowIndex);
 
-  const operator = usableName(input.name)
-    ? await repo.findOperatorByKey(db, nameKey(input.name))
-    : undefined;
+  const operator = await findOperator();
   const stored = operator?.password_hash ?? (await dummyHash());
   const matches = await verifyPassword(input.password, stored);
-  const address = input.address ?? null;
   if (!operator || !matches) {
     // The name only if it is an operator's: what was typed may be a password, typed in the wrong field.
     await recordAudit(db, {
@@ -103,27 +142,56 @@ export async function signIn(
     });
     throw signInFailed();
   }
-  for (const { key } of keys) await uncountHit(db, key, windowIndex);
-  await recordAudit(db, {
-    at: now,
-    actorKind: 'operator',
-    actor: operator.name,
-    action: 'sign_in',
-    address,
-  });
+  return { operator, passwordHash: stored, keys, windowIndex, now, address };
+}
 
-  await repo.deleteEndedSessions(db, operator.id, {
-    now: now.toISOString(),
-    idleSince: new Date(now.getTime() - sessions.idleMs).toISOString(),
-  });
+/**
+ * The second step: opens the session, bound to the password verified, and records the sign-in, in
+ * one transaction, only if the operator still exists with that password (one removed, or whose
+ * password changed, while it was being checked gets the same 401 as a wrong password).
+ */
+export async function openSession(
+  deps: SessionDeps,
+  verified: Verified,
+): Promise<SignedIn & { token: string; expiresAt: Date }> {
+  const { db, sessions } = deps;
+  const { operator, now, address } = verified;
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + sessions.maxMs);
-  await repo.insertSession(db, {
-    token_hash: hashToken(token),
-    operator_id: operator.id,
-    at: now.toISOString(),
-    expires_at: expiresAt.toISOString(),
+  const opened = await transact(db, async (trx) => {
+    if ((await repo.lockPasswordHash(trx, operator.id)) !== verified.passwordHash) {
+      await recordAudit(trx, {
+        at: now,
+        actorKind: 'anonymous',
+        actor: operator.name,
+        action: 'sign_in_failed',
+        detail: 'the operator was removed, or their password changed, during the sign-in',
+        address,
+      });
+      return false;
+    }
+    await repo.deleteEndedSessions(trx, operator.id, {
+      now: now.toISOString(),
+      idleSince: new Date(now.getTime() - sessions.idleMs).toISOString(),
+    });
+    await repo.insertSession(trx, {
+      token_hash: hashToken(token),
+      operator_id: operator.id,
+      at: now.toISOString(),
+      expires_at: expiresAt.toISOString(),
+      password_stamp: passwordStamp(verified.passwordHash),
+    });
+    await recordAudit(trx, {
+      at: now,
+      actorKind: 'operator',
+      actor: operator.name,
+      action: 'sign_in',
+      address,
+    });
+    return true;
   });
+  if (!opened) throw signInFailed();
+  for (const { key } of verified.keys) await uncountHit(db, key, verified.windowIndex);
   return { token, expiresAt, operatorId: operator.id, name: operator.name, role: operator.role };
 }
 
@@ -135,7 +203,8 @@ export async function sessionFor(
   if (!token || token.length > 100) return undefined;
   const tokenHash = hashToken(token);
   const row = await repo.findLiveSession(deps.db, tokenHash);
-  if (!row) return undefined;
+  // Opened with a password that is no longer the operator's (or before sessions were stamped).
+  if (!row || row.password_stamp !== passwordStamp(row.password_hash)) return undefined;
   const now = deps.now().getTime();
   const lastSeen = Date.parse(row.last_seen_at);
   if (now >= Date.parse(row.expires_at) || now >= lastSeen + deps.sessions.idleMs) return undefined;

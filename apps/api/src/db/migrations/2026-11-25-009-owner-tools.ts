@@ -8,6 +8,8 @@ import { sql, type Kysely } from 'kysely';
  *   first characters shown to tell them apart; revoked, never deleted, so the trail names them.
  * - `password_links`: one-time links that set an operator's password, as the SHA-256 of their
  *   token; one live link per operator (a newer one replaces it).
+ * - `operator_sessions.password_stamp`: the SHA-256 of the password hash a session was opened with;
+ *   a session whose stamp is not its operator's current hash's is refused (a password changed).
  * - `callbacks.phone_masked_at`: when PHONE_RETENTION_DAYS masked the numbers in a callback no
  *   payment claimed (a payment's own callbacks are masked with it, migration 008).
  */
@@ -54,6 +56,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expires_at', 'varchar(32)', (col) => col.notNull())
     .execute();
 
+  await db.schema
+    .alterTable('operator_sessions')
+    .addColumn('password_stamp', 'varchar(64)')
+    .execute();
+
   await db.schema.alterTable('callbacks').addColumn('phone_masked_at', 'varchar(32)').execute();
   // Only the callbacks retention has still to look at: none once every old one is masked.
   await db.schema
@@ -67,6 +74,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('callbacks_unclaimed_unmasked_idx').execute();
   await db.schema.alterTable('callbacks').dropColumn('phone_masked_at').execute();
+  await db.schema.alterTable('operator_sessions').dropColumn('password_stamp').execute();
   await db.schema.dropTable('password_links').execute();
   await db.schema.dropTable('api_keys').execute();
   await db.schema.dropTable('audit_events').execute();
