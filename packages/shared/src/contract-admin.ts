@@ -168,8 +168,13 @@ export type AuditListResponse = z.infer<typeof auditListResponseSchema>;
 // Reviewing a payment (an owner's): `POST /api/mpesa/transactions/:id/review`, as `npm run review`.
 
 export const REVIEW_STATUS_VALUES = ['success', 'failed', 'cancelled', 'timeout'] as const;
+/** No control character but line breaks and tabs: a note is kept, shown and written as text. */
+// eslint-disable-next-line no-control-regex -- control characters are what it refuses
+const NOTE_TEXT = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
 export const reviewBodySchema = /* @__PURE__ */ z.object({
-  note: z.string().max(1000),
+  note: z.string().max(1000).regex(NOTE_TEXT, {
+    error: 'The note must not contain control characters (line breaks and tabs are fine).',
+  }),
   /** Required for a payment of unknown outcome, settled from the M-PESA statement. */
   status: z.enum(REVIEW_STATUS_VALUES).optional(),
 });

@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import { auditListResponseSchema, auditQuerySchema } from '@mpesa/shared/contract-admin';
 import type { Database } from '../db/schema.ts';
 import { invalidCursor } from '../errors.ts';
+import { guardedSchema } from '../operators/access-doc.ts';
 import { AUTH_REFUSED } from '../operators/auth.answers.ts';
 import { REFUSED, answer, refusals } from '../system/openapi-answers.ts';
 import { decodeCursor, encodeCursor } from '../transactions/list-cursor.ts';
@@ -38,29 +39,33 @@ export const auditRoutes: FastifyPluginAsyncZod<AuditRoutesOptions> = async (
     '/audit',
     {
       onRequest: owner,
-      schema: {
-        summary: 'The audit trail',
-        description:
-          'Who signed in (or failed to), exported, reviewed a payment, or changed an operator or a ' +
-          'key, and when; newest first. `nextCursor` asks for the page after (null on the last).',
-        tags: ['Operators'],
-        querystring: auditQuerySchema,
-        response: {
-          200: answer(auditListResponseSchema, 'A page of the trail, newest first.', {
-            page: {
-              summary: 'One line',
-              value: { success: true, data: { entries: [SAMPLE_ENTRY], nextCursor: null } },
-            },
-          }),
-          ...refusals([
-            AUTH_REFUSED.unauthenticated,
-            AUTH_REFUSED.roleNotAllowed,
-            REFUSED.validation,
-            REFUSED.invalidCursor,
-            REFUSED.databaseUnavailable,
-          ]),
+      schema: guardedSchema(
+        {
+          summary: 'The audit trail',
+          description:
+            'Who signed in (or failed to), exported, reviewed a payment, or changed an operator or a ' +
+            'key, and when; newest first. `nextCursor` asks for the page after (null on the last).',
+          tags: ['Operators'],
+          querystring: auditQuerySchema,
+          response: {
+            200: answer(auditListResponseSchema, 'A page of the trail, newest first.', {
+              page: {
+                summary: 'One line',
+                value: { success: true, data: { entries: [SAMPLE_ENTRY], nextCursor: null } },
+              },
+            }),
+            ...refusals([
+              AUTH_REFUSED.unauthenticated,
+              AUTH_REFUSED.roleNotAllowed,
+              REFUSED.validation,
+              REFUSED.invalidCursor,
+              REFUSED.databaseUnavailable,
+            ]),
+          },
         },
-      },
+        { role: 'owner' },
+        { always: true },
+      ),
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');

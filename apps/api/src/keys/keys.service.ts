@@ -71,7 +71,9 @@ export async function revokeKey(
   id: string,
   now: Date,
 ): Promise<{ key: ApiKey; revokedNow: boolean }> {
-  const found = id.length <= MAX_LENGTH.ownId ? await repo.findKeyById(db, id) : undefined;
+  // Our ids are printable ASCII; anything else cannot exist (and PostgreSQL refuses NUL outright).
+  const ours = id.length <= MAX_LENGTH.ownId && /^[\x21-\x7e]+$/.test(id);
+  const found = ours ? await repo.findKeyById(db, id) : undefined;
   if (!found) throw apiKeyNotFound();
   if (found.revoked_at !== null) return { key: keyEntry(found), revokedNow: false };
   const at = now.toISOString();

@@ -39,8 +39,17 @@ type Security = Record<string, string[]>[];
 
 const ROLE_WORDS = { viewer: 'any operator', cashier: 'a cashier or an owner', owner: 'an owner' };
 
+/** How a route's gate applies: `open` to a payer too; `always`, whatever HISTORY_ACCESS says. */
+export interface AccessOptions {
+  open?: boolean;
+  always?: boolean;
+}
+
 /** `rule` as security requirements and a sentence; `open` adds "no credential" (a payer). */
-export function describeAccess(rule: AccessRule, { open = false } = {}) {
+export function describeAccess(
+  rule: AccessRule,
+  { open = false, always = false }: AccessOptions = {},
+) {
   const security: Security = [
     ...(open ? [{}] : []),
     { [SECURITY.session]: [rule.role] },
@@ -50,9 +59,10 @@ export function describeAccess(rule: AccessRule, { open = false } = {}) {
     `${ROLE_WORDS[rule.role]} signed in`,
     ...(rule.scope ? [`an API key with the scope \`${rule.scope}\``] : []),
   ].join(', or ');
+  const when = always ? 'Whatever HISTORY_ACCESS says' : 'With HISTORY_ACCESS=operators';
   const text = open
-    ? `With HISTORY_ACCESS=operators: open to a payer with no credential; a request with a session or a key acts for the shop and needs ${who}.`
-    : `With HISTORY_ACCESS=operators: ${who}.`;
+    ? `${when}: open to a payer with no credential; a request with a session or a key acts for the shop and needs ${who}.`
+    : `${when}: ${who}.`;
   return { security, text };
 }
 
@@ -60,7 +70,7 @@ export function describeAccess(rule: AccessRule, { open = false } = {}) {
 export function guardedSchema<S extends object>(
   schema: S,
   rule: AccessRule | undefined,
-  options: { open?: boolean } = {},
+  options: AccessOptions = {},
 ): S & { description?: string; security?: Security } {
   if (!rule) return schema;
   const { security, text } = describeAccess(rule, options);

@@ -5,10 +5,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { recordAudit } from '../audit/audit.ts';
 import { clientAddress, limitKeyFor } from '../lib/client-address.ts';
+import { guardedSchema } from './access-doc.ts';
 import { AUTH_ANSWERS, signInBodySchema } from './auth.answers.ts';
 import { refuseCrossSite } from './cross-site.ts';
 import { cookieOptions } from './session-cookie.ts';
-import { operatorOf, requireOperator, type AuthDeps } from './require-operator.ts';
+import { operatorOf, requireOperator, type AccessRule, type AuthDeps } from './require-operator.ts';
 import { signIn, signOut } from './sessions.service.ts';
 
 export interface AuthRoutesOptions {
@@ -19,6 +20,8 @@ export interface AuthRoutesOptions {
 
 type RoutesApp = Parameters<FastifyPluginAsyncZod>[0];
 const tags = ['Operators'];
+/** Any operator signed in, whatever HISTORY_ACCESS says; never a key. */
+const SIGNED_IN: AccessRule = { role: 'viewer' };
 
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, options) => {
   // Nothing about a session is kept by a cache on the way.
@@ -88,18 +91,22 @@ function signInRoutes(app: RoutesApp, { deps, secureCookie, corsOrigins }: AuthR
 /** What a signed-in operator does with the session: sign out, ask who they are. */
 function sessionRoutes(app: RoutesApp, { deps, secureCookie, corsOrigins }: AuthRoutesOptions) {
   const crossSite = refuseCrossSite(corsOrigins);
-  const signedIn = requireOperator(deps, 'viewer');
+  const signedIn = requireOperator(deps, SIGNED_IN.role);
   app.post(
     '/auth/sign-out',
     {
       onRequest: [crossSite, signedIn],
       preHandler: app.csrfProtection,
-      schema: {
-        summary: 'Sign out',
-        description: 'Revokes the session in the database (every instance refuses it at once).',
-        tags,
-        response: AUTH_ANSWERS.signOut,
-      },
+      schema: guardedSchema(
+        {
+          summary: 'Sign out',
+          description: 'Revokes the session in the database (every instance refuses it at once).',
+          tags,
+          response: AUTH_ANSWERS.signOut,
+        },
+        SIGNED_IN,
+        { always: true },
+      ),
     },
     async (request, reply) => {
       await signOut(deps, request.cookies[deps.cookieName] ?? '');
@@ -119,12 +126,16 @@ function sessionRoutes(app: RoutesApp, { deps, secureCookie, corsOrigins }: Auth
     '/auth/me',
     {
       onRequest: signedIn,
-      schema: {
-        summary: 'The operator signed in',
-        description: 'Answered 401 UNAUTHENTICATED when no valid session cookie is sent.',
-        tags,
-        response: AUTH_ANSWERS.me,
-      },
+      schema: guardedSchema(
+        {
+          summary: 'The operator signed in',
+          description: 'Answered 401 UNAUTHENTICATED when no valid session cookie is sent.',
+          tags,
+          response: AUTH_ANSWERS.me,
+        },
+        SIGNED_IN,
+        { always: true },
+      ),
     },
     async (request) => {
       const { name, role } = operatorOf(request);

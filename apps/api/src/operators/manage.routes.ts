@@ -9,9 +9,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { addOperatorBodySchema, changeRoleBodySchema } from '@mpesa/shared/contract-admin';
 import { clientAddress } from '../lib/client-address.ts';
+import { guardedSchema } from './access-doc.ts';
 import { MANAGE_ANSWERS, operatorRefusal } from './manage.answers.ts';
 import { refuseCrossSite } from './cross-site.ts';
-import { operatorOf, requireOperator, type AuthDeps } from './require-operator.ts';
+import { operatorOf, requireOperator, type AccessRule, type AuthDeps } from './require-operator.ts';
 import { nameKey } from './operator-name.ts';
 import {
   addOperator,
@@ -29,6 +30,10 @@ export interface ManageRoutesOptions {
 }
 
 const tags = ['Operators'];
+/** Owners only, whatever HISTORY_ACCESS says; never a key. */
+const OWNER: AccessRule = { role: 'owner' };
+/** A route's schema, with who may call it. */
+const owners = <S extends object>(schema: S) => guardedSchema(schema, OWNER, { always: true });
 const params = z.object({ name: z.string().max(1000).describe('The operator’s name (any case)') });
 
 /** The owner asking, as the audit trail names them. */
@@ -84,21 +89,21 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
 /** The gates of a change: an owner, not from another site, with the CSRF token. */
 function changeGates(app: RoutesApp, { deps, corsOrigins }: ManageRoutesOptions) {
   return {
-    onRequest: [refuseCrossSite(corsOrigins), requireOperator(deps, 'owner')],
+    onRequest: [refuseCrossSite(corsOrigins), requireOperator(deps, OWNER.role)],
     preHandler: app.csrfProtection,
   };
 }
 
 function listAndAddRoutes(app: RoutesApp, options: ManageRoutesOptions) {
   const { deps } = options;
-  const owner = requireOperator(deps, 'owner');
+  const owner = requireOperator(deps, OWNER.role);
   const change = changeGates(app, options);
 
   app.get(
     '/operators',
     {
       onRequest: owner,
-      schema: { summary: 'The operators', tags, response: MANAGE_ANSWERS.list },
+      schema: owners({ summary: 'The operators', tags, response: MANAGE_ANSWERS.list }),
     },
     async (request) => {
       const rows = await listOperators(deps.db);
@@ -113,7 +118,7 @@ function listAndAddRoutes(app: RoutesApp, options: ManageRoutesOptions) {
     '/operators',
     {
       ...change,
-      schema: {
+      schema: owners({
         summary: 'Add an operator',
         description:
           'They have no password until they use the one-time link the answer carries (24 hours). ' +
@@ -121,7 +126,7 @@ function listAndAddRoutes(app: RoutesApp, options: ManageRoutesOptions) {
         tags,
         body: addOperatorBodySchema,
         response: MANAGE_ANSWERS.add,
-      },
+      }),
     },
     async (request, reply) => {
       const now = deps.now();
@@ -148,14 +153,14 @@ function changeRoutes(app: RoutesApp, options: ManageRoutesOptions) {
     '/operators/:name',
     {
       ...change,
-      schema: {
+      schema: owners({
         summary: 'Change an operator’s role',
         description: 'The last owner cannot be made anything else (409 LAST_OWNER).',
         tags,
         params,
         body: changeRoleBodySchema,
         response: MANAGE_ANSWERS.changeRole,
-      },
+      }),
     },
     async (request) => {
       const { name } = await refused(
@@ -172,14 +177,14 @@ function changeRoutes(app: RoutesApp, options: ManageRoutesOptions) {
     '/operators/:name',
     {
       ...change,
-      schema: {
+      schema: owners({
         summary: 'Remove an operator',
         description:
           'Ends every session of theirs. The last owner cannot be removed (409 LAST_OWNER).',
         tags,
         params,
         response: MANAGE_ANSWERS.remove,
-      },
+      }),
     },
     async (request) => {
       await refused(
@@ -193,14 +198,14 @@ function changeRoutes(app: RoutesApp, options: ManageRoutesOptions) {
     '/operators/:name/password-link',
     {
       ...change,
-      schema: {
+      schema: owners({
         summary: 'A new one-time password link',
         description:
           'Replaces any earlier link. The operator’s password keeps working until the link is used.',
         tags,
         params,
         response: MANAGE_ANSWERS.link,
-      },
+      }),
     },
     async (request) => {
       const link = await refused(

@@ -6,11 +6,18 @@
  *   never from a page on another site (the payer's form needs no CSRF token, so the cookie's
  *   requests are held to Origin and Sec-Fetch-Site instead);
  * - a program's, with `Authorization: Bearer <key>`: a key with `payments:request`.
- * A cookie whose session is stale or revoked is no credential: its request is a payer's.
+ * A cookie whose session is stale or revoked is no credential: its request is a payer's, and so is
+ * an `Authorization` header of another scheme (a proxy's HTTP Basic sign-in).
  */
 import type { onRequestAsyncHookHandler } from 'fastify';
 import { refuseCrossSite } from './cross-site.ts';
-import { actorFor, checkAccess, requireAccess, type AuthDeps } from './require-operator.ts';
+import {
+  actorFor,
+  bearerOf,
+  checkAccess,
+  requireAccess,
+  type AuthDeps,
+} from './require-operator.ts';
 
 /** The rule for the shop's own payment requests. */
 export const PAYMENT_REQUEST_ACCESS = { role: 'cashier', scope: 'payments:request' } as const;
@@ -19,7 +26,7 @@ export function paymentRequestGate(deps: AuthDeps): onRequestAsyncHookHandler {
   const crossSite = refuseCrossSite(deps.corsOrigins ?? []);
   const keyGate = requireAccess(deps, PAYMENT_REQUEST_ACCESS);
   return async function paymentGate(request, reply) {
-    if (request.headers.authorization !== undefined) {
+    if (bearerOf(request) !== undefined) {
       await keyGate.call(this, request, reply);
       return;
     }

@@ -1,7 +1,9 @@
 /**
  * The one gate for the merchant's routes, for people and for the shop's own systems. Who asks (an
  * `Actor`) is an operator, by the session cookie, or an API key, by `Authorization: Bearer <key>`
- * (a request that sends the header is judged by it alone, whatever cookie it carries).
+ * (a request that sends a Bearer header is judged by it alone, whatever cookie it carries). Any
+ * other scheme is no key of ours and is ignored, as if absent: a proxy's HTTP Basic sign-in makes
+ * browsers send `Authorization: Basic …` with every request.
  *
  * `requireAccess(deps, { role, scope })` lets through an operator whose role is at least `role`
  * and a key whose scope is `scope`; a route that names no scope is for operators only, so a key can
@@ -10,8 +12,12 @@
  * ROLE_NOT_ALLOWED below the role, 403 SCOPE_NOT_ALLOWED for a key of another scope. A key needs
  * no CSRF token (nothing ambient: no browser sends it on its own); no route that takes a key
  * checks one today.
+ *
+ * What a gate lets through is the shop's, or depends on who asks: a guarded route runs `uncached`
+ * before its gate, so that its answers, refusals included, are kept by no cache on the way (a
+ * shared one would hand them to the next person).
  */
-import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { ApiKeyScope } from '@mpesa/shared/contract-admin';
 import { apiKeyInvalid, roleNotAllowed, scopeNotAllowed, unauthenticated } from '../errors.ts';
 import { keyFor, type KeyHolder } from '../keys/keys.service.ts';
@@ -42,10 +48,13 @@ type Credential = { kind: 'none' } | { kind: 'invalid-key' } | Actor;
 
 const actors = new WeakMap<FastifyRequest, Actor>();
 
-/** The bearer token of `Authorization`, if the header is sent (an empty string if malformed). */
-function bearerOf(request: FastifyRequest): string | undefined {
+/**
+ * The bearer token of `Authorization`, if the header is sent with the Bearer scheme (an empty
+ * string if the rest is malformed); undefined for no header or another scheme (Basic, Digest…).
+ */
+export function bearerOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
-  if (header === undefined) return undefined;
+  if (header === undefined || !/^Bearer(?:\s|$)/i.test(header)) return undefined;
   const match = /^Bearer +(\S+) *$/i.exec(header);
   return match?.[1] ?? '';
 }
@@ -83,6 +92,28 @@ export function checkAccess(actor: Actor, rule: AccessRule): void {
   } else if (!roleAtLeast(actor.role, rule.role)) {
     throw roleNotAllowed();
   }
+}
+
+/**
+ * The hook a guarded route runs before its gate: `Cache-Control: no-store` on the answer, and
+ * `vary` added to any Vary already set (CORS's `Origin`): a payment's page, whose answer depends
+ * on the credential sent, varies with `Cookie` and `Authorization`.
+ */
+export function uncached(vary: readonly string[] = []): onRequestAsyncHookHandler {
+  return async function noStore(_request, reply) {
+    reply.header('Cache-Control', 'no-store');
+    if (vary.length > 0) reply.header('Vary', varyWith(reply, vary));
+  };
+}
+
+function varyWith(reply: FastifyReply, vary: readonly string[]): string {
+  const before = reply.getHeader('vary');
+  const listed = (Array.isArray(before) ? before.join(',') : String(before ?? ''))
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  const known = new Set(listed.map((name) => name.toLowerCase()));
+  return [...listed, ...vary.filter((name) => !known.has(name.toLowerCase()))].join(', ');
 }
 
 export function requireAccess(deps: AuthDeps, rule: AccessRule): onRequestAsyncHookHandler {

@@ -87,6 +87,36 @@ describe('who may call what, in /api/openapi.json', () => {
     }
   });
 
+  it('gives the owner’s and the operators’ own routes their role, whatever HISTORY_ACCESS says', () => {
+    const owner = [{ session: ['owner'] }];
+    const anyOperator = [{ session: ['viewer'] }];
+    const expected: Array<[string, string, unknown[]]> = [
+      ['/api/operators', 'get', owner],
+      ['/api/operators', 'post', owner],
+      ['/api/operators/{name}', 'patch', owner],
+      ['/api/operators/{name}', 'delete', owner],
+      ['/api/operators/{name}/password-link', 'post', owner],
+      ['/api/audit', 'get', owner],
+      ['/api/mpesa/transactions/{id}/review', 'post', owner],
+      ['/api/auth/sign-out', 'post', anyOperator],
+      ['/api/auth/me', 'get', anyOperator],
+    ];
+    const words = { owner: 'an owner signed in.', viewer: 'any operator signed in.' };
+    for (const each of [document, open]) {
+      for (const [path, method, security] of expected) {
+        const described = each.paths[path]?.[method];
+        expect(described?.security, `${method} ${path}`).toEqual(security);
+        const role = security === owner ? 'owner' : 'viewer';
+        expect(described?.description, `${method} ${path}`).toContain(
+          `Whatever HISTORY_ACCESS says: ${words[role]}`,
+        );
+      }
+    }
+    // Open to anyone: signing in, the CSRF token.
+    expect(document.paths['/api/auth/sign-in']?.post?.security).toBeUndefined();
+    expect(document.paths['/api/auth/csrf']?.get?.security).toBeUndefined();
+  });
+
   it('lists the refusals of a key that is not valid and of a key of another scope', () => {
     const responses = (operation('/api/mpesa/transactions', 'get') as { responses: object })
       .responses;

@@ -19,6 +19,7 @@ import { PATH_REFUSALS, REFUSED, answer, refusals } from '../system/openapi-answ
 import { SAMPLE_TIMELINE } from '../system/openapi-examples.ts';
 import { ACCESS_REFUSED } from '../operators/auth.answers.ts';
 import { guardedSchema, type Gate } from '../operators/access-doc.ts';
+import { uncached } from '../operators/require-operator.ts';
 
 export interface TransactionEventRoutesOptions {
   deps: Pick<PaymentDeps, 'db'>;
@@ -33,7 +34,8 @@ export const transactionEventRoutes: FastifyPluginAsyncZod<TransactionEventRoute
   app.get(
     '/mpesa/transactions/:id/events',
     {
-      ...(historyGuard ? { onRequest: historyGuard.onRequest } : {}),
+      // The shop's: kept by no cache on the way.
+      ...(historyGuard ? { onRequest: [uncached(), historyGuard.onRequest] } : {}),
       schema: guardedSchema(
         {
           summary: 'A payment’s timeline, in sentences',

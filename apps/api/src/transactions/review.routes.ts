@@ -12,6 +12,7 @@ import { reviewBodySchema } from '@mpesa/shared/contract-admin';
 import type { Database } from '../db/schema.ts';
 import { reviewRefused, transactionNotFound, validationError } from '../errors.ts';
 import { clientAddress } from '../lib/client-address.ts';
+import { guardedSchema } from '../operators/access-doc.ts';
 import { AUTH_REFUSED } from '../operators/auth.answers.ts';
 import { operatorOf } from '../operators/require-operator.ts';
 import { PATH_REFUSALS, REFUSED, answer, refusal, refusals } from '../system/openapi-answers.ts';
@@ -37,38 +38,42 @@ export const reviewRoutes: FastifyPluginAsyncZod<ReviewRoutesOptions> = async (
     {
       onRequest: ownerGate,
       preHandler: app.csrfProtection,
-      schema: {
-        summary: 'Review a payment',
-        description:
-          'Clears a flagged payment’s flag, keeping its status or settling it as `status`, or ' +
-          'settles a payment of unknown outcome (`status` required) from the M-PESA statement. The ' +
-          'note and the owner’s name are kept in its timeline and in the audit trail.',
-        tags: ['History'],
-        params: z.object({ id: z.string().max(1000).describe('The payment’s `transactionId`') }),
-        body: reviewBodySchema,
-        response: {
-          200: answer(transactionResponseSchema, 'The payment as reviewed.', {
-            reviewed: { summary: 'Flag cleared', value: { success: true, data: SAMPLE.paid } },
-          }),
-          ...refusals([
-            AUTH_REFUSED.unauthenticated,
-            AUTH_REFUSED.roleNotAllowed,
-            AUTH_REFUSED.crossSite,
-            AUTH_REFUSED.csrf,
-            ...PATH_REFUSALS,
-            REFUSED.validation,
-            refusal('The note is empty', validationError(NOTE_MISSING, 'note')),
-            REFUSED.transactionNotFound,
-            refusal(
-              'The payment is not waiting for review, or changed meanwhile',
-              reviewRefused(
-                `Transaction ${SAMPLE.transactionId} is neither flagged nor of unknown outcome.`,
+      schema: guardedSchema(
+        {
+          summary: 'Review a payment',
+          description:
+            'Clears a flagged payment’s flag, keeping its status or settling it as `status`, or ' +
+            'settles a payment of unknown outcome (`status` required) from the M-PESA statement. The ' +
+            'note and the owner’s name are kept in its timeline and in the audit trail.',
+          tags: ['History'],
+          params: z.object({ id: z.string().max(1000).describe('The payment’s `transactionId`') }),
+          body: reviewBodySchema,
+          response: {
+            200: answer(transactionResponseSchema, 'The payment as reviewed.', {
+              reviewed: { summary: 'Flag cleared', value: { success: true, data: SAMPLE.paid } },
+            }),
+            ...refusals([
+              AUTH_REFUSED.unauthenticated,
+              AUTH_REFUSED.roleNotAllowed,
+              AUTH_REFUSED.crossSite,
+              AUTH_REFUSED.csrf,
+              ...PATH_REFUSALS,
+              REFUSED.validation,
+              refusal('The note is empty', validationError(NOTE_MISSING, 'note')),
+              REFUSED.transactionNotFound,
+              refusal(
+                'The payment is not waiting for review, or changed meanwhile',
+                reviewRefused(
+                  `Transaction ${SAMPLE.transactionId} is neither flagged nor of unknown outcome.`,
+                ),
               ),
-            ),
-            REFUSED.databaseUnavailable,
-          ]),
+              REFUSED.databaseUnavailable,
+            ]),
+          },
         },
-      },
+        { role: 'owner' },
+        { always: true },
+      ),
     },
     async (request) => {
       const { note, status } = request.body;

@@ -23,7 +23,7 @@ import { businessDayOf } from '../lib/business-day.ts';
 import type { PaymentDeps } from './transactions.service.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { guardedSchema, type Gate } from '../operators/access-doc.ts';
-import { accessOf } from '../operators/require-operator.ts';
+import { accessOf, uncached } from '../operators/require-operator.ts';
 
 export interface TransactionRoutesOptions {
   deps: PaymentDeps;
@@ -149,7 +149,8 @@ function historyRoutes(
   }: TransactionRoutesOptions,
 ): void {
   const exports = exportLimit(exportLimits);
-  const guarded = historyGuard ? { onRequest: historyGuard.onRequest } : {};
+  // The shop's: kept by no cache on the way.
+  const guarded = historyGuard ? { onRequest: [uncached(), historyGuard.onRequest] } : {};
   app.get(
     '/mpesa/transactions',
     {
@@ -204,7 +205,8 @@ function paymentPageRoute(app: RoutesApp, deps: PaymentDeps, gate: Gate | undefi
   app.get(
     '/mpesa/transactions/:id',
     {
-      ...(gate ? { onRequest: gate.onRequest } : {}),
+      // The payer's view or the merchant's, by the credential sent: kept by no cache on the way.
+      ...(gate ? { onRequest: [uncached(['Cookie', 'Authorization']), gate.onRequest] } : {}),
       schema: guardedSchema(
         {
           ...DESCRIBED.byId,
@@ -242,7 +244,7 @@ function exportRoute(
   app.get(
     '/mpesa/transactions/export',
     {
-      ...(gate ? { onRequest: gate.onRequest } : {}),
+      ...(gate ? { onRequest: [uncached(), gate.onRequest] } : {}),
       schema: guardedSchema(
         {
           ...DESCRIBED.export,
