@@ -148,11 +148,14 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: Pay
         deps: paymentDeps,
         historyGuard: guards?.read,
       });
-      await api.register(reviewRoutes, {
-        db: database.db,
-        now: paymentDeps.now,
-        ownerGate: ownerChangeGate({ config, db: database.db, now: paymentDeps.now }),
-      });
+      // An owner's review in the web app, where there are owners (HISTORY_ACCESS=operators).
+      if (guards) {
+        await api.register(reviewRoutes, {
+          db: database.db,
+          now: paymentDeps.now,
+          ownerGate: ownerChangeGate({ config, db: database.db, now: paymentDeps.now }),
+        });
+      }
       await api.register(systemRoutes, { config, database });
       // /api/openapi.json and the page /api/docs.
       await api.register(openApiRoutes, { document: () => app.swagger() });

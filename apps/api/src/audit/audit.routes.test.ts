@@ -29,7 +29,11 @@ for (const dialect of DIALECTS) {
       clock = new Date('2026-11-25T09:00:00.000Z');
       database = await createTestDatabase(dialect);
       await addStaff(database, clock);
-      ({ app } = await createTestApp({ database, now: () => clock }));
+      ({ app } = await createTestApp({
+        database,
+        now: () => clock,
+        env: { HISTORY_ACCESS: 'operators' },
+      }));
     });
     afterEach(async () => {
       await app.close();

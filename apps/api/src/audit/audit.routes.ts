@@ -64,7 +64,6 @@ export const auditRoutes: FastifyPluginAsyncZod<AuditRoutesOptions> = async (
           },
         },
         { role: 'owner' },
-        { always: true },
       ),
     },
     async (request, reply) => {

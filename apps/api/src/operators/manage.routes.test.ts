@@ -29,7 +29,11 @@ for (const dialect of DIALECTS) {
       database = await createTestDatabase(dialect);
       await addStaff(database, clock);
       // The operator routes are an owner's whatever HISTORY_ACCESS says.
-      ({ app } = await createTestApp({ database, now: () => clock }));
+      ({ app } = await createTestApp({
+        database,
+        now: () => clock,
+        env: { HISTORY_ACCESS: 'operators' },
+      }));
       owner = await signedIn(app, STAFF.owner);
     });
     afterEach(async () => {

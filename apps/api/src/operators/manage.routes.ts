@@ -33,7 +33,7 @@ const tags = ['Operators'];
 /** Owners only, whatever HISTORY_ACCESS says; never a key. */
 const OWNER: AccessRule = { role: 'owner' };
 /** A route's schema, with who may call it. */
-const owners = <S extends object>(schema: S) => guardedSchema(schema, OWNER, { always: true });
+const owners = <S extends object>(schema: S) => guardedSchema(schema, OWNER);
 const params = z.object({ name: z.string().max(1000).describe('The operator’s name (any case)') });
 
 /** The owner asking, as the audit trail names them. */

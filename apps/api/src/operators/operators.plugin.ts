@@ -93,16 +93,17 @@ export async function registerOperators(
     secureCookie: secure,
     corsOrigins: config.corsOrigins,
   });
+  // Made now, not at the first unknown name's sign-in, which would then take longer than others.
+  await dummyHash();
+  if (operators.historyAccess !== 'operators') return undefined;
+  // With `open` every screen is open to all, as the product's requirements show them: nothing needs
+  // an owner's screens, a one-time link or a key, and none is there.
   await api.register(manageRoutes, { deps, corsOrigins: config.corsOrigins });
   await api.register(auditRoutes, { db, owner: requireOperator(deps, 'owner') });
   await api.register(setPasswordRoutes, {
     deps: { db, now, limit: SIGN_IN_LIMIT },
     corsOrigins: config.corsOrigins,
   });
-  // Made now, not at the first unknown name's sign-in, which would then take longer than others.
-  await dummyHash();
-  if (operators.historyAccess !== 'operators') return undefined;
-  // With `open` every route is open to all: there is nothing a key would be needed for.
   await api.register(keysRoutes, { deps, corsOrigins: config.corsOrigins });
   const gate = (rule: AccessRule): Gate => ({ onRequest: requireAccess(deps, rule), rule });
   return {

@@ -28,7 +28,11 @@ for (const dialect of DIALECTS) {
       clock = new Date('2026-11-25T09:00:00.000Z');
       database = await createTestDatabase(dialect);
       await addStaff(database, clock);
-      ({ app } = await createTestApp({ database, now: () => clock }));
+      ({ app } = await createTestApp({
+        database,
+        now: () => clock,
+        env: { HISTORY_ACCESS: 'operators' },
+      }));
       owner = await signedIn(app, STAFF.owner);
     });
     afterEach(async () => {

@@ -72,7 +72,6 @@ export const reviewRoutes: FastifyPluginAsyncZod<ReviewRoutesOptions> = async (
           },
         },
         { role: 'owner' },
-        { always: true },
       ),
     },
     async (request) => {
