@@ -1,7 +1,13 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { mockApi, renderApp, summary, transaction } from '../../../test/render-app';
+import {
+  mockApi,
+  renderApp,
+  summary,
+  transaction,
+  unauthenticated,
+} from '../../../test/render-app';
 import { transactionKeys } from '../../transactions/api/transactions-api';
 import { SIGN_OUT_FAILED } from './operator-bar';
 
@@ -26,6 +32,10 @@ function signedInApi(extra: (path: string, method: string) => unknown = () => un
     if (call.path === '/api/auth/sign-out') {
       signedIn = false;
       return { status: 200, body: { success: true, data: { signedOut: true } } };
+    }
+    // The merchant's routes, as the API answers them: to a session only.
+    if ((call.path === LIST || call.path === '/api/mpesa/summary') && !signedIn) {
+      return unauthenticated();
     }
     if (call.path === LIST) {
       return { status: 200, body: { success: true, data: [transaction({ status: 'success' })] } };
@@ -56,7 +66,12 @@ describe('the header, for a signed-in operator', () => {
     expect(signOut?.headers.get('X-CSRF-Token')).toBe('csrf-token-1');
     expect(within(header).queryByText(/Signed in as/)).not.toBeInTheDocument();
     expect(within(header).queryByRole('button', { name: 'Sign out' })).not.toBeInTheDocument();
-    expect(queryClient.getQueryCache().findAll({ queryKey: transactionKeys.all })).toEqual([]);
+    // Nothing the operator saw is kept: a screen still on its way out may ask again, and is refused.
+    const kept = queryClient
+      .getQueryCache()
+      .findAll({ queryKey: transactionKeys.all })
+      .filter((query) => query.state.data !== undefined);
+    expect(kept).toEqual([]);
   });
 
   it('stays signed in, and says so, when signing out fails', async () => {
