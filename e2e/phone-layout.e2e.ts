@@ -104,6 +104,32 @@ describe.each([
     );
   });
 
+  it('shows every field’s placeholder whole, and says which fields are optional', async () => {
+    await page.goto(appUrl);
+    await page.getByLabel('Phone Number').waitFor();
+    const cut = await page.evaluate(() => {
+      const measure = document.createElement('canvas').getContext('2d')!;
+      return Array.from(document.querySelectorAll<HTMLInputElement>('.form-group input'))
+        .filter((input) => {
+          const box = getComputedStyle(input);
+          const placeholder = getComputedStyle(input, '::placeholder');
+          measure.font = `${placeholder.fontSize} ${placeholder.fontFamily}`;
+          const room =
+            input.clientWidth - parseFloat(box.paddingLeft) - parseFloat(box.paddingRight);
+          return measure.measureText(input.placeholder).width > room;
+        })
+        .map((input) => input.id);
+    });
+    expect(cut).toEqual([]);
+    expect(await page.getByLabel('Reference').getAttribute('aria-describedby')).toBe(
+      'reference-hint',
+    );
+    expect(await page.locator('#reference-hint').textContent()).toBe(
+      'Optional. The M-PESA prompt shows its first 12 characters.',
+    );
+    expect(await page.locator('#description-hint').textContent()).toBe('Optional.');
+  });
+
   it('ties each validation message to its field, moves focus to it, and passes axe', async () => {
     await open('/', 'button:has-text("Pay with M-PESA")');
     const phone = page.getByLabel('Phone Number');
@@ -126,7 +152,8 @@ describe.each([
     await page.getByRole('alert').waitFor();
     expect(await state(phone)).toEqual({
       invalid: 'true',
-      description: 'Please enter a valid Kenyan phone number | Format: 07XXXXXXXX or +2547XXXXXXXX',
+      description:
+        'Please enter a valid Kenyan phone number | Format: 07XXXXXXXX or +2547XXXXXXXX | 01… numbers too; spaces are fine.',
       focused: true,
     });
     expect(await axeViolations(page)).toEqual([]);
@@ -141,7 +168,7 @@ describe.each([
     });
     expect(await state(phone)).toEqual({
       invalid: 'false',
-      description: 'Format: 07XXXXXXXX or +2547XXXXXXXX',
+      description: 'Format: 07XXXXXXXX or +2547XXXXXXXX | 01… numbers too; spaces are fine.',
       focused: false,
     });
     expect(await axeViolations(page)).toEqual([]);

@@ -19,6 +19,11 @@ export const DEFAULT_DESCRIPTION = 'Payment for services';
 
 /** Our own limits on free text; the record keeps the full text, Daraja gets a shortened copy. */
 export const REFERENCE_MAX_LENGTH = 100;
+/**
+ * How much of the reference the payer's M-PESA prompt shows: Daraja's AccountReference takes 12
+ * characters (docs/daraja-protocol.md §3.1); our record keeps the whole reference.
+ */
+export const PROMPT_REFERENCE_LENGTH = 12;
 export const DESCRIPTION_MAX_LENGTH = 500;
 
 /**

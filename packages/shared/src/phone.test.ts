@@ -15,11 +15,17 @@ describe('the browser phone check (docs/product.md §5)', () => {
     '+254712345678',
     '0112345678',
     '+112345678',
-  ])('accepts %s', (phone) => {
+    // As people write them: spaces, dashes, dots and brackets are taken out first.
+    '0712 345 678',
+    '+254 712 345 678',
+    '0712-345-678',
+    '(0712) 345.678',
+    ' 0712345678 ',
+  ])('accepts %j', (phone) => {
     expect(isClientValidPhone(phone)).toBe(true);
   });
 
-  it.each(['', '712345678', '07123456', '+2547123456789', '0712 345 678', 'phone', '+44712345678'])(
+  it.each(['', '712345678', '07123456', '+2547123456789', '0712/345/678', 'phone', '+44712345678'])(
     'refuses %j',
     (phone) => {
       expect(isClientValidPhone(phone)).toBe(false);
@@ -38,6 +44,7 @@ describe('normaliseKenyanPhone', () => {
     ['+254712345678', '254712345678'],
     ['+254 712 345 678', '254712345678'],
     ['0712-345-678', '254712345678'],
+    ['(0712) 345.678', '254712345678'],
     [' 0712345678 ', '254712345678'],
   ])('%j → %s', (input, expected) => {
     expect(normaliseKenyanPhone(input)).toBe(expected);

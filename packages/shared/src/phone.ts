@@ -8,8 +8,14 @@
 
 export const CLIENT_PHONE_PATTERN = /^(?:07|254|\+254|0|\+1)[0-9]{8,9}$/;
 
+/**
+ * What people put between a number's digits ("+254 712 345 678", "0712-345-678", "(0712) 345678"):
+ * taken out before any pattern is applied, in the browser and on the server alike.
+ */
+const SEPARATORS = /[\s\-().]/g;
+
 export function isClientValidPhone(input: string): boolean {
-  return CLIENT_PHONE_PATTERN.test(input.trim());
+  return CLIENT_PHONE_PATTERN.test(input.replace(SEPARATORS, ''));
 }
 
 /** The national number after the country code: 7XXXXXXXX or 1XXXXXXXX. */
@@ -23,12 +29,12 @@ const ACCEPTED = [
 
 /**
  * Normalises a Kenyan mobile number to Daraja's 12-digit form (2547XXXXXXXX or 2541XXXXXXXX).
- * Accepts 07…, 01…, 7…, 1…, 2547…, 2541… and +254… with spaces and dashes anywhere.
+ * Accepts 07…, 01…, 7…, 1…, 2547…, 2541… and +254… with spaces, dashes, dots and brackets anywhere.
  * Returns null for anything else.
  */
 export function normaliseKenyanPhone(input: string): string | null {
   if (input.length > 40) return null;
-  const compact = input.replace(/[\s-]/g, '');
+  const compact = input.replace(SEPARATORS, '');
   for (const pattern of ACCEPTED) {
     const match = pattern.exec(compact);
     if (match) return `254${match[1]}`;

@@ -3,6 +3,8 @@
  * choke on some characters (docs/daraja-protocol.md §3.1, §8). Our record keeps the full text; Daraja gets a
  * shortened, plain copy.
  */
+import { PROMPT_REFERENCE_LENGTH } from '@mpesa/shared';
+
 function plainCopy(text: string, maxLength: number, fallback: string): string {
   const plain = text
     .normalize('NFKD')
@@ -14,7 +16,7 @@ function plainCopy(text: string, maxLength: number, fallback: string): string {
   return plain === '' ? fallback : plain;
 }
 
-export const ACCOUNT_REFERENCE_MAX = 12;
+export const ACCOUNT_REFERENCE_MAX = PROMPT_REFERENCE_LENGTH;
 export const TRANSACTION_DESC_MAX = 13;
 
 export function accountReferenceFor(reference: string): string {

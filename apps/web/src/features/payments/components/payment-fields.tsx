@@ -1,7 +1,15 @@
 import type { RefObject } from 'react';
-import { DESCRIPTION_MAX_LENGTH, MIN_AMOUNT, REFERENCE_MAX_LENGTH } from '@mpesa/shared';
+import {
+  DESCRIPTION_MAX_LENGTH,
+  MIN_AMOUNT,
+  PROMPT_REFERENCE_LENGTH,
+  REFERENCE_MAX_LENGTH,
+} from '@mpesa/shared';
 import type { PaymentRequest } from '../api/initiate-payment';
 import type { CheckedField, Invalid } from '../payment-problems';
+
+/** Beside the specification's hint: what it leaves out. */
+export const PHONE_HINT_MORE = '01… numbers too; spaces are fine.';
 
 /** A checked field's message, under the field and named as its description. */
 function FieldError({ field, invalid }: { field: CheckedField; invalid: Invalid | null }) {
@@ -53,9 +61,15 @@ export function CheckedFields({
           required
           aria-required="true"
           aria-invalid={invalid?.field === 'phoneNumber'}
-          aria-describedby={describedBy('phoneNumber', invalid, 'phoneNumber-hint')}
+          aria-describedby={describedBy(
+            'phoneNumber',
+            invalid,
+            'phoneNumber-hint phoneNumber-more',
+          )}
         />
+        {/* The specification's hint, then what it leaves out. */}
         <small id="phoneNumber-hint">Format: 07XXXXXXXX or +2547XXXXXXXX</small>
+        <small id="phoneNumber-more">{PHONE_HINT_MORE}</small>
         <FieldError field="phoneNumber" invalid={invalid} />
       </div>
 
@@ -96,7 +110,11 @@ export function OptionalFields({ form, update }: FieldsProps) {
           onChange={(event) => update('reference')(event.target.value)}
           placeholder="Payment reference"
           maxLength={REFERENCE_MAX_LENGTH}
+          aria-describedby="reference-hint"
         />
+        <small id="reference-hint">
+          Optional. The M-PESA prompt shows its first {PROMPT_REFERENCE_LENGTH} characters.
+        </small>
       </div>
 
       <div className="form-group">
@@ -109,7 +127,9 @@ export function OptionalFields({ form, update }: FieldsProps) {
           onChange={(event) => update('description')(event.target.value)}
           placeholder="Payment description"
           maxLength={DESCRIPTION_MAX_LENGTH}
+          aria-describedby="description-hint"
         />
+        <small id="description-hint">Optional.</small>
       </div>
     </>
   );

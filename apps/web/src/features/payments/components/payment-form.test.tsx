@@ -30,7 +30,9 @@ describe('the Make Payment screen', () => {
     expect(phone).toHaveAttribute('type', 'text');
     expect(phone).toHaveAttribute('placeholder', 'e.g., 0712345678 or +254712345678');
     expect(phone).toBeRequired();
-    expect(phone).toHaveAccessibleDescription('Format: 07XXXXXXXX or +2547XXXXXXXX');
+    expect(phone).toHaveAccessibleDescription(
+      'Format: 07XXXXXXXX or +2547XXXXXXXX 01… numbers too; spaces are fine.',
+    );
     const amount = screen.getByLabelText('Amount (KES)');
     expect(amount).toHaveAttribute('type', 'number');
     expect(amount).toHaveAttribute('min', '1');
@@ -60,6 +62,32 @@ describe('the Make Payment screen', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Amount must be at least 1 KES');
     expect(api.calls.filter((call) => call.method === 'POST')).toEqual([]);
   });
+
+  it.each(['+254 712 345 678', '0712 345 678', '(0712) 345-678'])(
+    'takes %j as people write it, and sends it for the server to normalise',
+    async (phone) => {
+      const api = mockApi((call) =>
+        call.method === 'POST'
+          ? {
+              status: 200,
+              body: {
+                success: true,
+                message: 'ok',
+                transactionId: 'tx-9',
+                checkoutRequestId: 'ws_CO_1',
+              },
+            }
+          : undefined,
+      );
+      renderApp('/');
+      fill({ 'Phone Number': phone, 'Amount (KES)': '150' });
+      submit();
+      await vi.waitFor(() => expect(api.calls.some((call) => call.method === 'POST')).toBe(true));
+      const post = api.calls.find((call) => call.method === 'POST');
+      expect((post?.body as { phoneNumber: string }).phoneNumber).toBe(phone);
+      expect(screen.queryByText('Please enter a valid Kenyan phone number')).toBeNull();
+    },
+  );
 
   it('sends the payment with the defaults, shows the busy button, then the success message, and opens the transaction after 3 s', async () => {
     vi.useFakeTimers();
@@ -265,7 +293,7 @@ describe('the Make Payment screen on a real phone and network', () => {
     expect(await screen.findByRole('alert')).toHaveAttribute('id', 'phoneNumber-error');
     expect(phone).toHaveAttribute('aria-invalid', 'true');
     expect(phone).toHaveAccessibleDescription(
-      'Please enter a valid Kenyan phone number Format: 07XXXXXXXX or +2547XXXXXXXX',
+      'Please enter a valid Kenyan phone number Format: 07XXXXXXXX or +2547XXXXXXXX 01… numbers too; spaces are fine.',
     );
     expect(phone).toHaveFocus();
     expect(amount).toHaveAttribute('aria-invalid', 'false');
@@ -274,7 +302,9 @@ describe('the Make Payment screen on a real phone and network', () => {
     submit();
     expect(await screen.findByRole('alert')).toHaveTextContent('Amount must be at least 1 KES');
     expect(phone).toHaveAttribute('aria-invalid', 'false');
-    expect(phone).toHaveAccessibleDescription('Format: 07XXXXXXXX or +2547XXXXXXXX');
+    expect(phone).toHaveAccessibleDescription(
+      'Format: 07XXXXXXXX or +2547XXXXXXXX 01… numbers too; spaces are fine.',
+    );
     expect(amount).toHaveAttribute('aria-invalid', 'true');
     expect(amount).toHaveAccessibleDescription('Amount must be at least 1 KES');
     expect(amount).toHaveFocus();
