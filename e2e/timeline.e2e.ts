@@ -12,7 +12,8 @@ const appUrl = inject('appUrl');
 const simulatorUrl = inject('simulatorUrl');
 
 const SENT = 'Payment initiated! Check your phone to complete the transaction.';
-const PAID = /^Callback: paid \(receipt ([A-Z0-9]{10})\)$/;
+// The step that settled the payment says its status in words before its title.
+const PAID = /^Success Callback: paid \(receipt ([A-Z0-9]{10})\)$/;
 
 let browser: Browser;
 let page: Page;

@@ -365,7 +365,7 @@ describe('the timeline and the receipt on the Transaction Details screen', () =>
     expect(section.querySelector('ol')).toContainElement(items[0]!);
     expect(items.map((item) => item.textContent)).toEqual([
       `${new Date('2026-11-22T10:15:00.000Z').toLocaleString()}Saved before the payment request was sent`,
-      `${new Date('2026-11-22T10:15:06.000Z').toLocaleString()}Callback: paid (receipt UF1E26WQJZ)The service request is processed successfully.`,
+      `${new Date('2026-11-22T10:15:06.000Z').toLocaleString()}Success Callback: paid (receipt UF1E26WQJZ)The service request is processed successfully.`,
     ]);
     expect(items[1]!.querySelector('time')).toHaveAttribute('datetime', '2026-11-22T10:15:06.000Z');
 
@@ -514,4 +514,49 @@ describe('the timeline and the receipt on the Transaction Details screen', () =>
     await screen.findByRole('heading', { name: 'Timeline' });
     expect(screen.queryByRole('button', { name: 'Copy receipt' })).not.toBeInTheDocument();
   });
+
+  it('marks a step that failed, or left the outcome unknown, in words beside its dot', async () => {
+    const step = (at: string, fromStatus: string | null, toStatus: string, title: string) => ({
+      at,
+      source: 'query',
+      fromStatus,
+      toStatus,
+      title,
+      detail: null,
+    });
+    mockApi((call) => {
+      if (call.path === DETAIL) {
+        return { status: 200, body: { success: true, data: transaction({ status: 'failed' }) } };
+      }
+      if (call.path === EVENTS) {
+        return {
+          status: 200,
+          body: {
+            success: true,
+            data: [
+              step('2026-11-22T10:15:00.000Z', null, 'pending', 'Saved'),
+              step('2026-11-22T10:25:00.000Z', 'pending', 'unknown', 'Gave up asking'),
+              step('2026-11-22T10:26:00.000Z', 'unknown', 'failed', 'Callback: not paid'),
+            ],
+          },
+        };
+      }
+      return undefined;
+    });
+    renderApp('/transactions/tx-1');
+    const items = await waitForItems();
+    expect(items.map((item) => item.className)).toEqual([
+      'timeline-event timeline-event-step',
+      'timeline-event timeline-event-unknown',
+      'timeline-event timeline-event-failed',
+    ]);
+    expect(within(items[1]!).getByText('Unknown')).toHaveClass('status-badge');
+    expect(within(items[2]!).getByText('Failed')).toHaveClass('status-badge');
+    expect(within(items[0]!).queryByText(/Pending|Unknown|Failed/)).toBeNull();
+  });
 });
+
+async function waitForItems(): Promise<HTMLElement[]> {
+  await screen.findByText('Callback: not paid');
+  return Array.from(document.querySelectorAll<HTMLElement>('.timeline-list li'));
+}

@@ -1,10 +1,22 @@
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { TransactionStatus } from '@mpesa/shared';
+import type { TransactionEvent } from '@mpesa/shared/contract-events';
 import { formatDate } from '../../../lib/format';
 import { transactionEventsQueryOptions } from '../api/transaction-events-api';
 import { isUnauthenticated } from '../../auth/unauthenticated';
 import { SignInNotice } from '../../auth/components/sign-in-notice';
+import { StatusBadge } from './status-badge';
+
+/**
+ * The status an event brought, when it brought one: said in words (the status badge's), not by the
+ * dot's colour alone, so that a failure or an unknown outcome reads as such to everyone.
+ */
+function outcomeOf(event: TransactionEvent): TransactionStatus | null {
+  return event.fromStatus !== event.toStatus && event.toStatus !== 'pending'
+    ? event.toStatus
+    : null;
+}
 
 /**
  * What happened to the payment, oldest first: saved, accepted by M-PESA, the callback, each STK
@@ -35,9 +47,19 @@ export function TransactionTimeline({ id, status }: { id: string; status: Transa
         <ol className="timeline-list">
           {events.map((event, index) => (
             // Events are only ever added at the end, so a position names one for good.
-            <li key={index} className="timeline-event">
+            <li
+              key={index}
+              className={`timeline-event timeline-event-${outcomeOf(event) ?? 'step'}`}
+            >
               <time dateTime={event.at}>{formatDate(event.at)}</time>
-              <span className="timeline-event-title">{event.title}</span>
+              <span className="timeline-event-title">
+                {outcomeOf(event) && (
+                  <>
+                    <StatusBadge status={outcomeOf(event)!} />{' '}
+                  </>
+                )}
+                {event.title}
+              </span>
               {event.detail && <span className="timeline-event-detail">{event.detail}</span>}
             </li>
           ))}
