@@ -69,7 +69,7 @@ async function period(title: string) {
   const collected = await box.locator('.summary-collected').textContent();
   const detail = (await box.locator('.summary-detail').textContent())!;
   return {
-    collected: Number(/^(\d+) KES$/.exec(collected!)![1]),
+    collected: Number(/^([\d,]+) KES$/.exec(collected!)![1]!.replaceAll(',', '')),
     count: Number(/^(\d+) payments?,/.exec(detail)![1]),
     detail,
   };
@@ -88,7 +88,13 @@ describe('the figures at a glance', () => {
         .getByRole('cell')
         .allTextContents();
       // Success, Failed, Cancelled, Timeout, Other.
-      expect(cells, day).toEqual([String(1500 + index + 1), '300', '200', '50', '0']);
+      expect(cells, day).toEqual([
+        (1500 + index + 1).toLocaleString('en-KE'),
+        '300',
+        '200',
+        '50',
+        '0',
+      ]);
     }
 
     const todays = await period('Today');

@@ -1,18 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import type { PeriodSummary, Summary } from '@mpesa/shared/contract';
-import { capitalise, formatAmount } from '../../../lib/format';
+import type { PeriodSummary } from '@mpesa/shared/contract';
+import { formatAmount } from '../../../lib/format';
 import { summaryQueryOptions } from '../api/transactions-api';
 import { isUnauthenticated } from '../../auth/unauthenticated';
 import { SignInNotice } from '../../auth/components/sign-in-notice';
-
-/** The statuses the chart stacks, bottom first; the rest are counted under "other". */
-const STACKED = ['success', 'failed', 'cancelled', 'timeout'] as const;
-type Stack = (typeof STACKED)[number] | 'other';
-const STACKS: readonly Stack[] = [...STACKED, 'other'];
-
-function stackOf(status: string): Stack {
-  return (STACKED as readonly string[]).includes(status) ? (status as Stack) : 'other';
-}
+import { DailyChart } from './daily-chart';
 
 /**
  * A period's figures; without them (still loading), hidden figures of a usual length in their
@@ -25,7 +17,7 @@ function Period({ title, period }: { title: string; period?: PeriodSummary }) {
       <div className="summary-period">
         <h3>{title}</h3>
         <p className="summary-collected summary-placeholder" aria-hidden="true">
-          0000 KES
+          00,000 KES
         </p>
         <p className="summary-detail summary-placeholder" aria-hidden="true">
           00 payments, 00% successful
@@ -42,88 +34,6 @@ function Period({ title, period }: { title: string; period?: PeriodSummary }) {
         {period.count} {period.count === 1 ? 'payment' : 'payments'}, {rate} successful
       </p>
     </div>
-  );
-}
-
-/** 14 days of amounts by status, as stacked bars; the same figures in a table for screen readers. */
-function DailyChart({ daily }: { daily: Summary['daily'] }) {
-  const amounts = daily.map((day) => {
-    const byStack = new Map<Stack, number>();
-    for (const { status, amount } of day.byStatus) {
-      byStack.set(stackOf(status), (byStack.get(stackOf(status)) ?? 0) + amount);
-    }
-    return { day: day.day, byStack };
-  });
-  const highest = Math.max(
-    1,
-    ...amounts.map(({ byStack }) => [...byStack.values()].reduce((sum, amount) => sum + amount, 0)),
-  );
-  const width = 14 * 20;
-  const height = 100;
-  return (
-    <figure className="summary-chart">
-      <figcaption>Amounts by day and status, last 14 days</figcaption>
-      <svg
-        viewBox={`0 0 ${width} ${height}`}
-        role="presentation"
-        aria-hidden="true"
-        focusable="false"
-      >
-        {amounts.map(({ day, byStack }, index) => {
-          let top = height;
-          return STACKS.map((stack) => {
-            const amount = byStack.get(stack) ?? 0;
-            if (amount === 0) return null;
-            const barHeight = Math.max(1, (amount / highest) * (height - 4));
-            top -= barHeight;
-            return (
-              <rect
-                key={`${day}-${stack}`}
-                className={`bar bar-${stack}`}
-                x={index * 20 + 3}
-                y={top}
-                width={14}
-                height={barHeight}
-              />
-            );
-          });
-        })}
-      </svg>
-      <ul className="summary-legend" aria-hidden="true">
-        {STACKS.map((stack) => (
-          <li key={stack}>
-            <span className={`legend-swatch bar-${stack}`} />
-            {capitalise(stack)}
-          </li>
-        ))}
-      </ul>
-      {/* A table ignores the width it is given, so the hiding is done by a box around it. */}
-      <div className="visually-hidden">
-        <table>
-          <caption>Amounts in KES by day and status, last 14 days</caption>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              {STACKS.map((stack) => (
-                <th key={stack} scope="col">
-                  {capitalise(stack)}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {amounts.map(({ day, byStack }) => (
-              <tr key={day}>
-                <th scope="row">{day}</th>
-                {STACKS.map((stack) => (
-                  <td key={stack}>{byStack.get(stack) ?? 0}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </figure>
   );
 }
 

@@ -44,7 +44,7 @@ describe('the Transaction History screen', () => {
     ).toEqual([
       'INV-2',
       '254712345678',
-      '2500 KES',
+      '2,500 KES',
       'Success',
       new Date(created).toLocaleString(),
       'View Details',
@@ -55,10 +55,9 @@ describe('the Transaction History screen', () => {
       'status-badge',
       'status-badge-cancelled',
     );
-    expect(within(first!).getByRole('link', { name: 'View Details' })).toHaveAttribute(
-      'href',
-      '/transactions/a',
-    );
+    expect(
+      within(first!).getByRole('link', { name: 'View details of INV-2, 2,500 KES, Success' }),
+    ).toHaveAttribute('href', '/transactions/a');
     expect(screen.queryByText('Loading transactions...')).not.toBeInTheDocument();
   });
 

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths';
@@ -6,7 +6,7 @@ import { ApiError } from '../../../lib/api-client';
 import { meQueryOptions } from '../../auth/api/auth-api';
 import { isUnauthenticated } from '../../auth/unauthenticated';
 import { SignInNotice } from '../../auth/components/sign-in-notice';
-import { formatAmount, formatDate } from '../../../lib/format';
+import { capitalise, formatAmount, formatDate } from '../../../lib/format';
 import {
   exportUrl,
   filtersFromSearch,
@@ -20,12 +20,24 @@ import { StatusBadge } from './status-badge';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 
 const COLUMNS = ['Reference', 'Phone Number', 'Amount', 'Status', 'Date', 'Action'] as const;
+/** The row's link says which payment it opens; its visible text stays 'View Details'. */
+const VIEW_LABEL = (row: Transaction) =>
+  `View details of ${row.reference}, ${formatAmount(row.amount)}, ${capitalise(row.status)}`;
+/** How many rows a search found ("more" while Load more can bring others). */
+const FOUND = (count: number, more: boolean) =>
+  `${count} ${count === 1 ? 'payment' : 'payments'} ${more ? 'shown, more with Load more.' : 'found.'}`;
 
 /**
  * The payments, one row each. Explicit roles keep the table's meaning for screen readers when
  * narrow screens restyle each row as a card.
  */
-function TransactionTable({ rows }: { rows: Transaction[] }) {
+function TransactionTable({
+  rows,
+  firstNew,
+}: {
+  rows: Transaction[];
+  firstNew: { index: number; link: RefObject<HTMLAnchorElement | null> };
+}) {
   return (
     <table className="transaction-table" role="table" aria-labelledby="transactions-title">
       <thead role="rowgroup">
@@ -38,7 +50,7 @@ function TransactionTable({ rows }: { rows: Transaction[] }) {
         </tr>
       </thead>
       <tbody role="rowgroup">
-        {rows.map((transaction) => (
+        {rows.map((transaction, index) => (
           <tr key={transaction._id} role="row" className={`row-status-${transaction.status}`}>
             <td role="cell" data-label="Reference">
               {transaction.reference}
@@ -56,7 +68,12 @@ function TransactionTable({ rows }: { rows: Transaction[] }) {
               {formatDate(transaction.createdAt)}
             </td>
             <td role="cell" data-label="Action">
-              <Link to={paths.transaction(transaction._id)} className="view-link">
+              <Link
+                to={paths.transaction(transaction._id)}
+                className="view-link"
+                aria-label={VIEW_LABEL(transaction)}
+                ref={index === firstNew.index ? firstNew.link : undefined}
+              >
                 View Details
               </Link>
             </td>
@@ -64,6 +81,82 @@ function TransactionTable({ rows }: { rows: Transaction[] }) {
         ))}
       </tbody>
     </table>
+  );
+}
+
+/**
+ * Where focus goes as the results change: after a search, to the count of what it found (which
+ * brings the results into view on a phone, where they start below the fold); after Load more, to
+ * the first new row's link (the button is disabled while it loads, and gone after the last page).
+ */
+function useResultsFocus(
+  rowCount: number,
+  loaded: boolean,
+  searchText: string,
+  fetchNextPage: () => Promise<unknown>,
+) {
+  const count = useRef<HTMLParagraphElement>(null);
+  const link = useRef<HTMLAnchorElement>(null);
+  const searched = useRef(false);
+  const loadingMore = useRef(false);
+  const [firstNew, setFirstNew] = useState(-1);
+  useEffect(() => {
+    if (!loaded || !searched.current) return;
+    searched.current = false;
+    count.current?.focus({ preventScroll: true });
+    count.current?.scrollIntoView?.({ block: 'start' });
+  }, [loaded, searchText]);
+  useEffect(() => {
+    if (!loadingMore.current || rowCount <= firstNew) return;
+    loadingMore.current = false;
+    link.current?.focus();
+  }, [rowCount, firstNew]);
+  return {
+    count,
+    firstNew: { index: firstNew, link },
+    /** A search for other filters (the same ones change nothing on screen). */
+    onSearch: (next: string) => {
+      if (next !== (searchText ? `?${searchText}` : '')) searched.current = true;
+    },
+    loadMore: () => {
+      loadingMore.current = true;
+      setFirstNew(rowCount);
+      void fetchNextPage();
+    },
+  };
+}
+
+/** What a search found, in a live region present from the start so that it is announced. */
+function ResultsStatus({
+  rows,
+  more,
+  count,
+}: {
+  rows: Transaction[] | undefined;
+  more: boolean;
+  count: RefObject<HTMLParagraphElement | null>;
+}) {
+  return (
+    <div role="status" className="history-results">
+      {rows && (
+        <p ref={count} tabIndex={-1} className={rows.length ? 'history-count' : 'empty'}>
+          {rows.length ? FOUND(rows.length, more) : 'No transactions found.'}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function LoadMore({ loading, onClick }: { loading: boolean; onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      className="button button-secondary load-more"
+      onClick={onClick}
+      disabled={loading}
+    >
+      {loading ? 'Loading more...' : 'Load more'}
+    </button>
   );
 }
 
@@ -80,6 +173,7 @@ export function TransactionList() {
   const { data: operator } = useQuery(meQueryOptions());
   const mayExport = !operator || operator.role === 'owner';
   const rows = data?.pages.flatMap((page) => page.data) ?? [];
+  const focus = useResultsFocus(rows.length, Boolean(data), searchText, fetchNextPage);
   // A filter the server refused (a bad date in a shared address) is named under the spec's text.
   const refusal =
     health.error instanceof ApiError && health.error.status === 400 ? health.error.message : '';
@@ -104,7 +198,10 @@ export function TransactionList() {
       <HistoryFilters
         key={searchText}
         filters={filters}
-        onChange={(next) => void navigate(`${paths.transactions}${next}`)}
+        onChange={(next) => {
+          focus.onSearch(next);
+          void navigate(`${paths.transactions}${next}`);
+        }}
       />
       {mayExport && (
         <p className="history-export">
@@ -124,26 +221,14 @@ export function TransactionList() {
         </p>
       )}
       <ConnectionNotice query={query} health={health} />
-      {!data ? null : rows.length === 0 ? (
-        <p className="empty">No transactions found.</p>
-      ) : (
-        <TransactionTable rows={rows} />
-      )}
+      <ResultsStatus rows={data && rows} more={hasNextPage} count={focus.count} />
+      {rows.length > 0 && <TransactionTable rows={rows} firstNew={focus.firstNew} />}
       {isFetchNextPageError && (
         <p className="error-detail" role="alert">
           More transactions could not be loaded.
         </p>
       )}
-      {hasNextPage && (
-        <button
-          type="button"
-          className="button button-secondary load-more"
-          onClick={() => void fetchNextPage()}
-          disabled={isFetchingNextPage}
-        >
-          {isFetchingNextPage ? 'Loading more...' : 'Load more'}
-        </button>
-      )}
+      {hasNextPage && <LoadMore loading={isFetchingNextPage} onClick={focus.loadMore} />}
     </section>
   );
 }

@@ -1,0 +1,159 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { mockApi, renderApp, summary, transaction } from '../../../test/render-app';
+import { formatAmount } from '../../../lib/format';
+import { axisTop } from './daily-chart';
+
+const EMPTY = { status: 200, body: { success: true, data: [], nextCursor: null } };
+
+/** A fortnight whose last day took 1,501 KES in two payments and lost 550 KES in three. */
+function fortnight() {
+  return summary({
+    today: { collected: 292163, count: 3, successCount: 2, successRate: 2 / 3 },
+    daily: summary().daily.map((day, index) =>
+      index === 13
+        ? {
+            ...day,
+            byStatus: [
+              { status: 'success', count: 2, amount: 1501 },
+              { status: 'failed', count: 1, amount: 300 },
+              { status: 'cancelled', count: 1, amount: 200 },
+              { status: 'timeout', count: 1, amount: 50 },
+            ],
+          }
+        : day,
+    ),
+  });
+}
+
+describe('amounts', () => {
+  it('are grouped by thousands, the unit after the number', () => {
+    expect(formatAmount(292163)).toBe('292,163 KES');
+    expect(formatAmount(150)).toBe('150 KES');
+    expect(formatAmount(1500000)).toBe('1,500,000 KES');
+  });
+});
+
+describe('the 14-day chart', () => {
+  it('rounds its axis up to a figure a person reads', () => {
+    expect(axisTop(1501)).toBe(2000);
+    expect(axisTop(2100)).toBe(2500);
+    expect(axisTop(40)).toBe(50);
+    expect(axisTop(0)).toBe(100);
+  });
+
+  it('shows paid apart from not paid, with an axis, day labels and each day’s figures', async () => {
+    mockApi((call) =>
+      call.path === '/api/mpesa/summary'
+        ? { status: 200, body: { success: true, data: fortnight() } }
+        : call.path === '/api/mpesa/transactions'
+          ? EMPTY
+          : undefined,
+    );
+    renderApp('/transactions');
+    const glance = await screen.findByRole('region', { name: 'At a glance' });
+    expect(within(glance).getByText('292,163 KES')).toBeInTheDocument();
+
+    const days = within(glance).getAllByRole('img');
+    expect(days).toHaveLength(14);
+    const last = days[13]!;
+    // Named for screen readers, reachable by keyboard, with the same figures as its tooltip.
+    expect(last).toHaveAccessibleName(/22 Nov.*, Paid: 1,501 KES \(2\), Not paid: 550 KES \(3\)$/);
+    expect(last).toHaveAttribute('tabindex', '0');
+    expect(last.querySelector('.chart-tip')).toHaveTextContent('Paid: 1,501 KES (2)');
+    expect(last.querySelector('.chart-label')).toHaveTextContent('22');
+    expect(days[0]!.querySelector('.chart-label')).toHaveTextContent('9');
+    // Side by side against an axis up to 2,000: the unpaid bar is not stacked on the paid one.
+    const axis = glance.querySelector('.chart-axis')!;
+    expect([...axis.children].map((tick) => tick.textContent)).toEqual(['2K', '1K', '0']);
+    expect(last.querySelector<HTMLElement>('.bar-paid')!.style.height).toBe('75.05%');
+    expect(last.querySelector<HTMLElement>('.bar-unpaid')!.style.height).toBe('27.5%');
+    expect(days[0]).toHaveAccessibleName(/Paid: 0 KES \(0\), Not paid: 0 KES \(0\)$/);
+  });
+});
+
+describe('the history on a phone', () => {
+  it('names each row’s link by its payment, keeping the visible "View Details"', async () => {
+    mockApi((call) =>
+      call.path === '/api/mpesa/transactions'
+        ? {
+            status: 200,
+            body: { success: true, data: [transaction({ amount: 2500, status: 'failed' })] },
+          }
+        : undefined,
+    );
+    renderApp('/transactions');
+    const link = await screen.findByRole('link', {
+      name: 'View details of INV-42, 2,500 KES, Failed',
+    });
+    expect(link).toHaveTextContent(/^View Details$/);
+  });
+
+  it('says what a search found, in a live region, and moves focus to it', async () => {
+    mockApi((call) =>
+      call.path === '/api/mpesa/transactions'
+        ? EMPTY
+        : call.path === '/api/mpesa/transactions?q=INV'
+          ? {
+              status: 200,
+              body: {
+                success: true,
+                data: [transaction({ _id: 'a' }), transaction({ _id: 'b', reference: 'INV-43' })],
+                nextCursor: null,
+              },
+            }
+          : undefined,
+    );
+    const user = userEvent.setup();
+    renderApp('/transactions');
+    await screen.findByText('No transactions found.');
+    expect(screen.getByText('No transactions found.').closest('[role="status"]')).not.toBeNull();
+    await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'INV');
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+    const count = await screen.findByText('2 payments found.');
+    expect(count.closest('[role="status"]')).not.toBeNull();
+    expect(count).toHaveFocus();
+  });
+
+  it('leaves focus alone when the history is opened, not searched', async () => {
+    mockApi((call) =>
+      call.path === '/api/mpesa/transactions?q=INV'
+        ? { status: 200, body: { success: true, data: [transaction()], nextCursor: null } }
+        : undefined,
+    );
+    renderApp('/transactions?q=INV');
+    expect(await screen.findByText('1 payment found.')).not.toHaveFocus();
+  });
+
+  it('moves focus to the first new row after Load more, and counts what is shown', async () => {
+    mockApi((call) =>
+      call.path === '/api/mpesa/transactions'
+        ? {
+            status: 200,
+            body: {
+              success: true,
+              data: [transaction({ _id: 'a', reference: 'INV-2', status: 'success' })],
+              nextCursor: 'c1',
+            },
+          }
+        : call.path === '/api/mpesa/transactions?cursor=c1'
+          ? {
+              status: 200,
+              body: {
+                success: true,
+                data: [transaction({ _id: 'b', reference: 'INV-1', status: 'success' })],
+                nextCursor: null,
+              },
+            }
+          : undefined,
+    );
+    const user = userEvent.setup();
+    renderApp('/transactions');
+    expect(await screen.findByText('1 payment shown, more with Load more.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    const first = await screen.findByRole('link', { name: /^View details of INV-1,/ });
+    expect(first).toHaveFocus();
+    expect(screen.getByText('2 payments found.')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,156 @@
+/// <reference lib="dom" />
+/**
+ * The history read on a phone and on a desktop, in light and dark: a search brings its count into
+ * view and announces it, Load more moves focus to the first new row, amounts are grouped by
+ * thousands, the chart's days show their figures on focus and hover, and axe finds nothing in
+ * either colour scheme. The payments are written straight into the API's database.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { withApiDatabase } from './api-database.ts';
+import { fitsWidth, launchBrowser } from './browser.ts';
+import { axeViolations, DESKTOP, PHONE } from './page-checks.ts';
+import { storedPayment } from '../apps/api/src/test/stored-payment.ts';
+
+const appUrl = inject('appUrl');
+const PREFIX = 'PHONE-';
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  await withApiDatabase(async (db) => {
+    const now = Date.now();
+    for (let i = 0; i < 60; i++) {
+      const at = new Date(now - (60 - i) * 1000).toISOString();
+      await db
+        .insertInto('transactions')
+        .values(
+          storedPayment(`phone-${String(i).padStart(3, '0')}`, at, {
+            reference: `${PREFIX}${String(i).padStart(3, '0')}`,
+            phone_number: `2547130${String(i).padStart(5, '0')}`,
+            amount: 12_000 + i,
+            status: i % 3 === 0 ? 'failed' : 'success',
+            result_code: i % 3 === 0 ? '1' : '0',
+          }),
+        )
+        .execute();
+    }
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** A page of the given size and colour scheme; axe needs the page's CSP bypassed. */
+async function open(
+  viewport: { width: number; height: number },
+  colorScheme: 'light' | 'dark' = 'light',
+  bypassCSP = false,
+): Promise<Page> {
+  const context = await browser.newContext({ viewport, colorScheme, bypassCSP, locale: 'en-KE' });
+  return context.newPage();
+}
+
+/** What has focus: its text, its accessible label, and whether it is in a live region. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const element = document.activeElement as HTMLElement;
+    const box = element.getBoundingClientRect();
+    return {
+      text: element.textContent,
+      label: element.getAttribute('aria-label'),
+      live: element.closest('[role="status"]') !== null,
+      inView: box.top >= 0 && box.bottom <= window.innerHeight,
+    };
+  });
+
+describe.each([
+  ['phone', PHONE],
+  ['desktop', DESKTOP],
+])('the history on a %s', (_name, viewport) => {
+  it('brings a search’s count into view and announces it, and Load more focuses the first new row', async () => {
+    const page = await open(viewport);
+    try {
+      await page.goto(`${appUrl}/transactions`);
+      await page.getByRole('searchbox', { name: 'Search' }).fill(PREFIX);
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await page.getByText('50 payments shown, more with Load more.').waitFor();
+      await expect
+        .poll(() => focused(page))
+        .toEqual({
+          text: '50 payments shown, more with Load more.',
+          label: null,
+          live: true,
+          inView: true,
+        });
+
+      const amounts = await page.locator('td[data-label="Amount"]').allTextContents();
+      expect(amounts[0]).toBe('12,059 KES');
+      // One line each: an amount never breaks (its text is drawn in one box).
+      const lines = await page
+        .locator('td[data-label="Amount"]')
+        .first()
+        .evaluate((cell) => {
+          const range = document.createRange();
+          range.selectNodeContents(cell);
+          return range.getClientRects().length;
+        });
+      expect(lines).toBe(1);
+
+      await page.getByRole('button', { name: 'Load more' }).click();
+      await expect
+        .poll(async () => (await focused(page)).label)
+        .toMatch(new RegExp(`^View details of ${PREFIX}009, 12,009 KES, Failed$`));
+      expect(await page.getByText('60 payments found.').isVisible()).toBe(true);
+      expect(await fitsWidth(page)).toBe(true);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('draws the chart across its card, each day’s figures shown on focus and on hover', async () => {
+    const page = await open(viewport);
+    try {
+      await page.goto(`${appUrl}/transactions`);
+      const glance = page.getByRole('region', { name: 'At a glance' });
+      await glance.waitFor();
+      const days = glance.getByRole('img');
+      await expect.poll(() => days.count()).toBe(14);
+      const today = days.last();
+      expect(await today.getAttribute('aria-label')).toMatch(/Paid: [\d,]+ KES \(\d+\)/);
+      // Bars drawn (the page's Content-Security-Policy leaves a style set by script alone).
+      const paid = await today.locator('.bar-paid').boundingBox();
+      expect(paid!.height).toBeGreaterThan(10);
+
+      await today.focus();
+      expect(await today.locator('.chart-tip').isVisible()).toBe(true);
+      expect(await today.locator('.chart-tip').textContent()).toMatch(/Paid: \d{1,3}(,\d{3})+ KES/);
+      await days.first().hover();
+      expect(await days.first().locator('.chart-tip').isVisible()).toBe(true);
+
+      const card = (await page.locator('.transaction-list').boundingBox())!;
+      const chart = (await page.locator('.chart').boundingBox())!;
+      expect(chart.width).toBeGreaterThan(card.width * 0.8);
+      expect(await fitsWidth(page)).toBe(true);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it.each(['light', 'dark'] as const)('passes axe in %s mode', async (scheme) => {
+    const page = await open(viewport, scheme, true);
+    try {
+      await page.goto(`${appUrl}/transactions?q=${PREFIX}`);
+      await page.getByRole('table', { name: 'Transaction History' }).waitFor();
+      await page.getByRole('region', { name: 'At a glance' }).getByRole('img').last().focus();
+      const background = await page.evaluate(
+        () => getComputedStyle(document.documentElement).backgroundColor,
+      );
+      expect(background).toBe(scheme === 'dark' ? 'rgb(18, 20, 18)' : 'rgb(246, 247, 246)');
+      expect(await axeViolations(page)).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
+  });
+});
