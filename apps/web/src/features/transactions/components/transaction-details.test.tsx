@@ -550,8 +550,8 @@ describe('the timeline and the receipt on the Transaction Details screen', () =>
       'timeline-event timeline-event-unknown',
       'timeline-event timeline-event-failed',
     ]);
-    expect(within(items[1]!).getByText('Unknown')).toHaveClass('status-badge');
-    expect(within(items[2]!).getByText('Failed')).toHaveClass('status-badge');
+    expect(within(items[1]!).getByText('Unknown')).toHaveClass('timeline-mark');
+    expect(within(items[2]!).getByText('Failed')).toHaveClass('timeline-mark');
     expect(within(items[0]!).queryByText(/Pending|Unknown|Failed/)).toBeNull();
   });
 });

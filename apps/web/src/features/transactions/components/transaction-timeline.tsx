@@ -2,11 +2,10 @@ import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { TransactionStatus } from '@mpesa/shared';
 import type { TransactionEvent } from '@mpesa/shared/contract-events';
-import { formatDate } from '../../../lib/format';
+import { capitalise, formatDate } from '../../../lib/format';
 import { transactionEventsQueryOptions } from '../api/transaction-events-api';
 import { isUnauthenticated } from '../../auth/unauthenticated';
 import { SignInNotice } from '../../auth/components/sign-in-notice';
-import { StatusBadge } from './status-badge';
 
 /**
  * The status an event brought, when it brought one: said in words (the status badge's), not by the
@@ -55,7 +54,10 @@ export function TransactionTimeline({ id, status }: { id: string; status: Transa
               <span className="timeline-event-title">
                 {outcomeOf(event) && (
                   <>
-                    <StatusBadge status={outcomeOf(event)!} />{' '}
+                    {/* The status badge's colours, not its class: the page's badge is the one. */}
+                    <span className={`timeline-mark status-badge-${outcomeOf(event)}`}>
+                      {capitalise(outcomeOf(event)!)}
+                    </span>{' '}
                   </>
                 )}
                 {event.title}
