@@ -135,14 +135,14 @@ describe('the history', () => {
       page.waitForEvent('download'),
       page.getByRole('link', { name: 'Export CSV' }).click(),
     ]);
-    expect(download.suggestedFilename()).toMatch(/^transactions-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(download.suggestedFilename()).toMatch(/^payments-failed-search-\d{4}-\d{2}-\d{2}\.csv$/);
     const lines = fs
       .readFileSync((await download.path())!, 'utf8')
       .split('\r\n')
       .filter(Boolean);
-    expect(lines[0]).toMatch(/^id,created_at,reference,/);
+    expect(lines[0]).toMatch(/^\uFEFFPayment ID,"Created at \(.*\)",Reference,/);
     expect(lines).toHaveLength(16);
     expect(lines.slice(1).every((line) => line.includes(',failed,'))).toBe(true);
-    expect(lines[1]).toMatch(/^hist-056,2026-11-01T11:56:00\+03:00,HIST-056,/);
+    expect(lines[1]).toMatch(/^hist-056,2026-11-01 11:56:00,HIST-056,/);
   });
 });

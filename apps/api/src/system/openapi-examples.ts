@@ -6,7 +6,7 @@
 import type { Summary } from '@mpesa/shared/contract';
 import type { TransactionRow } from '../db/schema.ts';
 import { toTransactionDto } from '../transactions/transaction-dto.ts';
-import { CSV_COLUMNS, csvLine, csvRecord } from '../transactions/history-csv.ts';
+import { csvHeader, csvRecord } from '../transactions/history-csv.ts';
 import type { TimelineRow } from '../transactions/events.repository.ts';
 
 const createdAt = '2026-03-14T09:26:53.000Z';
@@ -56,8 +56,9 @@ export const SAMPLE = {
   }),
 };
 
-/** The export's first lines, for the sample payment, in Nairobi's time. */
-export const SAMPLE_CSV = csvLine(CSV_COLUMNS) + csvRecord(PAID, 'Africa/Nairobi');
+/** The export's first lines (its byte-order mark too), for the sample payment, in Nairobi's time. */
+export const SAMPLE_CSV =
+  csvHeader('Africa/Nairobi', new Date(createdAt)) + csvRecord(PAID, 'Africa/Nairobi');
 
 /** Daraja's callback for the sample payment (docs/daraja-protocol.md §4.1). */
 export const SAMPLE_CALLBACK = {

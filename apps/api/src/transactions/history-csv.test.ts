@@ -1,9 +1,10 @@
 /**
  * The CSV export's cells: a stranger's text that a spreadsheet could run as a formula is
- * neutralised, also when it starts with a look-alike of a formula's character (an attack found that one got through).
+ * neutralised, also when it starts with a look-alike of a formula's character (an attack found
+ * that one got through); the header names the time zone; phone numbers stay text.
  */
 import { describe, expect, it } from 'vitest';
-import { csvLine } from './history-csv.ts';
+import { csvHeader, csvLine, csvRecord, type CsvRow, zoneLabel } from './history-csv.ts';
 
 const line = (value: string) => csvLine([value]).slice(0, -2);
 
@@ -47,5 +48,54 @@ describe('a CSV cell', () => {
     ['', 'an empty cell'],
   ])('leaves %j (%s) as it is', (value) => {
     expect(line(value)).toBe(value);
+  });
+});
+
+describe('the header’s time zone', () => {
+  const NOV = new Date('2026-11-25T12:00:00Z');
+  it.each([
+    ['Africa/Nairobi', 'East Africa Time, UTC+03:00'],
+    ['UTC', 'Coordinated Universal Time, UTC+00:00'],
+    ['Asia/Kolkata', 'India Standard Time, UTC+05:30'],
+    // Its clocks change: the times carry no offset, so the header says both.
+    ['Europe/London', 'Europe/London, UTC+00:00 or UTC+01:00'],
+  ])('names %s as %j', (zone, label) => {
+    expect(zoneLabel(zone, NOV)).toBe(label);
+  });
+
+  it('opens the file with a byte-order mark and quotes a heading with a comma', () => {
+    const header = csvHeader('Africa/Nairobi', NOV);
+    expect(header.startsWith('\uFEFFPayment ID,"Created at (East Africa Time, UTC+03:00)",')).toBe(
+      true,
+    );
+  });
+});
+
+describe('a CSV record', () => {
+  const row: CsvRow = {
+    id: 'tx-1',
+    created_at: '2026-11-25T09:20:47.000Z',
+    reference: 'INV-1',
+    description: 'Malipo',
+    phone_number: '254712345678',
+    amount: 250,
+    status: 'success',
+    mpesa_receipt_number: null,
+    transaction_date: null,
+    result_code: null,
+    response_description: null,
+  };
+
+  it('writes a number, or a masked one, as a formula that gives its text', () => {
+    expect(csvRecord(row, 'Africa/Nairobi')).toBe(
+      'tx-1,2026-11-25 12:20:47,INV-1,Malipo,"=""254712345678""",250,success,,,,\r\n',
+    );
+    expect(csvRecord({ ...row, phone_number: '254*****5678' }, 'UTC')).toContain(
+      ',2026-11-25 09:20:47,INV-1,Malipo,"=""254*****5678""",',
+    );
+  });
+
+  it('never wraps anything but digits and asterisks in a formula', () => {
+    expect(csvRecord({ ...row, phone_number: '=1+1' }, 'UTC')).toContain(",Malipo,'=1+1,250,");
   });
 });

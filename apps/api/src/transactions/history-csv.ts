@@ -1,16 +1,25 @@
 /**
- * The history as CSV (RFC 4180): a header row, amounts as plain numbers, times in ISO 8601 with the
- * business time zone's offset. References and descriptions are typed by strangers, so a cell that
- * a spreadsheet would run as a formula (starting with =, +, -, @, a tab or a carriage return) is
- * neutralised with a leading apostrophe. So is one that starts with a look-alike that Unicode's
- * compatibility normalisation (NFKC) turns into one of those: full-width ＝ ＋ － ＠ (U+FF1D,
- * FF0B, FF0D, FF20), small ﹦ ﹢ ﹣ ﹫ (U+FE66, FE62, FE63, FE6B), super- and subscript ⁼ ⁺ ₌ ₊.
- * A spreadsheet that folds them into the characters they stand for would run the cell; the cell
- * is kept as written, only neutralised.
+ * The history as CSV (RFC 4180), written for a spreadsheet (docs/product.md §2, the history's
+ * export): UTF-8 with a byte-order mark, so that Excel does not read "café" as Windows-1252;
+ * headers in words; times as a spreadsheet reads date-times (2026-11-25 12:20:47), in the
+ * business time zone, which the header names; phone numbers kept as text; amounts as plain
+ * numbers.
+ *
+ * References and descriptions are typed by strangers, so a cell that a spreadsheet would run as a
+ * formula (starting with =, +, -, @, a tab or a carriage return) is neutralised with a leading
+ * apostrophe. So is one that starts with a look-alike that Unicode's compatibility normalisation
+ * (NFKC) turns into one of those: full-width ＝ ＋ － ＠ (U+FF1D, FF0B, FF0D, FF20), small ﹦ ﹢
+ * ﹣ ﹫ (U+FE66, FE62, FE63, FE6B), super- and subscript ⁼ ⁺ ₌ ₊. A spreadsheet that folds them
+ * into the characters they stand for would run the cell; the cell is kept as written, only
+ * neutralised.
  */
 import type { TransactionRow } from '../db/schema.ts';
 import { isoInZone } from '../lib/business-day.ts';
 
+/** The byte-order mark that opens the file. */
+export const CSV_BOM = '\uFEFF';
+
+/** The columns read for the export, in the file's order. */
 export const CSV_COLUMNS = [
   'id',
   'created_at',
@@ -25,8 +34,57 @@ export const CSV_COLUMNS = [
   'response_description',
 ] as const;
 
+/** The header row's words, one a column; `{zone}` is the business time zone's name. */
+export const CSV_HEADINGS: Record<(typeof CSV_COLUMNS)[number], string> = {
+  id: 'Payment ID',
+  created_at: 'Created at ({zone})',
+  reference: 'Reference',
+  description: 'Description',
+  phone_number: 'Phone number',
+  amount: 'Amount (KES)',
+  status: 'Status',
+  mpesa_receipt_number: 'M-PESA receipt',
+  transaction_date: 'M-PESA transaction time ({zone})',
+  result_code: 'Result code',
+  response_description: 'Result description',
+};
+/** How a zone whose offset changes in the year is named: its IANA name and both offsets. */
+const ZONE_WITH_TWO_OFFSETS = '{name}, {first} or {second}';
+
 /** The columns a CSV line is made of. */
 export type CsvRow = Pick<TransactionRow, (typeof CSV_COLUMNS)[number]>;
+
+/** The zone's name at an instant, in English: 'long' (East Africa Time), or 'longOffset'. */
+function zonePart(timeZone: string, at: Date, style: 'long' | 'longOffset'): string {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: style });
+  return parts.formatToParts(at).find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
+}
+
+/** GMT+03:00 → UTC+03:00; GMT (no offset) → UTC+00:00. */
+function utcOffset(timeZone: string, at: Date): string {
+  const offset = zonePart(timeZone, at, 'longOffset').replace(/^GMT/, 'UTC');
+  return offset === 'UTC' ? 'UTC+00:00' : offset;
+}
+
+/**
+ * The business time zone as the header names it: "East Africa Time, UTC+03:00". A zone whose
+ * clocks change in the year (none in Kenya) is named by its IANA name with both offsets, since
+ * the times below are written without one.
+ */
+export function zoneLabel(timeZone: string, now: Date): string {
+  const year = now.getUTCFullYear();
+  const [first, second] = [0, 6].map((month) =>
+    utcOffset(timeZone, new Date(Date.UTC(year, month, 1))),
+  ) as [string, string];
+  if (first !== second) {
+    return ZONE_WITH_TWO_OFFSETS.replace('{name}', timeZone)
+      .replace('{first}', first)
+      .replace('{second}', second);
+  }
+  const name = zonePart(timeZone, now, 'long');
+  // A zone with no English name is given one like GMT+03:00 by Intl: its IANA name says more.
+  return `${name.startsWith('GMT') ? timeZone : name}, ${first}`;
+}
 
 /**
  * A cell that needs neither neutralising nor quoting, the common case, is written as it is: one
@@ -58,14 +116,46 @@ export function csvLine(values: readonly (string | number | null)[]): string {
   return `${values.map(cell).join(',')}\r\n`;
 }
 
+/** The first line: the byte-order mark and the headers in words. */
+export function csvHeader(timeZone: string, now: Date): string {
+  const zone = zoneLabel(timeZone, now);
+  return (
+    CSV_BOM + csvLine(CSV_COLUMNS.map((column) => CSV_HEADINGS[column].replace('{zone}', zone)))
+  );
+}
+
+/**
+ * A phone number as a spreadsheet keeps it: as text. Bare, 254712345678 becomes the number
+ * 2.54712E+11 in Excel, LibreOffice and Google Sheets alike. Written as the formula
+ * ="254712345678" (quoted as RFC 4180 says: "=""254712345678"""), Excel and Google Sheets show
+ * the text 254712345678, with nothing added; LibreOffice shows the same when its import evaluates
+ * formulas, and otherwise the formula's own text: text in all three, never a number. A leading
+ * apostrophe would stay visible in Excel, which hides one only when typed. The formula is ours,
+ * not a stranger's: it is written only around digits and the retention mask's asterisks
+ * (254*****5678, PHONE_RETENTION_DAYS), so it can compute nothing but that text; anything else
+ * goes through `cell` and its neutralising.
+ */
+function phoneCell(phone: string): string {
+  return /^[0-9*]+$/.test(phone) ? `"=""${phone}"""` : cell(phone);
+}
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/;
+
+/** An instant as a spreadsheet reads a date-time, in the zone's wall time: 2026-11-25 12:20:47. */
+function spreadsheetTime(instant: string, timeZone: string): string {
+  const iso = isoInZone(instant, timeZone);
+  // A time stored in another form (none is: the database writes ISO 8601) is written as it is.
+  return ISO_TIME.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 19)}` : cell(iso);
+}
+
 /** One payment as a CSV line, in the order of CSV_COLUMNS (written out: it runs once a row). */
 export function csvRecord(row: CsvRow, timeZone: string): string {
-  // Ids, phone numbers and statuses are ours, never a stranger's text: they need no care.
-  return `${row.id},${isoInZone(row.created_at, timeZone)},${cell(row.reference)},${cell(
+  // Ids and statuses are ours, never a stranger's text: they need no care.
+  return `${row.id},${spreadsheetTime(row.created_at, timeZone)},${cell(row.reference)},${cell(
     row.description,
-  )},${row.phone_number},${Number(row.amount)},${row.status},${cell(
+  )},${phoneCell(row.phone_number)},${Number(row.amount)},${row.status},${cell(
     row.mpesa_receipt_number,
-  )},${row.transaction_date === null ? '' : cell(isoInZone(row.transaction_date, timeZone))},${cell(
+  )},${row.transaction_date === null ? '' : spreadsheetTime(row.transaction_date, timeZone)},${cell(
     row.result_code,
   )},${cell(row.response_description)}\r\n`;
 }

@@ -12,7 +12,7 @@ import type {
 } from '@mpesa/shared/contract';
 import { invalidCursor } from '../errors.ts';
 import { businessDayOf, nextDay, previousDay, startOfBusinessDay } from '../lib/business-day.ts';
-import { csvLine, CSV_COLUMNS, csvRecord } from './history-csv.ts';
+import { CSV_COLUMNS, csvHeader, csvRecord } from './history-csv.ts';
 import { decodeCursor, encodeCursor } from './list-cursor.ts';
 import { toTransactionDto } from './transaction-dto.ts';
 import type { PaymentDeps } from './transactions.service.ts';
@@ -76,13 +76,14 @@ export async function listTransactions(
 }
 
 /**
- * Every payment the filters select, newest first, as CSV text, read and sent a batch at a time. The first batch is read before anything is sent,
- * so that a database that cannot be reached is answered 503 rather than with a header row; one
- * that goes away later ends the stream with an error, which cuts the answer short (the chunked
- * encoding is never finished, and clients report the download as broken).
+ * Every payment the filters select, newest first, as CSV text (history-csv.ts), read and sent a
+ * batch at a time. The first batch is read before anything is sent, so that a database that
+ * cannot be reached is answered 503 rather than with a header row; one that goes away later ends
+ * the stream with an error, which cuts the answer short (the chunked encoding is never finished,
+ * and clients report the download as broken).
  */
 export async function exportTransactions(
-  deps: HistoryDeps,
+  deps: HistoryDeps & { now: () => Date },
   filters: TransactionFilters,
   /** Told each time a piece of the answer is made, which happens as fast as the client reads. */
   onProgress: () => void = () => {},
@@ -97,7 +98,7 @@ export async function exportTransactions(
   const first = await batchAfter();
   async function* lines() {
     onProgress();
-    yield csvLine(CSV_COLUMNS);
+    yield csvHeader(deps.businessTimeZone, deps.now());
     for (let rows = first; ;) {
       for (let start = 0; start < rows.length; start += EXPORT_CHUNK) {
         onProgress();

@@ -89,8 +89,12 @@ export const DESCRIBED = {
   export: {
     summary: 'Download the selected payments as CSV',
     description:
-      'The same filters as the list; every payment they select, newest first, streamed. Times ' +
-      "are in the business time zone. A cell a spreadsheet would run as a formula starts with `'`.",
+      'The same filters as the list; every payment they select, newest first, streamed, as a ' +
+      'spreadsheet reads it: UTF-8 with a byte-order mark, headers in words, times as ' +
+      '`2026-11-25 12:20:47` in the business time zone (named in the header), phone numbers as ' +
+      '`="254712345678"` (text, not a number). A cell a spreadsheet would otherwise run as a ' +
+      "formula starts with `'`. The file name says the filter: " +
+      '`payments-success-2026-11-01-to-2026-11-25.csv`, `payments-all-<today>.csv`.',
     tags: ['History'],
   },
   byId: {

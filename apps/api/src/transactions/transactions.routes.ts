@@ -15,6 +15,7 @@ import { clientAddress, limitKeyFor } from '../lib/client-address.ts';
 import { withIdempotencyKey } from './idempotency.ts';
 import { floodLimit } from '../limits/flood-limit.ts';
 import { exportLimit } from './export-limit.ts';
+import { exportFileName } from './export-file-name.ts';
 import * as service from './transactions.service.ts';
 import { payersView } from './transaction-dto.ts';
 import { ANSWERS, DESCRIBED, IDEMPOTENCY_KEY, PAYMENT_BODY } from './transactions.answers.ts';
@@ -262,10 +263,10 @@ function exportRoute(
         request.query,
         watch.progress,
       );
-      const today = businessDayOf(deps.now(), businessTimeZone);
+      const name = exportFileName(request.query, businessDayOf(deps.now(), businessTimeZone));
       return reply
         .type('text/csv; charset=utf-8')
-        .header('Content-Disposition', `attachment; filename="transactions-${today}.csv"`)
+        .header('Content-Disposition', `attachment; filename="${name}"`)
         .header('Cache-Control', 'no-store')
         .send(csv);
     },

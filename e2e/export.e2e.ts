@@ -1,0 +1,73 @@
+/**
+ * The history's export as a merchant at a desk downloads it (1280 px): a file named by its
+ * filter, that opens as CSV with its byte-order mark and its header in words, the times in the
+ * business time zone and the phone number kept as text. The payments are written straight into
+ * the API's database, as the history's own tests do.
+ */
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { withApiDatabase } from './api-database.ts';
+import { launchBrowser } from './browser.ts';
+import { DESKTOP } from './page-checks.ts';
+import { storedPayment } from '../apps/api/src/test/stored-payment.ts';
+
+const appUrl = inject('appUrl');
+const PREFIX = 'EXPO-';
+const DAY = '2026-11-10';
+
+let browser: Browser;
+let context: BrowserContext;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  await withApiDatabase(async (db) => {
+    for (const [n, status] of (['success', 'failed', 'success'] as const).entries()) {
+      await db
+        .insertInto('transactions')
+        .values(
+          // 09:0n in Nairobi, 06:0n UTC.
+          storedPayment(`expo-${n}`, `${DAY}T06:0${n}:00.000Z`, {
+            reference: `${PREFIX}${n}`,
+            phone_number: `25471200088${n}`,
+            amount: 1000 + n,
+            status,
+          }),
+        )
+        .execute();
+    }
+  });
+  context = await browser.newContext({ viewport: DESKTOP, locale: 'en-KE', acceptDownloads: true });
+});
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+});
+
+describe('the export', () => {
+  it('downloads what the filters select, named by them, as CSV a spreadsheet reads', async () => {
+    const page = await context.newPage();
+    await page.goto(`${appUrl}/transactions?q=${PREFIX}&status=success&from=${DAY}&to=${DAY}`);
+    await expect
+      .poll(() => page.locator('td[data-label="Reference"]').allTextContents())
+      .toEqual([`${PREFIX}2`, `${PREFIX}0`]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Export CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`payments-success-search-${DAY}-to-${DAY}.csv`);
+
+    const bytes = fs.readFileSync((await download.path())!);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = bytes.subarray(3).toString('utf8').split('\r\n').filter(Boolean);
+    expect(lines[0]).toBe(
+      'Payment ID,"Created at (East Africa Time, UTC+03:00)",Reference,Description,' +
+        'Phone number,Amount (KES),Status,M-PESA receipt,' +
+        '"M-PESA transaction time (East Africa Time, UTC+03:00)",Result code,Result description',
+    );
+    expect(lines.slice(1)).toEqual([
+      `expo-2,${DAY} 09:02:00,${PREFIX}2,Payment for services,"=""254712000882""",1002,success,,,,`,
+      `expo-0,${DAY} 09:00:00,${PREFIX}0,Payment for services,"=""254712000880""",1000,success,,,,`,
+    ]);
+  });
+});
