@@ -20,6 +20,7 @@ import type { DarajaClient } from './daraja/daraja-client.ts';
 import { routeMethods } from './lib/route-methods.ts';
 import { transactionRoutes } from './transactions/transactions.routes.ts';
 import { transactionEventRoutes } from './transactions/events.routes.ts';
+import { payerCheckRoutes } from './transactions/payer-check.routes.ts';
 import type { PaymentDeps } from './transactions/transactions.service.ts';
 import { callbackRoutes } from './callbacks/callback.routes.ts';
 import { callbackUrls } from './callbacks/callback-paths.ts';
@@ -99,7 +100,7 @@ function paymentDepsFor(deps: AppDeps, app: FastifyInstance): PaymentDeps {
     log: app.log,
     now: deps.now ?? (() => new Date()),
     phoneCooldownS: config.limits.phoneCooldownS,
-    reconcileAfterS: config.reconcile.afterS,
+    reconcileAfterS: config.reconcile.firstCheckS,
     // The slowest Daraja exchange, as the reconciliation lease measures it.
     pushDeadlineMs: config.reconcile.leaseMs,
   };
@@ -143,6 +144,10 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: Pay
         allowedIps: config.callbackAllowedIps,
         bodyLimit: limits.callbackBodyBytes,
         handlers: { 'stk-push': stkPushCallback(paymentDeps) },
+      });
+      await api.register(payerCheckRoutes, {
+        deps: paymentDeps,
+        paymentPageGuard: guards?.paymentPage,
       });
       await api.register(transactionEventRoutes, {
         deps: paymentDeps,

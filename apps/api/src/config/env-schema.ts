@@ -73,6 +73,7 @@ export const EnvSchema = z.object({
   DARAJA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   SIMULATOR_PUBLIC_URL: httpUrl().optional(),
   RECONCILE_AFTER_S: seconds(90, 1),
+  RECONCILE_FIRST_CHECK_S: seconds(65, 1),
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(5000),
   RECONCILE_MAX_BACKOFF_S: seconds(120, 1),
   RECONCILE_GIVE_UP_S: seconds(600, 1),

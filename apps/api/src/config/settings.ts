@@ -52,6 +52,11 @@ export function reconcileSettings(env: Env, problems: Problems) {
   );
   return Object.freeze({
     afterS: env.RECONCILE_AFTER_S,
+    /**
+     * The first check: once an open prompt has lapsed (about 60 s, docs/daraja-protocol.md §4.3,
+     * before which a query answers only "being processed", §5), never later than RECONCILE_AFTER_S.
+     */
+    firstCheckS: Math.min(env.RECONCILE_FIRST_CHECK_S, env.RECONCILE_AFTER_S),
     intervalMs: env.RECONCILE_INTERVAL_MS,
     maxBackoffS: env.RECONCILE_MAX_BACKOFF_S,
     giveUpS: env.RECONCILE_GIVE_UP_S,

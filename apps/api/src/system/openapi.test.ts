@@ -96,6 +96,7 @@ describe('the API description (/api/openapi.json, /api/docs)', () => {
       'POST /api/auth/sign-out',
       'POST /api/mpesa/callback/:secret',
       'POST /api/mpesa/stkpush',
+      'POST /api/mpesa/transactions/:id/check',
     ]);
     const paths = obj(document.paths);
     const inDocument = Object.entries(paths).flatMap(([path, item]) =>

@@ -24,7 +24,7 @@ export function reconcileOnce(
     log: silent,
     now,
     phoneCooldownS: config.limits.phoneCooldownS,
-    reconcileAfterS: config.reconcile.afterS,
+    reconcileAfterS: config.reconcile.firstCheckS,
     pushDeadlineMs: config.reconcile.leaseMs,
     instanceId: 'test-instance',
     settings: config.reconcile,

@@ -1,15 +1,17 @@
 /**
  * Reconciliation: a callback that never comes is recovered by asking Daraja (STK query).
  *
- * Every instance runs this loop. A pending transaction is due RECONCILE_AFTER_S after it was created;
+ * Every instance runs this loop. A pending transaction is first due RECONCILE_FIRST_CHECK_S after it
+ * was created (once its prompt has lapsed, when a query gives a result), later with backoff;
  * an instance claims due transactions with a lease (so no two instances query the same one at the
  * same time), asks Daraja, and applies a final answer. "Still being processed" or a failed query
  * means asking again later, with backoff. After RECONCILE_GIVE_UP_S the transaction becomes
  * `unknown`, never an unpaid status: M-PESA did not say, so the money may have moved. Its text tells
- * the merchant what to check; a callback arriving later still settles it.
+ * the merchant what to check; a callback arriving later still settles it. A payer's "I have paid"
+ * (payer-check.ts) asks at once, through the same query and decision.
  *
  * Schedules follow the settings in force: at start-up every pending check is brought forward to
- * what the current RECONCILE_AFTER_S, RECONCILE_MAX_BACKOFF_S and RECONCILE_GIVE_UP_S allow.
+ * what the current RECONCILE_FIRST_CHECK_S, RECONCILE_MAX_BACKOFF_S and RECONCILE_GIVE_UP_S allow.
  */
 import { randomUUID } from 'node:crypto';
 import type { StkQueryResult } from '../daraja/daraja-client.ts';
@@ -25,7 +27,10 @@ import { transact } from '../db/transact.ts';
 import { logFailure } from '../db/unavailable.ts';
 
 export interface ReconcileSettings {
+  /** The backoff's first step: checks after the first come at doubling intervals from this. */
   afterS: number;
+  /** The first check, this long after creation (RECONCILE_FIRST_CHECK_S, at most afterS). */
+  firstCheckS: number;
   intervalMs: number;
   maxBackoffS: number;
   giveUpS: number;
@@ -115,9 +120,25 @@ async function checkOne(deps: ReconcilerDeps, row: TransactionRow): Promise<void
     return reschedule();
   }
 
+  await applyQueryAnswer(deps, row.id, answer);
+  deps.log.info(
+    { transactionId: row.id, resultCode: answer.resultCode },
+    'reconciled by stk query',
+  );
+}
+
+/**
+ * Applies an STK query's final answer to a payment still pending, through the one decision
+ * (decide-outcome.ts), as reconciliation and a payer's "I have paid" (payer-check.ts) both do.
+ */
+export async function applyQueryAnswer(
+  deps: Pick<PaymentDeps, 'db' | 'now'>,
+  id: string,
+  answer: Extract<StkQueryResult, { state: 'final' }>,
+): Promise<void> {
   const at = deps.now().toISOString();
   await transact(deps.db, async (trx) => {
-    const current = await repo.findTransactionById(trx, row.id);
+    const current = await repo.findTransactionById(trx, id);
     if (!current || current.status !== 'pending') return;
     await applyOutcome(
       trx,
@@ -126,10 +147,6 @@ async function checkOne(deps: ReconcilerDeps, row: TransactionRow): Promise<void
       { payload: JSON.stringify(answer.raw), at },
     );
   });
-  deps.log.info(
-    { transactionId: row.id, resultCode: answer.resultCode },
-    'reconciled by stk query',
-  );
 }
 
 /** Claims and checks every transaction due now; returns how many were checked. */
@@ -154,19 +171,19 @@ export async function reconcileDue(deps: ReconcilerDeps): Promise<number> {
 
 /**
  * Brings every pending check forward to what the current settings allow: the first check
- * RECONCILE_AFTER_S after creation, later ones at most RECONCILE_MAX_BACKOFF_S from now, and none
+ * RECONCILE_FIRST_CHECK_S after creation, later ones at most RECONCILE_MAX_BACKOFF_S from now, and none
  * after the give-up time. Schedules made under longer settings would otherwise keep their old times.
  */
 export async function rescheduleToSettings(
   deps: Pick<ReconcilerDeps, 'db' | 'now' | 'settings'>,
 ): Promise<number> {
   const now = deps.now().getTime();
-  const { afterS, maxBackoffS, giveUpS } = deps.settings;
+  const { firstCheckS, maxBackoffS, giveUpS } = deps.settings;
   let moved = 0;
   for (const row of await schedules.listPendingSchedules(deps.db)) {
     const created = Date.parse(row.created_at);
     const latest = Math.min(
-      Number(row.check_attempts) === 0 ? created + afterS * 1000 : now + maxBackoffS * 1000,
+      Number(row.check_attempts) === 0 ? created + firstCheckS * 1000 : now + maxBackoffS * 1000,
       created + giveUpS * 1000,
     );
     if (row.next_check_at === null || Date.parse(row.next_check_at) > latest) {

@@ -24,6 +24,7 @@ import {
 import { StatusBadge } from './status-badge';
 import { CopyReceipt } from './copy-receipt';
 import { TransactionTimeline } from './transaction-timeline';
+import { IHavePaid } from './i-have-paid';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 
 /** A row of the details; `sentence` for a value that is a sentence, read best left-aligned. */
@@ -72,9 +73,16 @@ export function tryAgainState(
 
 /**
  * The screen's two ways out (docs/product.md §2); and, when `again` is given, "Try again", which
- * opens the form with its details.
+ * opens the form with its details. While the payment is pending, neither is the prominent one: a
+ * payer who has paid must not be led to pay again.
  */
-function DetailLinks({ again }: { again?: Transaction | undefined }) {
+function DetailLinks({
+  again,
+  pending = false,
+}: {
+  again?: Transaction | undefined;
+  pending?: boolean;
+}) {
   return (
     <div className="actions">
       {again && (
@@ -85,7 +93,10 @@ function DetailLinks({ again }: { again?: Transaction | undefined }) {
       <Link to={paths.transactions} className="button button-secondary">
         Back to Transactions
       </Link>
-      <Link to={paths.home} className={again ? 'button button-secondary' : 'button button-primary'}>
+      <Link
+        to={paths.home}
+        className={again || pending ? 'button button-secondary' : 'button button-primary'}
+      >
         Make Another Payment
       </Link>
     </div>
@@ -255,7 +266,13 @@ export function TransactionDetails() {
       <ConnectionNotice query={query} health={health} />
       <StatusLine transaction={transaction} outcome={outcome} merchant={merchant !== undefined} />
       {merchant?.flaggedReason && <FlagNotice reason={merchant.flaggedReason} />}
-      <DetailList transaction={transaction} outcome={outcome} response={!merchant} />
+      {transaction.status === 'pending' && !merchant && <IHavePaid transaction={transaction} />}
+      {/* While pending, Daraja's acknowledgement would read like a result: not shown to the payer. */}
+      <DetailList
+        transaction={transaction}
+        outcome={outcome}
+        response={!merchant && transaction.status !== 'pending'}
+      />
       {merchant && <DarajaMessages transaction={transaction} merchant={merchant} />}
       {reviewed ? (
         <ReviewSaved />
@@ -268,7 +285,10 @@ export function TransactionDetails() {
       {/* The timeline is the merchant's: the payer's page (HISTORY_ACCESS=operators) has none. */}
       {transaction.view !== 'payer' && <TransactionTimeline id={id} status={transaction.status} />}
 
-      <DetailLinks again={tryAgainFor(transaction, inApp)} />
+      <DetailLinks
+        again={tryAgainFor(transaction, inApp)}
+        pending={transaction.status === 'pending'}
+      />
     </section>
   );
 }
