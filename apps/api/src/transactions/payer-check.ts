@@ -4,8 +4,10 @@
  * through decide-outcome.ts). A query answers "being processed" while the prompt is open
  * (docs/daraja-protocol.md §5), so a payer who has paid learns it as soon as M-PESA knows.
  *
- * Each check costs a Daraja request, so it is limited: per payment, once per CHECK_GAP_S and
- * CHECKS_PER_PAYMENT in all; per address, CHECKS_PER_ADDRESS a minute. The counters are kept in
+ * Each check costs a Daraja request, so it is limited: per payment, once in each CHECK_GAP_S window
+ * and CHECKS_PER_PAYMENT in an hour's window; per address, CHECKS_PER_ADDRESS in a minute's. The
+ * windows are fixed, as every limit's here (two checks can come a moment apart across a window's
+ * end, never more than one a window). The counters are kept in
  * `rate_limits` (docs/decisions/002-limits-in-the-database.md), counted in one commit: a check
  * refused by any of them counts against none.
  */
@@ -20,7 +22,7 @@ import type { PaymentDeps } from './transactions.service.ts';
 import { applyQueryAnswer } from './reconciler.ts';
 import * as repo from './transactions.repository.ts';
 
-/** At most one check of a payment in this many seconds. */
+/** At most one check of a payment in each window of this many seconds. */
 export const CHECK_GAP_S = 10;
 /** Checks of one payment in all (within CHECKS_WINDOW_S, longer than any payment stays pending). */
 export const CHECKS_PER_PAYMENT = 6;
