@@ -10,7 +10,7 @@ import type { ApiKey, ApiKeyScope } from '@mpesa/shared/contract-admin';
 import type { Database } from '../db/schema.ts';
 import { apiKeyNotFound, validationError } from '../errors.ts';
 import { sortableId } from '../lib/sortable-id.ts';
-import { MAX_LENGTH } from '../lib/stored-lengths.ts';
+import { isOwnId } from '../lib/stored-lengths.ts';
 import { nameProblem, normaliseName } from '../operators/operator-name.ts';
 import * as repo from './keys.repository.ts';
 
@@ -71,9 +71,8 @@ export async function revokeKey(
   id: string,
   now: Date,
 ): Promise<{ key: ApiKey; revokedNow: boolean }> {
-  // Our ids are printable ASCII; anything else cannot exist (and PostgreSQL refuses NUL outright).
-  const ours = id.length <= MAX_LENGTH.ownId && /^[\x21-\x7e]+$/.test(id);
-  const found = ours ? await repo.findKeyById(db, id) : undefined;
+  // An id that cannot be ours names no key (and never reaches a query).
+  const found = isOwnId(id) ? await repo.findKeyById(db, id) : undefined;
   if (!found) throw apiKeyNotFound();
   if (found.revoked_at !== null) return { key: keyEntry(found), revokedNow: false };
   const at = now.toISOString();

@@ -107,6 +107,14 @@ export const COLUMN_LENGTHS: Record<string, number> = {
   'password_links.expires_at': 32,
 };
 
+/**
+ * Whether `id` could be one of our own ids (printable ASCII, no longer than its column): anything
+ * else names nothing, and is never sent to a query (PostgreSQL refuses a NUL outright).
+ */
+export function isOwnId(id: string): boolean {
+  return id.length <= MAX_LENGTH.ownId && /^[\x21-\x7e]+$/.test(id);
+}
+
 /** Printable ASCII of at most `max` characters: what Daraja's identifiers and codes are made of. */
 export function isStorableIdentifier(value: string, max: number): boolean {
   return value.length <= max && /^[\x20-\x7e]*$/.test(value);

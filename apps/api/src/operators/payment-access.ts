@@ -10,29 +10,16 @@
  * an `Authorization` header of another scheme (a proxy's HTTP Basic sign-in).
  */
 import type { onRequestAsyncHookHandler } from 'fastify';
-import { refuseCrossSite } from './cross-site.ts';
-import {
-  actorFor,
-  bearerOf,
-  checkAccess,
-  requireAccess,
-  type AuthDeps,
-} from './require-operator.ts';
+import { checkAccess, identifier, type AuthDeps } from './require-operator.ts';
 
 /** The rule for the shop's own payment requests. */
 export const PAYMENT_REQUEST_ACCESS = { role: 'cashier', scope: 'payments:request' } as const;
 
+/** No credential: a payer's request, let through; any other is held to the rule. */
 export function paymentRequestGate(deps: AuthDeps): onRequestAsyncHookHandler {
-  const crossSite = refuseCrossSite(deps.corsOrigins ?? []);
-  const keyGate = requireAccess(deps, PAYMENT_REQUEST_ACCESS);
+  const identify = identifier(deps);
   return async function paymentGate(request, reply) {
-    if (bearerOf(request) !== undefined) {
-      await keyGate.call(this, request, reply);
-      return;
-    }
-    const actor = await actorFor(deps, request);
-    if (!actor) return;
-    await crossSite.call(this, request, reply);
-    checkAccess(actor, PAYMENT_REQUEST_ACCESS);
+    const actor = await identify.call(this, request, reply);
+    if (actor) checkAccess(actor, PAYMENT_REQUEST_ACCESS);
   };
 }

@@ -17,7 +17,12 @@
  * before its gate, so that its answers, refusals included, are kept by no cache on the way (a
  * shared one would hand them to the next person).
  */
-import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestAsyncHookHandler,
+} from 'fastify';
 import type { ApiKeyScope } from '@mpesa/shared/contract-admin';
 import { apiKeyInvalid, roleNotAllowed, scopeNotAllowed, unauthenticated } from '../errors.ts';
 import { keyFor, type KeyHolder } from '../keys/keys.service.ts';
@@ -52,7 +57,7 @@ const actors = new WeakMap<FastifyRequest, Actor>();
  * The bearer token of `Authorization`, if the header is sent with the Bearer scheme (an empty
  * string if the rest is malformed); undefined for no header or another scheme (Basic, Digest…).
  */
-export function bearerOf(request: FastifyRequest): string | undefined {
+function bearerOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (header === undefined || !/^Bearer(?:\s|$)/i.test(header)) return undefined;
   const match = /^Bearer +(\S+) *$/i.exec(header);
@@ -69,29 +74,21 @@ async function credentialOf(deps: AuthDeps, request: FastifyRequest): Promise<Cr
   return operator ? { kind: 'operator', ...operator } : { kind: 'none' };
 }
 
-/** Who is asking: a signed-in operator or a valid key; undefined for anyone else. */
-export async function actorFor(
-  deps: AuthDeps,
-  request: FastifyRequest,
-): Promise<Actor | undefined> {
-  const known = actors.get(request);
-  if (known) return known;
-  const credential = await credentialOf(deps, request);
-  return credential.kind === 'operator' || credential.kind === 'key' ? credential : undefined;
-}
-
 /** The actor a gate let `request` through for, if any (none on an open route). */
 export function accessOf(request: FastifyRequest): Actor | undefined {
   return actors.get(request);
 }
 
+/** Why `rule` does not allow `actor`, or undefined when it does. */
+function refusalOf(actor: Actor, rule: AccessRule) {
+  if (actor.kind === 'key') return actor.scope === rule.scope ? undefined : scopeNotAllowed();
+  return roleAtLeast(actor.role, rule.role) ? undefined : roleNotAllowed();
+}
+
 /** Refuses `actor` what `rule` does not allow it. */
 export function checkAccess(actor: Actor, rule: AccessRule): void {
-  if (actor.kind === 'key') {
-    if (actor.scope !== rule.scope) throw scopeNotAllowed();
-  } else if (!roleAtLeast(actor.role, rule.role)) {
-    throw roleNotAllowed();
-  }
+  const refusal = refusalOf(actor, rule);
+  if (refusal) throw refusal;
 }
 
 /**
@@ -116,15 +113,32 @@ function varyWith(reply: FastifyReply, vary: readonly string[]): string {
   return [...listed, ...vary.filter((name) => !known.has(name.toLowerCase()))].join(', ');
 }
 
-export function requireAccess(deps: AuthDeps, rule: AccessRule): onRequestAsyncHookHandler {
+/**
+ * Who sent `request`, as the gates take it: nobody (undefined), or an operator or a key. A key
+ * that is not valid is refused 401, and a session sent by another site's page refused too.
+ */
+export function identifier(deps: AuthDeps) {
   const crossSite = deps.corsOrigins === undefined ? undefined : refuseCrossSite(deps.corsOrigins);
-  return async function gate(request, reply) {
+  return async function identify(
+    this: FastifyInstance,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<Actor | undefined> {
     const credential = await credentialOf(deps, request);
-    if (credential.kind === 'none') throw unauthenticated();
+    if (credential.kind === 'none') return undefined;
     if (credential.kind === 'invalid-key') throw apiKeyInvalid();
     if (credential.kind === 'operator') await crossSite?.call(this, request, reply);
-    checkAccess(credential, rule);
-    actors.set(request, credential);
+    return credential;
+  };
+}
+
+export function requireAccess(deps: AuthDeps, rule: AccessRule): onRequestAsyncHookHandler {
+  const identify = identifier(deps);
+  return async function gate(request, reply) {
+    const actor = await identify.call(this, request, reply);
+    if (!actor) throw unauthenticated();
+    checkAccess(actor, rule);
+    actors.set(request, actor);
   };
 }
 
@@ -135,18 +149,11 @@ export function requireAccess(deps: AuthDeps, rule: AccessRule): onRequestAsyncH
  * sent from another site is refused as everywhere.
  */
 export function recogniseAccess(deps: AuthDeps, rule: AccessRule): onRequestAsyncHookHandler {
-  const crossSite = deps.corsOrigins === undefined ? undefined : refuseCrossSite(deps.corsOrigins);
+  const identify = identifier(deps);
   return async function recognise(request, reply) {
-    const credential = await credentialOf(deps, request);
-    if (credential.kind === 'none') return;
-    if (credential.kind === 'invalid-key') throw apiKeyInvalid();
-    if (credential.kind === 'operator') await crossSite?.call(this, request, reply);
-    try {
-      checkAccess(credential, rule);
-    } catch {
-      return; // Not the shop's reader: the page as anyone sees it.
-    }
-    actors.set(request, credential);
+    const actor = await identify.call(this, request, reply);
+    // Anyone else, the shop's reader or not, sees the page as anyone does.
+    if (actor && !refusalOf(actor, rule)) actors.set(request, actor);
   };
 }
 

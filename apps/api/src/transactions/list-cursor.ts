@@ -3,7 +3,7 @@
  * sorted by. Opaque to clients (base64url of JSON); anything that does not decode to what this
  * server writes is refused, never passed to a query.
  */
-import { MAX_LENGTH } from '../lib/stored-lengths.ts';
+import { isOwnId } from '../lib/stored-lengths.ts';
 
 export interface ListPosition {
   createdAt: string;
@@ -11,7 +11,6 @@ export interface ListPosition {
 }
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const OWN_ID = /^[\x21-\x7e]+$/;
 
 export function encodeCursor(position: ListPosition): string {
   return Buffer.from(JSON.stringify([position.createdAt, position.id])).toString('base64url');
@@ -29,6 +28,6 @@ export function decodeCursor(cursor: string): ListPosition | null {
   if (!Array.isArray(value) || value.length !== 2) return null;
   const [createdAt, id] = value as unknown[];
   if (typeof createdAt !== 'string' || !ISO_INSTANT.test(createdAt)) return null;
-  if (typeof id !== 'string' || !OWN_ID.test(id) || id.length > MAX_LENGTH.ownId) return null;
+  if (typeof id !== 'string' || !isOwnId(id)) return null;
   return { createdAt, id };
 }

@@ -13,7 +13,8 @@ import { accessOf, uncached } from '../operators/require-operator.ts';
 import { PATH_REFUSALS, REFUSED, answer, refusal, refusals } from '../system/openapi-answers.ts';
 import { SAMPLE } from '../system/openapi-examples.ts';
 import { CHECK_GAP_S, CHECKS_PER_ADDRESS, CHECKS_PER_PAYMENT } from './payer-check.ts';
-import { checkWithMpesa, findForCheck } from './payer-check.ts';
+import { checkWithMpesa } from './payer-check.ts';
+import { findTransaction } from './transactions.service.ts';
 import { payersView } from './transaction-dto.ts';
 import * as service from './transactions.service.ts';
 import type { PaymentDeps } from './transactions.service.ts';
@@ -81,7 +82,7 @@ export const payerCheckRoutes: FastifyPluginAsyncZod<PayerCheckRoutesOptions> = 
     },
     async (request) => {
       const { id } = request.params;
-      const row = await findForCheck(deps, id);
+      const row = await findTransaction(deps, id);
       const { found } = await checkWithMpesa(
         { ...deps, log: request.log },
         row,

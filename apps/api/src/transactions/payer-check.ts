@@ -13,14 +13,13 @@
  */
 import type { Kysely } from 'kysely';
 import type { CheckFound } from '@mpesa/shared/contract-check';
-import { checksSpent, checkTooSoon, tooManyChecks, transactionNotFound } from '../errors.ts';
+import { checksSpent, checkTooSoon, tooManyChecks } from '../errors.ts';
 import { DarajaError } from '../daraja/daraja-error.ts';
 import type { Database, TransactionRow } from '../db/schema.ts';
 import { transact } from '../db/transact.ts';
 import { countHit, deleteEndedWindows } from '../limits/rate-limit.repository.ts';
 import type { PaymentDeps } from './transactions.service.ts';
 import { applyQueryAnswer } from './reconciler.ts';
-import * as repo from './transactions.repository.ts';
 
 /** At most one check of a payment in each window of this many seconds. */
 export const CHECK_GAP_S = 10;
@@ -112,12 +111,4 @@ async function countCheck(db: Kysely<Database>, id: string, address: string, now
       await deleteEndedWindows(trx, counter.prefix, windowIndex);
     }
   });
-}
-
-/** The payment, or 404 in our words (an id that cannot be ours is simply not found). */
-export async function findForCheck(deps: Pick<PaymentDeps, 'db'>, id: string) {
-  // Our ids are printable ASCII; anything else cannot exist (and PostgreSQL refuses NUL outright).
-  const row = /^[\x21-\x7e]+$/.test(id) ? await repo.findTransactionById(deps.db, id) : undefined;
-  if (!row) throw transactionNotFound();
-  return row;
 }

@@ -50,8 +50,6 @@ export async function clearFlag(
   const by = review.by ?? FROM_COMMAND;
   const note = review.note.trim();
   if (note === '') throw new ReviewError('Say why the flag is cleared (--note).');
-  // Our ids are printable ASCII; anything else cannot exist (and PostgreSQL refuses NUL outright).
-  if (!/^[\x21-\x7e]+$/.test(id)) throw new ReviewedPaymentMissing(`No transaction ${id}.`);
   return transact(db, async (trx) => {
     const row = await repo.findTransactionById(trx, id);
     if (!row) throw new ReviewedPaymentMissing(`No transaction ${id}.`);

@@ -2,6 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import { maskCheckoutId } from '@mpesa/shared';
 import type { DialectName } from '../db/create-db.ts';
+import { isOwnId } from '../lib/stored-lengths.ts';
 import type {
   CallbackOutcome,
   Database,
@@ -18,7 +19,9 @@ export async function insertTransaction(db: Db, row: NewTransactionRow): Promise
   await db.insertInto('transactions').values(row).execute();
 }
 
+/** The payment with this id; an id that cannot be ours (isOwnId) finds none without a query. */
 export async function findTransactionById(db: Db, id: string): Promise<TransactionRow | undefined> {
+  if (!isOwnId(id)) return undefined;
   return db.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
