@@ -99,7 +99,9 @@ describe('npm run dev', () => {
   it('serves the web app with hot reload, talking to its own API and simulator, and stops them all on SIGTERM', async () => {
     const ports = { api: await freePort(), simulator: await freePort() };
     const run = startDev(ports);
-    const webUrl = (await waitForLine(run, /M-PESA app\s+(http:\/\/\S+)/))[1]!;
+    // The banner's last line, so that the whole banner has arrived.
+    await waitForLine(run, /Press Ctrl\+C to stop/);
+    const webUrl = run.output().match(/M-PESA app\s+(http:\/\/\S+)/)![1]!;
     const apiUrl = `http://127.0.0.1:${ports.api}`;
     const simulatorUrl = `http://127.0.0.1:${ports.simulator}`;
     expect(run.output()).toContain(`API                  ${apiUrl}`);

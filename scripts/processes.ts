@@ -192,18 +192,19 @@ export function printReady(
   const simulator: typeof rows = settings.simulated
     ? [['Daraja simulator', `http://127.0.0.1:${settings.simulatorPort}`, simulatorNote]]
     : [];
-  console.log('');
+  // One write, so that whoever reads the output (a person, a test) never sees half of it.
+  const lines = [''];
   for (const [name, url, note] of [...rows, ...simulator]) {
-    console.log(`  ${name.padEnd(20)} ${note ? `${url}   ${note}` : url}`);
+    lines.push(`  ${name.padEnd(20)} ${note ? `${url}   ${note}` : url}`);
   }
   if (settings.simulated) {
-    console.log('');
-    console.log(
+    lines.push(
+      '',
       '  Payments are simulated. Pay with 0700000000 for a success, 0700001032 for a cancel;',
+      '  the README lists every test number. Press Ctrl+C to stop.',
     );
-    console.log('  the README lists every test number. Press Ctrl+C to stop.');
   } else {
-    console.log(`  ${'M-PESA environment'.padEnd(20)} ${settings.env.MPESA_ENV}`);
+    lines.push(`  ${'M-PESA environment'.padEnd(20)} ${settings.env.MPESA_ENV}`);
   }
-  console.log('');
+  console.log(`${lines.join('\n')}\n`);
 }
