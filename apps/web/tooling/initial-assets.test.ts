@@ -5,7 +5,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { initialAssetsOf, measureInitialSize, overBudget } from './initial-assets.ts';
+import {
+  initialAssetsOf,
+  measureInitialSize,
+  overBudget,
+  staticImportsOf,
+} from './initial-assets.ts';
 
 const BUDGET_SCRIPT = path.resolve(import.meta.dirname, '../../../scripts/web-budget.ts');
 
@@ -50,6 +55,28 @@ describe('the web budget', () => {
       { href: '/assets/index-a1.js', kind: 'js' },
       { href: '/assets/vendor-b2.js', kind: 'js' },
       { href: '/assets/index-c3.css', kind: 'css' },
+    ]);
+  });
+
+  it('counts the chunks the first module imports statically, but not those it imports when asked', () => {
+    expect(
+      staticImportsOf(
+        'import{c as e,n as t}from"./jsx-runtime-Dx.js";import"./side-1.js";' +
+          'var a=()=>import("./lazy-2.js");export{a as b}from"./re-3.js";',
+      ),
+    ).toEqual(['./jsx-runtime-Dx.js', './side-1.js', './re-3.js']);
+    const dist = fakeBuild(100);
+    fs.writeFileSync(
+      path.join(dist, 'assets', 'index-a1.js'),
+      'import{a}from"./shared-d4.js";const l=()=>import("./lazy-e5.js");\n',
+    );
+    fs.writeFileSync(path.join(dist, 'assets', 'shared-d4.js'), 'export const a = 1;\n');
+    fs.writeFileSync(path.join(dist, 'assets', 'lazy-e5.js'), 'export const l = 1;\n');
+    expect(measureInitialSize(dist).assets.map((asset) => asset.file)).toEqual([
+      'assets/index-a1.js',
+      'assets/vendor-b2.js',
+      'assets/index-c3.css',
+      'assets/shared-d4.js',
     ]);
   });
 

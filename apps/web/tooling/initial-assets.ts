@@ -1,6 +1,6 @@
 /**
  * What the built index.html makes the browser download before the first screen can show (its
- * module script, the modules it preloads, its stylesheets), and what that weighs gzipped: the web
+ * module script, the modules it preloads and the chunks they import statically, its stylesheets), and what that weighs gzipped: the web
  * budget that the build prints and that `scripts/web-budget.ts` enforces in CI.
  */
 import fs from 'node:fs';
@@ -54,14 +54,41 @@ export function gzipSize(content: Buffer): number {
   return gzipSync(content, { level: constants.Z_BEST_COMPRESSION }).length;
 }
 
+/**
+ * The chunks a built module imports statically (`import {a} from "./x.js"`, `import "./x.js"`):
+ * the browser fetches them before the module runs, so they are part of the first screen too. A
+ * dynamic `import("./x.js")` is not: it loads when the code asks for it.
+ */
+export function staticImportsOf(code: string): string[] {
+  const found: string[] = [];
+  for (const [, specifier = ''] of code.matchAll(
+    /(?:^|[;}\n])\s*(?:import|export)\s*(?:[\w$*{},\s]*?\s*from\s*)?["'](\.{1,2}\/[^"']+)["']/g,
+  )) {
+    found.push(specifier);
+  }
+  return found;
+}
+
 /** Measures the initial assets of the build in `distDir` (its base is `/`). */
 export function measureInitialSize(distDir: string): InitialSize {
   const html = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
   const totals = { js: { bytes: 0, gzipBytes: 0 }, css: { bytes: 0, gzipBytes: 0 } };
   const assets: InitialAsset[] = [];
-  for (const { href, kind } of initialAssetsOf(html)) {
-    const file = href.split(/[?#]/)[0]!.replace(/^\/+/, '');
+  const queue = initialAssetsOf(html).map(({ href, kind }) => ({
+    file: href.split(/[?#]/)[0]!.replace(/^\/+/, ''),
+    kind,
+  }));
+  const seen = new Set<string>();
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    const { file, kind } = next;
+    if (seen.has(file)) continue;
+    seen.add(file);
     const content = fs.readFileSync(path.join(distDir, file));
+    if (kind === 'js') {
+      for (const specifier of staticImportsOf(content.toString('utf8'))) {
+        queue.push({ file: path.posix.join(path.posix.dirname(file), specifier), kind: 'js' });
+      }
+    }
     const asset = { file, kind, bytes: content.length, gzipBytes: gzipSize(content) };
     assets.push(asset);
     totals[kind].bytes += asset.bytes;

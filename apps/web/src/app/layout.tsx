@@ -1,6 +1,9 @@
 import { Suspense, useEffect, useRef } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { SimulatorNotice } from '../features/system/components/simulator-notice';
+import { LanguageSwitch } from '../i18n/language-switch';
+import { shellWords } from '../i18n/shell-words';
+import { useWords } from '../i18n/words';
 import { lazyScreen } from '../lib/lazy-screen';
 import { paths } from './paths';
 
@@ -10,12 +13,14 @@ import { paths } from './paths';
  * while it comes, or if it does not.
  */
 export const loadAuth = () => import('./screens');
+
 export const operatorBar = lazyScreen(() => loadAuth().then((m) => m.OperatorBar), true);
 
 export function Layout() {
   const { pathname } = useLocation();
   const main = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
+  const words = useWords(shellWords);
 
   // After a client-side navigation, move focus to the new content so that keyboard and screen
   // reader users start there rather than on the link they used.
@@ -30,10 +35,10 @@ export function Layout() {
   return (
     <div className="app">
       <a className="skip-link" href="#main">
-        Skip to content
+        {words.skipLink}
       </a>
       <header className="app-header">
-        <h1>M-PESA Payment Integration</h1>
+        <h1>{words.appTitle}</h1>
         {__REPOSITORY_URL__ && (
           <a
             className="repo-link"
@@ -41,15 +46,16 @@ export function Layout() {
             target="_blank"
             rel="noopener noreferrer"
           >
-            View GitHub Repository
+            {words.repository}
           </a>
         )}
-        <nav aria-label="Main">
+        <nav aria-label={words.mainNavigation}>
           <NavLink to={paths.home} end>
-            Make Payment
+            {words.makePayment}
           </NavLink>
-          <NavLink to={paths.transactions}>Transactions</NavLink>
+          <NavLink to={paths.transactions}>{words.transactions}</NavLink>
         </nav>
+        <LanguageSwitch />
         <Suspense fallback={null}>
           <operatorBar.Component />
         </Suspense>
@@ -63,7 +69,9 @@ export function Layout() {
         </Suspense>
       </main>
       <footer className="app-footer">
-        <p>&copy; {new Date().getFullYear()} M-PESA Integration Demo</p>
+        <p>
+          &copy; {new Date().getFullYear()} {words.footer}
+        </p>
       </footer>
     </div>
   );

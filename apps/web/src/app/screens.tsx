@@ -11,7 +11,8 @@ import { paths } from './paths';
  * table in the first screen's (docs/performance.md, "The web app"). The owner's screens are a
  * chunk further on, fetched only when one is opened.
  */
-export { OperatorBar } from '../features/auth/components/operator-bar';
+import { OperatorBar as Bar } from '../features/auth/components/operator-bar';
+import { withQueries } from './queries';
 
 const ownerScreens = lazyScreen(() =>
   import('../features/admin/owner-screens').then((m) => m.OwnerScreens),
@@ -19,10 +20,12 @@ const ownerScreens = lazyScreen(() =>
 /** For the tests, which render every screen at once. */
 export const preloadOwnerScreens = ownerScreens.preload;
 
-export function OtherScreens() {
+export const OperatorBar = withQueries(Bar);
+
+export const OtherScreens = withQueries(function OtherScreens() {
   return useRoutes([
     { path: paths.signIn, element: <SignInForm /> },
     ...Object.values(ownerPaths).map((path) => ({ path, element: <ownerScreens.Component /> })),
     { path: '*', element: <NotFound /> },
   ]);
-}
+});

@@ -19,12 +19,21 @@ export class ApiError extends Error {
   readonly status: number;
   readonly body: unknown;
   readonly timedOut: boolean;
+  /** The answer's Retry-After, in seconds: when asking again can succeed. */
+  readonly retryAfterS: number | undefined;
 
-  constructor(status: number, message: string, body: unknown, timedOut = false) {
+  constructor(
+    status: number,
+    message: string,
+    body: unknown,
+    timedOut = false,
+    retryAfterS?: number,
+  ) {
     super(message);
     this.status = status;
     this.body = body;
     this.timedOut = timedOut;
+    this.retryAfterS = retryAfterS;
   }
 }
 
@@ -93,7 +102,16 @@ export async function apiRequest<T>(
       if (error instanceof ApiError) throw error;
       body = undefined;
     }
-    if (!response.ok) throw new ApiError(response.status, messageOf(body), body);
+    if (!response.ok) {
+      const retryAfter = Number(response.headers.get('Retry-After') ?? Number.NaN);
+      throw new ApiError(
+        response.status,
+        messageOf(body),
+        body,
+        false,
+        Number.isInteger(retryAfter) && retryAfter >= 0 ? retryAfter : undefined,
+      );
+    }
     return body as T;
   } finally {
     clearTimeout(timer);

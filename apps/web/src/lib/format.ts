@@ -1,36 +1,51 @@
-/** Display helpers shared by the screens. */
+/** Display helpers shared by the screens, each in the language the screens are in. */
+import { LOCALES, type Language } from '../i18n/language';
 
 /** "pending" → "Pending" (docs/product.md §2: status badges show the first letter capitalised). */
 export function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** A date in the viewer's locale, or "N/A" when it is missing or not a date. */
-export function formatDate(value: string | null | undefined): string {
-  if (!value) return 'N/A';
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? 'N/A' : date.toLocaleString();
+/**
+ * A date and time, or "N/A" (in Kiswahili "Hakuna") when it is missing or not a date. In English
+ * in the viewer's own format, as before there was a choice of language; in Kiswahili as Kenya
+ * writes it.
+ */
+export function formatDate(value: string | null | undefined, language: Language = 'en'): string {
+  const date = value ? new Date(value) : undefined;
+  if (!date || Number.isNaN(date.getTime())) return language === 'sw' ? 'Hakuna' : 'N/A';
+  return date.toLocaleString(language === 'sw' ? LOCALES.sw : undefined);
 }
 
-/** Kenyan grouping, as M-PESA's own messages write amounts ("150,000"). */
-const NUMBER = new Intl.NumberFormat('en-KE', { maximumFractionDigits: 2 });
-/** Short figures for a chart's axis ("12K", "1.5M"). */
-const COMPACT = new Intl.NumberFormat('en-KE', { notation: 'compact', maximumFractionDigits: 1 });
+const numbers = new Map<string, Intl.NumberFormat>();
 
-/** 292163 → "292,163". */
-export function formatNumber(amount: number): string {
-  return NUMBER.format(amount);
+function numberFormat(language: Language, compact: boolean): Intl.NumberFormat {
+  const key = `${language}:${compact}`;
+  let format = numbers.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(
+      LOCALES[language],
+      compact ? { notation: 'compact', maximumFractionDigits: 1 } : { maximumFractionDigits: 2 },
+    );
+    numbers.set(key, format);
+  }
+  return format;
 }
 
-/** 292163 → "292K". */
-export function formatCompact(amount: number): string {
-  return COMPACT.format(amount);
+/** 292163 → "292,163": Kenyan grouping, as M-PESA's own messages write amounts ("150,000"). */
+export function formatNumber(amount: number, language: Language = 'en'): string {
+  return numberFormat(language, false).format(amount);
+}
+
+/** 292163 → "292K" in English, "elfu 292" in Kiswahili: short figures for a chart's axis. */
+export function formatCompact(amount: number, language: Language = 'en'): string {
+  return numberFormat(language, true).format(amount);
 }
 
 /**
  * Amounts are shown as the value followed by " KES" (docs/product.md §2), the value grouped by
  * thousands ("292,163 KES"). Where it is shown, CSS keeps it on one line.
  */
-export function formatAmount(amount: number): string {
-  return `${formatNumber(amount)} KES`;
+export function formatAmount(amount: number, language: Language = 'en'): string {
+  return `${formatNumber(amount, language)} KES`;
 }

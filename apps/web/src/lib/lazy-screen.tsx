@@ -5,6 +5,8 @@ import {
   type ComponentType,
   type ReactNode,
 } from 'react';
+import { shellWords } from '../i18n/shell-words';
+import { useWords, wordsReady } from '../i18n/words';
 
 export interface LazyScreen {
   /** Renders the screen; suspends until its code has arrived. */
@@ -18,8 +20,19 @@ class ScreenLoadError extends Error {
   override name = 'ScreenLoadError';
 }
 
-export const SCREEN_LOAD_FAILED =
-  'This page could not be loaded. Check your connection and try again.';
+export const SCREEN_LOAD_FAILED = shellWords.en.screenLoadFailed;
+
+function LoadFailed({ onRetry }: { onRetry: () => void }) {
+  const words = useWords(shellWords);
+  return (
+    <div role="alert">
+      <p className="error-message">{words.screenLoadFailed}</p>
+      <button type="button" className="button button-secondary" onClick={onRetry}>
+        {words.tryAgain}
+      </button>
+    </div>
+  );
+}
 
 /**
  * Shows a way out when a screen's code could not be downloaded, instead of a blank page; any
@@ -41,19 +54,12 @@ class ScreenLoadBoundary extends ReactComponent<
     if (!(failed instanceof ScreenLoadError)) throw failed;
     if (this.props.quiet) return null;
     return (
-      <div role="alert">
-        <p className="error-message">{SCREEN_LOAD_FAILED}</p>
-        <button
-          type="button"
-          className="button button-secondary"
-          onClick={() => {
-            this.setState({ failed: null });
-            this.props.onRetry();
-          }}
-        >
-          Try again
-        </button>
-      </div>
+      <LoadFailed
+        onRetry={() => {
+          this.setState({ failed: null });
+          this.props.onRetry();
+        }}
+      />
     );
   }
 }
@@ -67,8 +73,10 @@ class ScreenLoadBoundary extends ReactComponent<
 export function lazyScreen(load: () => Promise<ComponentType>, quiet = false): LazyScreen {
   let loaded: ComponentType | undefined;
   let loading: Promise<ComponentType> | undefined;
+  // A screen comes with its words in the language chosen, so that it paints in one language.
+  const loadWithWords = () => load().then((component) => wordsReady().then(() => component));
   const preload = () => {
-    loading ??= load().then(
+    loading ??= loadWithWords().then(
       (component) => {
         // Marked as React marks a promise it has seen, so that use() reads it at once.
         Object.assign(loading!, { status: 'fulfilled', value: component });
@@ -85,6 +93,7 @@ export function lazyScreen(load: () => Promise<ComponentType>, quiet = false): L
   function Loaded() {
     // use() on every render, never only on some: a screen already loaded is read at once.
     const Screen = use(preload());
+    // eslint-disable-next-line react-hooks/static-components -- one component per screen, loaded once and the same on every render.
     return <Screen />;
   }
   function Component() {

@@ -1,9 +1,11 @@
 /** Renders the real routes in memory, with a scripted API behind `fetch`. */
 import { render } from '@testing-library/react';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { vi } from 'vitest';
-import { createQueryClient } from '../app/query-client';
+import { replaceSharedQueryClient } from '../app/queries';
+import { forgetConfig } from '../features/system/api/system-api';
+import { LANGUAGE_KEY } from '../i18n/language';
+import { setLanguage } from '../i18n/words';
 import { preloadAllScreens, routes } from '../app/router';
 import { preloadOwnerScreens } from '../app/screens';
 
@@ -74,12 +76,12 @@ export function unauthenticated() {
 /** Opens the app at a path, or at a path with a navigation's state (`{ pathname, state }`). */
 export function renderApp(entry: string | { pathname: string; state: unknown }) {
   const router = createMemoryRouter(routes, { initialEntries: [entry] });
-  const queryClient = createQueryClient();
-  const view = render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
+  // Each test starts afresh: nothing kept from the one before.
+  const queryClient = replaceSharedQueryClient();
+  forgetConfig();
+  setLanguage('en');
+  localStorage.removeItem(LANGUAGE_KEY);
+  const view = render(<RouterProvider router={router} />);
   return { ...view, router, queryClient };
 }
 

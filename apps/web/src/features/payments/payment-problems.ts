@@ -1,43 +1,60 @@
-import {
-  AMOUNT_TOO_SMALL_MESSAGE,
-  INVALID_PHONE_MESSAGE,
-  MIN_AMOUNT,
-  isClientValidPhone,
-} from '@mpesa/shared';
+import { MIN_AMOUNT, isClientValidPhone } from '@mpesa/shared';
 import type { ErrorResponse } from '@mpesa/shared/contract';
 import { ApiError } from '../../lib/api-client';
 import { PAYMENT_TIMEOUT_MS, type PaymentRequest } from './api/initiate-payment';
+import { paymentWords, type PaymentWords } from './payment-words';
 
-export const FAILURE_FALLBACK = 'Failed to initiate payment. Please try again.';
+export const FAILURE_FALLBACK = paymentWords.en.failureFallback;
 
 /** The fields the form checks, and that a refusal's message can be shown under. */
 export type CheckedField = 'phoneNumber' | 'amount';
+/**
+ * A field's problem: one of the specification's two checks, or the server's refusal (`failure`),
+ * put in words when shown, in the language of the moment.
+ */
 export interface Invalid {
   field: CheckedField;
-  message: string;
+  failure?: unknown;
 }
 
 /** The specification's checks, in its order (docs/product.md §5), each naming the field it is about. */
 export function validate(form: PaymentRequest): Invalid | null {
   if (!isClientValidPhone(form.phoneNumber)) {
-    return { field: 'phoneNumber', message: INVALID_PHONE_MESSAGE };
+    return { field: 'phoneNumber' };
   }
   const amount = Number.parseFloat(form.amount);
   if (Number.isNaN(amount) || amount < MIN_AMOUNT) {
-    return { field: 'amount', message: AMOUNT_TOO_SMALL_MESSAGE };
+    return { field: 'amount' };
   }
   return null;
 }
 
-/** The thrown message, else the server body's message, else the fallback (docs/product.md §8). */
-export function failureMessage(error: unknown): string {
+/**
+ * The thrown message, else the server body's message, else the fallback (docs/product.md §8);
+ * `refusal` puts the server's refusal in the language of the moment (i18n/refusal-words.ts).
+ */
+export function failureMessage(
+  error: unknown,
+  words: PaymentWords,
+  refusal: (error: unknown) => string,
+): string {
   if (error instanceof ApiError) {
-    if (error.message) return error.message;
+    if (error.message) return refusal(error);
     const body = error.body as { message?: unknown } | undefined;
     if (typeof body?.message === 'string' && body.message) return body.message;
-    return FAILURE_FALLBACK;
+    return words.failureFallback;
   }
-  return error instanceof Error && error.message ? error.message : FAILURE_FALLBACK;
+  return error instanceof Error && error.message ? error.message : words.failureFallback;
+}
+
+/** What a field's problem says (a check's message, or the server's refusal). */
+export function invalidMessage(
+  invalid: Invalid,
+  words: PaymentWords,
+  refusal: (error: unknown) => string,
+): string {
+  if (invalid.failure !== undefined) return failureMessage(invalid.failure, words, refusal);
+  return invalid.field === 'phoneNumber' ? words.invalidPhone : words.amountTooSmall;
 }
 
 /** The API's answer to a refused request; its code is undefined when the API did not answer (or a proxy did). */
@@ -66,18 +83,9 @@ export function fieldOf(error: unknown): CheckedField | null {
   return field === 'phoneNumber' || field === 'amount' ? field : null;
 }
 
-const SAME_DETAILS_AGAIN = 'Sending the same details again cannot start a second payment.';
-
 /** When no answer came: what that means for the payment, under the fallback message (docs/product.md §8). */
-export function noAnswerDetail(error: unknown): string {
+export function noAnswerDetail(error: unknown, words: PaymentWords): string {
   if (!(error instanceof ApiError) || error.status !== 0) return '';
-  if (error.timedOut) {
-    return (
-      `The server did not answer within ${PAYMENT_TIMEOUT_MS / 1000} seconds, so the payment may ` +
-      `have started: if your phone shows an M-PESA prompt, answer it. ${SAME_DETAILS_AGAIN}`
-    );
-  }
-  return navigator.onLine
-    ? `The server could not be reached. Check your connection, then try again. ${SAME_DETAILS_AGAIN}`
-    : 'You are offline, so no payment request was sent. Connect to the internet, then try again.';
+  if (error.timedOut) return words.timedOut(PAYMENT_TIMEOUT_MS / 1000);
+  return navigator.onLine ? words.unreachable : words.offline;
 }

@@ -5,14 +5,7 @@ import { ApiError, newIdempotencyKey } from '../../lib/api-client';
 import { paths } from '../../app/paths';
 import { useInitiatePayment, type PaymentRequest } from './api/initiate-payment';
 import { repeatedPayment } from './repeat-payment';
-import {
-  answeredByApi,
-  failureMessage,
-  fieldOf,
-  noAnswerDetail,
-  validate,
-  type Invalid,
-} from './payment-problems';
+import { answeredByApi, fieldOf, validate, type Invalid } from './payment-problems';
 
 const EMPTY: PaymentRequest = { phoneNumber: '', amount: '', reference: '', description: '' };
 
@@ -36,7 +29,8 @@ export function usePaymentSubmission() {
   // "Try again" on a payment that did not go through opens the form with its details.
   const [form, setForm] = useState<PaymentRequest>(() => repeatedPayment(state) ?? EMPTY);
   const [invalid, setInvalid] = useState<Invalid | null>(null);
-  const [error, setError] = useState<{ message: string; detail: string } | null>(null);
+  /** What went wrong (put in words where it is shown, in the language of the moment). */
+  const [error, setError] = useState<{ failure: unknown } | null>(null);
   const [sent, setSent] = useState(false);
   /** True from a submission until it fails; after a success, until the page moves on. */
   const busy = useRef(false);
@@ -78,8 +72,8 @@ export function usePaymentSubmission() {
       // under the same key. The API's own answer (its body has a code) settles the key.
       if (!(failure instanceof ApiError) || answeredByApi(failure)) unanswered.current = null;
       const field = fieldOf(failure);
-      if (field) setInvalid({ field, message: failureMessage(failure) });
-      else setError({ message: failureMessage(failure), detail: noAnswerDetail(failure) });
+      if (field) setInvalid({ field, failure });
+      else setError({ failure });
       busy.current = false;
     }
   }

@@ -6,7 +6,6 @@ import type {
   SignInBody,
 } from '@mpesa/shared/contract-auth';
 import { ApiError, apiRequest } from '../../../lib/api-client';
-import { publicConfigQueryOptions } from '../../system/api/system-api';
 
 export type { Operator };
 
@@ -97,8 +96,7 @@ export async function signOut(): Promise<void> {
  * figures, the timelines: another operator's, or a refusal), and records who is signed in now.
  */
 export function switchOperator(queryClient: QueryClient, operator: Operator | null): void {
-  const kept = new Set<unknown>([authKeys.me[0], publicConfigQueryOptions().queryKey[0]]);
-  queryClient.removeQueries({ predicate: (query) => !kept.has(query.queryKey[0]) });
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== authKeys.me[0] });
   rememberSignedIn(operator !== null);
   queryClient.setQueryData(authKeys.me, operator);
 }

@@ -93,7 +93,9 @@ describe('the header, when no one is signed in (HISTORY_ACCESS=open)', () => {
     await screen.findByRole('heading', { name: 'M-PESA Payment' });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(api.count('/api/auth/me')).toBe(0);
-    expect(within(screen.getByRole('banner')).queryByRole('button')).not.toBeInTheDocument();
+    expect(
+      within(screen.getByRole('banner')).queryByRole('button', { name: 'Sign out' }),
+    ).not.toBeInTheDocument();
   });
 
   it.each([
@@ -111,7 +113,7 @@ describe('the header, when no one is signed in (HISTORY_ACCESS=open)', () => {
     await vi.waitFor(() => expect(api.count('/api/auth/me')).toBeGreaterThan(0));
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(header.innerHTML).toBe(before);
-    expect(within(header).queryByRole('button')).not.toBeInTheDocument();
+    expect(within(header).queryByRole('button', { name: 'Sign out' })).not.toBeInTheDocument();
     expect(screen.queryByText(/Signed in as/)).not.toBeInTheDocument();
   });
 });

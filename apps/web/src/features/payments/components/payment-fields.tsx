@@ -1,24 +1,26 @@
 import type { RefObject } from 'react';
-import {
-  DESCRIPTION_MAX_LENGTH,
-  MIN_AMOUNT,
-  PROMPT_REFERENCE_LENGTH,
-  REFERENCE_MAX_LENGTH,
-} from '@mpesa/shared';
+import { DESCRIPTION_MAX_LENGTH, MIN_AMOUNT, REFERENCE_MAX_LENGTH } from '@mpesa/shared';
 import type { PaymentRequest } from '../api/initiate-payment';
 import type { CheckedField, Invalid } from '../payment-problems';
+import { paymentWords, type PaymentWords } from '../payment-words';
 
 /** Beside the specification's hint: what it leaves out. */
-export const PHONE_HINT_MORE = '01… numbers too; spaces are fine.';
+export const PHONE_HINT_MORE = paymentWords.en.phoneHintMore;
 
 /** A checked field's message, under the field and named as its description. */
-function FieldError({ field, invalid }: { field: CheckedField; invalid: Invalid | null }) {
+function FieldError({ field, invalid, message }: { field: CheckedField } & Problem) {
   if (invalid?.field !== field) return null;
   return (
     <p id={`${field}-error`} className="field-error" role="alert">
-      {invalid.message}
+      {message}
     </p>
   );
+}
+
+/** The field in trouble, and what it says. */
+interface Problem {
+  invalid: Invalid | null;
+  message: string;
 }
 
 /** The ids that describe a field: its message first, when it has one, then its hint. */
@@ -30,24 +32,27 @@ function describedBy(field: CheckedField, invalid: Invalid | null, hint?: string
 interface FieldsProps {
   form: PaymentRequest;
   update: (field: keyof PaymentRequest) => (value: string) => void;
+  words: PaymentWords;
 }
 
 /** The phone number and the amount: the fields the form checks, each with its message. */
 export function CheckedFields({
   form,
   update,
+  words,
   invalid,
+  message,
   phoneInput,
   amountInput,
-}: FieldsProps & {
-  invalid: Invalid | null;
-  phoneInput: RefObject<HTMLInputElement | null>;
-  amountInput: RefObject<HTMLInputElement | null>;
-}) {
+}: FieldsProps &
+  Problem & {
+    phoneInput: RefObject<HTMLInputElement | null>;
+    amountInput: RefObject<HTMLInputElement | null>;
+  }) {
   return (
     <>
       <div className="form-group">
-        <label htmlFor="phoneNumber">Phone Number</label>
+        <label htmlFor="phoneNumber">{words.phoneLabel}</label>
         <input
           ref={phoneInput}
           type="text"
@@ -57,7 +62,7 @@ export function CheckedFields({
           autoComplete="tel"
           value={form.phoneNumber}
           onChange={(event) => update('phoneNumber')(event.target.value)}
-          placeholder="e.g., 0712345678 or +254712345678"
+          placeholder={words.phonePlaceholder}
           required
           aria-required="true"
           aria-invalid={invalid?.field === 'phoneNumber'}
@@ -68,13 +73,13 @@ export function CheckedFields({
           )}
         />
         {/* The specification's hint, then what it leaves out. */}
-        <small id="phoneNumber-hint">Format: 07XXXXXXXX or +2547XXXXXXXX</small>
-        <small id="phoneNumber-more">{PHONE_HINT_MORE}</small>
-        <FieldError field="phoneNumber" invalid={invalid} />
+        <small id="phoneNumber-hint">{words.phoneHint}</small>
+        <small id="phoneNumber-more">{words.phoneHintMore}</small>
+        <FieldError field="phoneNumber" invalid={invalid} message={message} />
       </div>
 
       <div className="form-group">
-        <label htmlFor="amount">Amount (KES)</label>
+        <label htmlFor="amount">{words.amountLabel}</label>
         <input
           ref={amountInput}
           type="number"
@@ -84,52 +89,50 @@ export function CheckedFields({
           min={MIN_AMOUNT}
           value={form.amount}
           onChange={(event) => update('amount')(event.target.value)}
-          placeholder="Amount in KES"
+          placeholder={words.amountPlaceholder}
           required
           aria-required="true"
           aria-invalid={invalid?.field === 'amount'}
           aria-describedby={describedBy('amount', invalid)}
         />
-        <FieldError field="amount" invalid={invalid} />
+        <FieldError field="amount" invalid={invalid} message={message} />
       </div>
     </>
   );
 }
 
 /** The reference and the description, which may be left empty. */
-export function OptionalFields({ form, update }: FieldsProps) {
+export function OptionalFields({ form, update, words }: FieldsProps) {
   return (
     <>
       <div className="form-group">
-        <label htmlFor="reference">Reference</label>
+        <label htmlFor="reference">{words.referenceLabel}</label>
         <input
           type="text"
           id="reference"
           name="reference"
           value={form.reference}
           onChange={(event) => update('reference')(event.target.value)}
-          placeholder="Payment reference"
+          placeholder={words.referencePlaceholder}
           maxLength={REFERENCE_MAX_LENGTH}
           aria-describedby="reference-hint"
         />
-        <small id="reference-hint">
-          Optional. The M-PESA prompt shows its first {PROMPT_REFERENCE_LENGTH} characters.
-        </small>
+        <small id="reference-hint">{words.referenceHint}</small>
       </div>
 
       <div className="form-group">
-        <label htmlFor="description">Description</label>
+        <label htmlFor="description">{words.descriptionLabel}</label>
         <textarea
           id="description"
           name="description"
           rows={3}
           value={form.description}
           onChange={(event) => update('description')(event.target.value)}
-          placeholder="Payment description"
+          placeholder={words.descriptionPlaceholder}
           maxLength={DESCRIPTION_MAX_LENGTH}
           aria-describedby="description-hint"
         />
-        <small id="description-hint">Optional.</small>
+        <small id="description-hint">{words.optional}</small>
       </div>
     </>
   );

@@ -1,17 +1,22 @@
 import { useEffect, useRef } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { REDIRECT_DELAY_MS } from '@mpesa/shared';
-import { publicConfigQueryOptions } from '../../system/api/system-api';
+import { useConfig } from '../../system/api/system-api';
+import { useRefusalMessage } from '../../../i18n/refusal-words';
+import { useWords } from '../../../i18n/words';
+import { invalidMessage, failureMessage, noAnswerDetail } from '../payment-problems';
+import { paymentWords } from '../payment-words';
 import { usePaymentSubmission } from '../use-payment-submission';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { shellWords } from '../../../i18n/shell-words';
 import { CheckedFields, OptionalFields } from './payment-fields';
 
-export const SUCCESS_MESSAGE = 'Payment initiated! Check your phone to complete the transaction.';
-export const REDIRECT_NOTICE = `Opening this payment’s details in ${REDIRECT_DELAY_MS / 1000} seconds.`;
+export const SUCCESS_MESSAGE = paymentWords.en.success;
 
 export function PaymentForm() {
-  useDocumentTitle('Make Payment');
-  const { data: config } = useQuery(publicConfigQueryOptions());
+  const words = useWords(paymentWords);
+  const shell = useWords(shellWords);
+  const refusal = useRefusalMessage();
+  useDocumentTitle(shell.makePayment);
+  const config = useConfig();
   const { form, update, invalid, error, sent, processing, submit } = usePaymentSubmission();
   const phoneInput = useRef<HTMLInputElement>(null);
   const amountInput = useRef<HTMLInputElement>(null);
@@ -27,30 +32,31 @@ export function PaymentForm() {
 
   return (
     <section className="card payment-form" aria-labelledby="payment-title">
-      <h2 id="payment-title">M-PESA Payment</h2>
+      <h2 id="payment-title">{words.title}</h2>
       <p className="payment-intro">
         {config?.businessName && (
           <>
-            You are paying <strong>{config.businessName}</strong>.{' '}
+            {words.payingBefore}
+            <strong>{config.businessName}</strong>
+            {words.payingAfter}{' '}
           </>
         )}
-        M-PESA will send a prompt to the phone number below: enter your M-PESA PIN there within
-        about a minute, before the prompt expires.
+        {words.intro}
       </p>
 
       <div aria-live="assertive" className="messages">
         {error && (
           <div className="error-message" role="alert" tabIndex={-1} ref={errorBox}>
-            <p>{error.message}</p>
-            {error.detail && <p>{error.detail}</p>}
+            <p>{failureMessage(error.failure, words, refusal)}</p>
+            {noAnswerDetail(error.failure, words) && <p>{noAnswerDetail(error.failure, words)}</p>}
           </div>
         )}
       </div>
       <div aria-live="polite" className="messages">
         {sent && (
           <div className="success-message" role="status">
-            <p>{SUCCESS_MESSAGE}</p>
-            <p>{REDIRECT_NOTICE}</p>
+            <p>{words.success}</p>
+            <p>{words.redirect}</p>
           </div>
         )}
       </div>
@@ -61,15 +67,17 @@ export function PaymentForm() {
           <CheckedFields
             form={form}
             update={update}
+            words={words}
             invalid={invalid}
+            message={invalid ? invalidMessage(invalid, words, refusal) : ''}
             phoneInput={phoneInput}
             amountInput={amountInput}
           />
-          <OptionalFields form={form} update={update} />
+          <OptionalFields form={form} update={update} words={words} />
         </fieldset>
 
         <button type="submit" className="button button-primary" disabled={processing || sent}>
-          {processing ? 'Processing...' : 'Pay with M-PESA'}
+          {processing ? words.processing : words.submit}
         </button>
       </form>
     </section>

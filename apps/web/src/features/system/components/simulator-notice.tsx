@@ -1,17 +1,19 @@
-import { useQuery } from '@tanstack/react-query';
-import { publicConfigQueryOptions } from '../api/system-api';
+import { shellWords } from '../../../i18n/shell-words';
+import { useWords } from '../../../i18n/words';
+import { useConfig } from '../api/system-api';
 
 /** In simulator mode, says that no real money moves and where the virtual phone is. */
 export function SimulatorNotice() {
-  const { data } = useQuery(publicConfigQueryOptions());
-  if (data?.mpesaEnv !== 'simulator' || !data.simulatorUrl) return null;
+  const config = useConfig();
+  const words = useWords(shellWords);
+  if (config?.mpesaEnv !== 'simulator' || !config.simulatorUrl) return null;
   return (
-    <aside className="simulator-notice" aria-label="Simulator mode">
-      Payments here are simulated: no real money moves.{' '}
-      <a href={data.simulatorUrl} target="_blank" rel="noopener noreferrer">
-        Open the Daraja simulator
+    <aside className="simulator-notice" aria-label={words.simulatorMode}>
+      {words.simulatorBefore}{' '}
+      <a href={config.simulatorUrl} target="_blank" rel="noopener noreferrer">
+        {words.simulatorLink}
       </a>{' '}
-      to answer prompts on a virtual phone.
+      {words.simulatorAfter}
     </aside>
   );
 }

@@ -1,5 +1,6 @@
 import type { TransactionStatus } from '@mpesa/shared';
-import { capitalise } from '../../../lib/format';
+import { useWords } from '../../../i18n/words';
+import { statusWords } from '../status-words';
 
 export function StatusBadge({
   status,
@@ -8,9 +9,10 @@ export function StatusBadge({
   status: TransactionStatus;
   large?: boolean;
 }) {
+  const words = useWords(statusWords);
   return (
     <span className={`status-badge status-badge-${status}${large ? ' large' : ''}`}>
-      {capitalise(status)}
+      {words[status]}
     </span>
   );
 }

@@ -26,6 +26,7 @@ import { CopyReceipt } from './copy-receipt';
 import { TransactionTimeline } from './transaction-timeline';
 import { IHavePaid } from './i-have-paid';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { withQueries } from '../../../app/queries';
 
 /** A row of the details; `sentence` for a value that is a sentence, read best left-aligned. */
 function DetailRow({
@@ -227,7 +228,7 @@ function tryAgainFor(transaction: TransactionView, inApp: boolean): Transaction 
   return transaction;
 }
 
-export function TransactionDetails() {
+export const TransactionDetails = withQueries(function TransactionDetailsScreen() {
   useDocumentTitle('Transaction Details');
   const { id = '' } = useParams();
   const { key: arrival } = useLocation();
@@ -291,4 +292,4 @@ export function TransactionDetails() {
       />
     </section>
   );
-}
+});

@@ -18,6 +18,7 @@ import { HistoryFilters } from './history-filters';
 import { HistorySummary } from './history-summary';
 import { StatusBadge } from './status-badge';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { withQueries } from '../../../app/queries';
 
 const COLUMNS = ['Reference', 'Phone Number', 'Amount', 'Status', 'Date', 'Action'] as const;
 /** The row's link says which payment it opens; its visible text stays 'View Details'. */
@@ -160,7 +161,7 @@ function LoadMore({ loading, onClick }: { loading: boolean; onClick: () => void 
   );
 }
 
-export function TransactionList() {
+export const TransactionList = withQueries(function TransactionListScreen() {
   useDocumentTitle('Transactions');
   const [search] = useSearchParams();
   const navigate = useNavigate();
@@ -231,4 +232,4 @@ export function TransactionList() {
       {hasNextPage && <LoadMore loading={isFetchingNextPage} onClick={focus.loadMore} />}
     </section>
   );
-}
+});

@@ -1,0 +1,62 @@
+import type { RefusalWords } from './refusal-words.en';
+
+/** "sekunde 45", "dakika 2", "saa 1": a wait in Kiswahili. */
+function duration(seconds: number): string {
+  if (seconds >= 3600 && seconds % 3600 === 0) return `saa ${seconds / 3600}`;
+  if (seconds >= 60 && seconds % 60 === 0) return `dakika ${seconds / 60}`;
+  return `sekunde ${seconds}`;
+}
+
+const wait = (retryAfterS: number | undefined, fallback: string) =>
+  retryAfterS === undefined ? fallback : `baada ya ${duration(retryAfterS)}`;
+
+export const sw: RefusalWords = {
+  byCode: {
+    INTERNAL_ERROR: () => 'Kuna hitilafu upande wetu. Tafadhali jaribu tena.',
+    NOT_FOUND: () => 'Hakuna kitu kwenye anwani hii. Angalia anwani.',
+    TRANSACTION_NOT_FOUND: () => 'Muamala haukupatikana',
+    TOO_MANY_REQUESTS: () =>
+      'Maombi mengi mno kutoka mtandao wako. Tafadhali subiri dakika moja kisha ujaribu tena.',
+    RATE_LIMITED: () =>
+      'Maombi mengi mno ya malipo kutoka mtandao wako. Tafadhali subiri dakika moja kisha ujaribu tena.',
+    PHONE_BUSY: (retryAfterS) =>
+      'Ombi la malipo bado linasubiri kwenye simu hii, au limeisha hivi punde. Angalia simu kwa ' +
+      'ombi au ujumbe wa M-PESA kabla ya kulipa tena. Ombi jipya linaweza kutumwa ' +
+      `${wait(retryAfterS, 'baada ya dakika moja')}.`,
+    TOO_MANY_EXPORTS: () =>
+      'Upakuaji mwingine unaendelea kwenye seva hii. Tafadhali jaribu tena baada ya sekunde chache.',
+    UNAUTHENTICATED: () => 'Ingia ili uone hiki. Huenda muda wako wa kuingia umekwisha.',
+    SIGN_IN_FAILED: () => 'Jina au nenosiri si sahihi.',
+    TOO_MANY_SIGN_INS: (retryAfterS) =>
+      `Majaribio mengi mno ya kuingia yameshindwa. Tafadhali jaribu tena ${wait(retryAfterS, 'baadaye')}.`,
+    CROSS_SITE_REQUEST: () =>
+      'Ombi hili lilitoka kwenye ukurasa wa tovuti nyingine, kwa hiyo limekataliwa.',
+    CSRF_TOKEN_INVALID: () => 'Ukurasa huu umepitwa na wakati. Pakia upya kisha ujaribu tena.',
+    ROLE_NOT_ALLOWED: () => 'Jukumu lako haliruhusu hili. Muulize mmiliki.',
+    FORBIDDEN: () => 'Hili haliruhusiwi.',
+    OPERATOR_NOT_FOUND: () => 'Hakuna mhudumu mwenye jina hili.',
+    OPERATOR_EXISTS: () => 'Tayari kuna mhudumu mwenye jina hili.',
+    LAST_OWNER: () => 'Mmiliki wa mwisho hawezi kuondolewa wala kubadilishwa jukumu.',
+    PASSWORD_LINK_INVALID: () =>
+      'Kiungo hiki hakifanyi kazi tena: kimetumika, kimeisha muda au kimebadilishwa. Muulize mmiliki kiungo kipya.',
+    API_KEY_NOT_FOUND: () => 'Hakuna ufunguo wa API wenye kitambulisho hiki.',
+    SCOPE_NOT_ALLOWED: () => 'Wigo wa ufunguo huu wa API hauruhusu hili.',
+    IDEMPOTENCY_KEY_REUSED: () => 'Ombi hili lilishatumika kwa malipo mengine. Anza malipo mapya.',
+    IDEMPOTENCY_KEY_IN_USE: () =>
+      'Ombi hili la malipo bado linashughulikiwa. Angalia historia ya miamala kabla ya kujaribu tena.',
+    MPESA_UNREACHABLE: () =>
+      'Hatukuweza kufikia M-PESA, kwa hiyo hakuna ombi la malipo lililotumwa. Tafadhali jaribu tena baada ya dakika chache.',
+    MPESA_INVALID_PHONE: () =>
+      'M-PESA haiwezi kutuma ombi la malipo kwa nambari hii ya simu. Tafadhali iangalie kisha ujaribu tena.',
+    MPESA_INVALID_AMOUNT: () =>
+      'M-PESA haikukubali kiasi hiki. Tafadhali kiangalie kisha ujaribu tena.',
+    MPESA_BUSY: () =>
+      'M-PESA ina shughuli nyingi sasa hivi. Tafadhali jaribu tena baada ya dakika chache.',
+    MPESA_REJECTED: () => 'M-PESA haikuweza kuanzisha malipo haya. Tafadhali jaribu tena baadaye.',
+    MPESA_NO_ANSWER: () =>
+      'M-PESA haikuthibitisha ombi la malipo. Ombi likifika kwenye simu yako bado unaweza kulikamilisha; malipo haya yatajisasisha yenyewe.',
+    DATABASE_UNAVAILABLE: () =>
+      'Hifadhidata yetu haijibu sasa hivi. Tafadhali jaribu tena baada ya sekunde chache.',
+    SHUTTING_DOWN: () => 'Huduma inazimwa kwa muda. Tafadhali jaribu tena baada ya muda mfupi.',
+  },
+};
