@@ -49,13 +49,13 @@ export function Layout() {
             {words.repository}
           </a>
         )}
+        <LanguageSwitch />
         <nav aria-label={words.mainNavigation}>
           <NavLink to={paths.home} end>
             {words.makePayment}
           </NavLink>
           <NavLink to={paths.transactions}>{words.transactions}</NavLink>
         </nav>
-        <LanguageSwitch />
         <Suspense fallback={null}>
           <operatorBar.Component />
         </Suspense>

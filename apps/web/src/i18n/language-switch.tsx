@@ -1,19 +1,25 @@
 import { useState } from 'react';
-import { LANGUAGES, type Language } from './language';
+import type { Language } from './language';
 import { shellWords } from './shell-words';
 import { chooseLanguage, useLanguage, useWords } from './words';
 
-/** Each language named in its own words, so that whoever reads it finds their own. */
-const NAMES: Record<Language, string> = { en: 'English', sw: 'Kiswahili' };
+/** The other language, named in its own words so that whoever reads it finds their own. */
+const OTHER: Record<Language, { language: Language; name: string }> = {
+  en: { language: 'sw', name: 'Kiswahili' },
+  sw: { language: 'en', name: 'English' },
+};
 
 /**
- * The header's language switch: two buttons, the current one pressed. The other language's words
- * are fetched when it is chosen; the screens change once they have all come.
+ * The header's language switch: one button naming the other language (a page in English offers
+ * "Kiswahili", one in Kiswahili offers "English"), small enough to sit beside the repository link
+ * at 360 px. The other language's words are fetched when it is chosen; the screens change once
+ * they have all come.
  */
 export function LanguageSwitch() {
   const language = useLanguage();
   const words = useWords(shellWords);
   const [failed, setFailed] = useState(false);
+  const other = OTHER[language];
 
   async function choose(next: Language) {
     setFailed(false);
@@ -24,17 +30,9 @@ export function LanguageSwitch() {
 
   return (
     <div className="language-switch" role="group" aria-label={words.language}>
-      {LANGUAGES.map((each) => (
-        <button
-          key={each}
-          type="button"
-          lang={each}
-          aria-pressed={each === language}
-          onClick={() => void choose(each)}
-        >
-          {NAMES[each]}
-        </button>
-      ))}
+      <button type="button" lang={other.language} onClick={() => void choose(other.language)}>
+        {other.name}
+      </button>
       {failed && (
         <p className="field-error" role="alert">
           {words.languageFailed}

@@ -7,7 +7,7 @@ export const en = {
   makePayment: 'Make Payment',
   transactions: 'Transactions',
   footer: 'M-PESA Integration Demo',
-  /** The switch's name; each language is named in its own words (English, Kiswahili). */
+  /** The name of the switch's group, which a screen reader says before the other language. */
   language: 'Language',
   simulatorMode: 'Simulator mode',
   simulatorBefore: 'Payments here are simulated: no real money moves.',
