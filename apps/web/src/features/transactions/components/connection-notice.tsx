@@ -1,6 +1,9 @@
 import { useState } from 'react';
 import { POLL_INTERVAL_MS } from '@mpesa/shared';
 import { ApiError, isRefusal } from '../../../lib/api-client';
+import { LOCALES } from '../../../i18n/language';
+import { useLanguage, useWords } from '../../../i18n/words';
+import { connectionWords, type ConnectionWords } from '../connection-words';
 
 /** What a screen needs of its query's result (useQuery's and useInfiniteQuery's alike). */
 export interface WatchedQuery {
@@ -38,10 +41,10 @@ export function useQueryHealth(query: WatchedQuery): QueryHealth {
 const SECONDS = POLL_INTERVAL_MS / 1000;
 
 /** Why the last attempt failed, in the payer's words. */
-function whatWentWrong(error: unknown): string {
-  if (!navigator.onLine) return 'You are offline';
-  if (error instanceof ApiError && error.status === 0) return 'The server could not be reached';
-  return 'The server had a problem';
+function whatWentWrong(error: unknown, words: ConnectionWords): string {
+  if (!navigator.onLine) return words.offline;
+  if (error instanceof ApiError && error.status === 0) return words.unreachable;
+  return words.serverProblem;
 }
 
 /**
@@ -49,19 +52,23 @@ function whatWentWrong(error: unknown): string {
  * Retry. Always in the page, empty while all is well, so that screen readers hear it when it fills.
  */
 export function ConnectionNotice({ query, health }: { query: WatchedQuery; health: QueryHealth }) {
-  const state = query.dataUpdatedAt
-    ? `this page may be out of date. Last updated at ${new Date(query.dataUpdatedAt).toLocaleTimeString()}.`
-    : 'this page could not be loaded yet.';
+  const words = useWords(connectionWords);
+  const language = useLanguage();
+  const why = whatWentWrong(health.error, words);
+  // In English the viewer's own time format, as before there was a choice of language.
+  const time = (at: number) =>
+    new Date(at).toLocaleTimeString(language === 'en' ? undefined : LOCALES[language]);
+  const said = query.dataUpdatedAt
+    ? words.outOfDate(why, time(query.dataUpdatedAt), SECONDS)
+    : words.notLoaded(why, SECONDS);
   return (
     <div role="status" className="connection-status">
       {health.outOfTouch && (
         <div className="connection-notice">
-          <p>
-            {whatWentWrong(health.error)}, so {state} Trying again every {SECONDS} seconds.
-          </p>
+          <p>{said}</p>
           {/* Asks at once, cutting short any wait between attempts. */}
           <button type="button" className="button button-secondary" onClick={() => query.refetch()}>
-            Retry
+            {words.retry}
           </button>
         </div>
       )}

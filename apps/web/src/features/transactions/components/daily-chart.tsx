@@ -1,12 +1,9 @@
 import type { Summary } from '@mpesa/shared/contract';
-import { capitalise, formatAmount, formatCompact, formatNumber } from '../../../lib/format';
-
-/** The chart's words (docs/product.md §"Route /transactions": the caption is the specification's). */
-const CAPTION = 'Amounts by day and status, last 14 days';
-const TABLE_CAPTION = 'Amounts in KES by day and status, last 14 days';
-const PAID = 'Paid';
-const NOT_PAID = 'Not paid';
-const DAY = 'Day';
+import { formatAmount, formatCompact, formatNumber } from '../../../lib/format';
+import { LOCALES, type Language } from '../../../i18n/language';
+import { useLanguage, useWords } from '../../../i18n/words';
+import { chartWords, type ChartWords } from '../chart-words';
+import { statusWords } from '../status-words';
 
 /** The statuses of the screen readers' table, in its column order; the rest are "other". */
 const COLUMNS = ['success', 'failed', 'cancelled', 'timeout', 'other'] as const;
@@ -16,12 +13,32 @@ function columnOf(status: string): Column {
   return (COLUMNS as readonly string[]).includes(status) ? (status as Column) : 'other';
 }
 
-/** A business day written YYYY-MM-DD, read at noon UTC so that no zone moves it to another day. */
-const dayFormat = (options: Intl.DateTimeFormatOptions) =>
-  new Intl.DateTimeFormat('en-KE', { ...options, timeZone: 'UTC' });
+/**
+ * A business day written YYYY-MM-DD, read at noon UTC so that no zone moves it to another day, in
+ * the language's words: "Sun, 22 Nov" in English, "Jumapili, 22 Nov" in Kiswahili.
+ */
+function dayFormat(
+  options: Intl.DateTimeFormatOptions,
+): (language: Language) => Intl.DateTimeFormat {
+  const made = new Map<Language, Intl.DateTimeFormat>();
+  return (language) => {
+    let format = made.get(language);
+    if (!format) {
+      format = new Intl.DateTimeFormat(LOCALES[language], { ...options, timeZone: 'UTC' });
+      made.set(language, format);
+    }
+    return format;
+  };
+}
 const DAY_OF_MONTH = dayFormat({ day: 'numeric' });
 const FULL_DAY = dayFormat({ weekday: 'short', day: 'numeric', month: 'short' });
 const dateOf = (day: string) => new Date(`${day}T12:00:00Z`);
+
+/** What the chart needs of the language: its words and how it writes days and numbers. */
+interface Speech {
+  words: ChartWords;
+  language: Language;
+}
 
 interface ChartDay {
   day: string;
@@ -67,16 +84,27 @@ export function axisTop(highest: number): number {
 }
 
 /** What one day's bars say, on hover, on focus and to screen readers. */
-function dayFigures(day: ChartDay): string[] {
+function dayFigures(day: ChartDay, { words, language }: Speech): string[] {
+  const count = (n: number) => formatNumber(n, language);
   return [
-    FULL_DAY.format(dateOf(day.day)),
-    `${PAID}: ${formatAmount(day.paid)} (${day.paidCount})`,
-    `${NOT_PAID}: ${formatAmount(day.unpaid)} (${day.unpaidCount})`,
+    FULL_DAY(language).format(dateOf(day.day)),
+    `${words.paid}: ${formatAmount(day.paid, language)} (${count(day.paidCount)})`,
+    `${words.notPaid}: ${formatAmount(day.unpaid, language)} (${count(day.unpaidCount)})`,
   ];
 }
 
-function DayBars({ day, top, late }: { day: ChartDay; top: number; late: boolean }) {
-  const figures = dayFigures(day);
+function DayBars({
+  day,
+  top,
+  late,
+  speech,
+}: {
+  day: ChartDay;
+  top: number;
+  late: boolean;
+  speech: Speech;
+}) {
+  const figures = dayFigures(day, speech);
   const height = (amount: number) => ({ height: `${Math.round((amount / top) * 1e4) / 100}%` });
   return (
     <div
@@ -89,7 +117,7 @@ function DayBars({ day, top, late }: { day: ChartDay; top: number; late: boolean
         <span className="bar bar-paid" style={height(day.paid)} />
         <span className="bar bar-unpaid" style={height(day.unpaid)} />
       </div>
-      <span className="chart-label">{DAY_OF_MONTH.format(dateOf(day.day))}</span>
+      <span className="chart-label">{DAY_OF_MONTH(speech.language).format(dateOf(day.day))}</span>
       <span className="chart-tip">
         {figures.map((line) => (
           <span key={line}>{line}</span>
@@ -101,17 +129,19 @@ function DayBars({ day, top, late }: { day: ChartDay; top: number; late: boolean
 
 /** The same figures by status, for screen readers (a table ignores the width it is given, so
  * the hiding is done by a box around it). */
-function ChartTable({ days }: { days: ChartDay[] }) {
+function ChartTable({ days, speech }: { days: ChartDay[]; speech: Speech }) {
+  const { words, language } = speech;
+  const statuses = useWords(statusWords);
   return (
     <div className="visually-hidden">
       <table>
-        <caption>{TABLE_CAPTION}</caption>
+        <caption>{words.tableCaption}</caption>
         <thead>
           <tr>
-            <th scope="col">{DAY}</th>
+            <th scope="col">{words.day}</th>
             {COLUMNS.map((column) => (
               <th key={column} scope="col">
-                {capitalise(column)}
+                {column === 'other' ? words.other : statuses[column]}
               </th>
             ))}
           </tr>
@@ -121,7 +151,7 @@ function ChartTable({ days }: { days: ChartDay[] }) {
             <tr key={day}>
               <th scope="row">{day}</th>
               {COLUMNS.map((column) => (
-                <td key={column}>{formatNumber(byColumn.get(column) ?? 0)}</td>
+                <td key={column}>{formatNumber(byColumn.get(column) ?? 0, language)}</td>
               ))}
             </tr>
           ))}
@@ -136,34 +166,42 @@ function ChartTable({ days }: { days: ChartDay[] }) {
  * amount not paid, against an axis in KES; each day's figures show on hover and on focus.
  */
 export function DailyChart({ daily }: { daily: Summary['daily'] }) {
+  const speech: Speech = { words: useWords(chartWords), language: useLanguage() };
+  const { words, language } = speech;
   const days = chartDays(daily);
   const top = axisTop(Math.max(0, ...days.flatMap((day) => [day.paid, day.unpaid])));
   return (
     <figure className="summary-chart">
-      <figcaption>{CAPTION}</figcaption>
+      <figcaption>{words.caption}</figcaption>
       <div className="chart">
         <div className="chart-axis" aria-hidden="true">
           {(days.length ? [top, top / 2, 0] : []).map((tick) => (
-            <span key={tick}>{formatCompact(tick)}</span>
+            <span key={tick}>{formatCompact(tick, language)}</span>
           ))}
         </div>
         <div className="chart-days">
           {days.map((day, index) => (
-            <DayBars key={day.day} day={day} top={top} late={index >= days.length / 2} />
+            <DayBars
+              key={day.day}
+              day={day}
+              top={top}
+              late={index >= days.length / 2}
+              speech={speech}
+            />
           ))}
         </div>
       </div>
       <ul className="summary-legend" aria-hidden="true">
         <li>
           <span className="legend-swatch bar-paid" />
-          {PAID}
+          {words.paid}
         </li>
         <li>
           <span className="legend-swatch bar-unpaid" />
-          {NOT_PAID}
+          {words.notPaid}
         </li>
       </ul>
-      <ChartTable days={days} />
+      <ChartTable days={days} speech={speech} />
     </figure>
   );
 }

@@ -1,9 +1,11 @@
 import type { FormEvent } from 'react';
 import { Link } from 'react-router';
 import { TRANSACTION_STATUSES } from '@mpesa/shared';
-import { capitalise } from '../../../lib/format';
 import { paths } from '../../../app/paths';
+import { useWords } from '../../../i18n/words';
 import { searchFor, type ListFilters } from '../api/transactions-api';
+import { historyWords } from '../history-words';
+import { statusWords } from '../status-words';
 
 /**
  * Find payments: one search box (phone, receipt or reference), statuses and a date range. The
@@ -16,6 +18,8 @@ export function HistoryFilters({
   filters: ListFilters;
   onChange: (search: string) => void;
 }) {
+  const words = useWords(historyWords);
+  const statuses = useWords(statusWords);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
@@ -37,21 +41,21 @@ export function HistoryFilters({
     <form
       className="history-filters"
       role="search"
-      aria-label="Find transactions"
+      aria-label={words.findTransactions}
       onSubmit={submit}
     >
       <label className="filter-search">
-        Search
+        {words.search}
         <input
           type="search"
           name="q"
           defaultValue={filters.q ?? ''}
-          placeholder="Phone, receipt or reference"
+          placeholder={words.searchPlaceholder}
           maxLength={100}
         />
       </label>
       <fieldset className="filter-statuses">
-        <legend>Status</legend>
+        <legend>{words.status}</legend>
         {TRANSACTION_STATUSES.map((status) => (
           <label key={status} className="filter-status">
             <input
@@ -60,24 +64,24 @@ export function HistoryFilters({
               value={status}
               defaultChecked={filters.status.includes(status)}
             />
-            {capitalise(status)}
+            {statuses[status]}
           </label>
         ))}
       </fieldset>
       <label>
-        From
+        {words.from}
         <input type="date" name="from" defaultValue={filters.from ?? ''} />
       </label>
       <label>
-        To
+        {words.to}
         <input type="date" name="to" defaultValue={filters.to ?? ''} />
       </label>
       <div className="filter-actions">
         <button type="submit" className="button button-primary">
-          Apply
+          {words.apply}
         </button>
         <Link to={paths.transactions} className="filter-clear">
-          Clear
+          {words.clear}
         </Link>
       </div>
     </form>

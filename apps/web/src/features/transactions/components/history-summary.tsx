@@ -1,10 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import type { PeriodSummary } from '@mpesa/shared/contract';
-import { formatAmount } from '../../../lib/format';
+import { formatAmount, formatNumber } from '../../../lib/format';
+import { LOCALES, type Language } from '../../../i18n/language';
+import { useLanguage, useWords } from '../../../i18n/words';
+import { historyWords } from '../history-words';
 import { summaryQueryOptions } from '../api/transactions-api';
 import { isUnauthenticated } from '../../auth/unauthenticated';
 import { SignInNotice } from '../../auth/components/sign-in-notice';
 import { DailyChart } from './daily-chart';
+
+/** 2/3 → "67%", a whole percentage as the language writes it. */
+function percent(rate: number, language: Language): string {
+  return new Intl.NumberFormat(LOCALES[language], { style: 'percent' }).format(rate);
+}
 
 /**
  * A period's figures; without them (still loading), hidden figures of a usual length in their
@@ -12,6 +20,8 @@ import { DailyChart } from './daily-chart';
  * they come.
  */
 function Period({ title, period }: { title: string; period?: PeriodSummary }) {
+  const words = useWords(historyWords);
+  const language = useLanguage();
   if (!period) {
     return (
       <div className="summary-period">
@@ -20,18 +30,18 @@ function Period({ title, period }: { title: string; period?: PeriodSummary }) {
           00,000 KES
         </p>
         <p className="summary-detail summary-placeholder" aria-hidden="true">
-          00 payments, 00% successful
+          {words.periodPlaceholder}
         </p>
       </div>
     );
   }
-  const rate = period.successRate === null ? '–' : `${Math.round(period.successRate * 100)}%`;
+  const rate = period.successRate === null ? '–' : percent(period.successRate, language);
   return (
     <div className="summary-period">
       <h3>{title}</h3>
-      <p className="summary-collected">{formatAmount(period.collected)}</p>
+      <p className="summary-collected">{formatAmount(period.collected, language)}</p>
       <p className="summary-detail">
-        {period.count} {period.count === 1 ? 'payment' : 'payments'}, {rate} successful
+        {words.periodDetail(period.count, formatNumber(period.count, language), rate)}
       </p>
     </div>
   );
@@ -39,27 +49,28 @@ function Period({ title, period }: { title: string; period?: PeriodSummary }) {
 
 /** Above the history: what came in today and this week, and the last two weeks day by day. */
 export function HistorySummary() {
+  const words = useWords(historyWords);
   const { data, error, isError } = useQuery(summaryQueryOptions());
   if (isError && isUnauthenticated(error)) return <SignInNotice />;
-  if (isError) return <p className="summary-unavailable">The figures could not be loaded.</p>;
+  if (isError) return <p className="summary-unavailable">{words.figuresFailed}</p>;
   if (!data) {
     // Holds the figures' place while they load, so that the history below does not move when
     // they arrive (docs/performance.md, "The web app"). Hidden: it says nothing yet.
     return (
       <div className="history-summary" aria-hidden="true">
         <div className="summary-periods">
-          <Period title="Today" />
-          <Period title="Last 7 days" />
+          <Period title={words.today} />
+          <Period title={words.last7Days} />
         </div>
         <DailyChart daily={[]} />
       </div>
     );
   }
   return (
-    <section className="history-summary" aria-label="At a glance">
+    <section className="history-summary" aria-label={words.atAGlance}>
       <div className="summary-periods">
-        <Period title="Today" period={data.today} />
-        <Period title="Last 7 days" period={data.last7Days} />
+        <Period title={words.today} period={data.today} />
+        <Period title={words.last7Days} period={data.last7Days} />
       </div>
       <DailyChart daily={data.daily} />
     </section>

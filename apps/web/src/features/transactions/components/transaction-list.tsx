@@ -6,7 +6,9 @@ import { ApiError } from '../../../lib/api-client';
 import { meQueryOptions } from '../../auth/api/auth-api';
 import { isUnauthenticated } from '../../auth/unauthenticated';
 import { SignInNotice } from '../../auth/components/sign-in-notice';
-import { capitalise, formatAmount, formatDate } from '../../../lib/format';
+import { formatAmount, formatDate, formatNumber } from '../../../lib/format';
+import { useLanguage, useWords } from '../../../i18n/words';
+import { useRefusalMessage } from '../../../i18n/refusal-words';
 import {
   exportUrl,
   filtersFromSearch,
@@ -19,14 +21,22 @@ import { HistorySummary } from './history-summary';
 import { StatusBadge } from './status-badge';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { withQueries } from '../../../app/queries';
+import { historyWords, type HistoryWords } from '../history-words';
+import { statusWords } from '../status-words';
 
-const COLUMNS = ['Reference', 'Phone Number', 'Amount', 'Status', 'Date', 'Action'] as const;
-/** The row's link says which payment it opens; its visible text stays 'View Details'. */
-const VIEW_LABEL = (row: Transaction) =>
-  `View details of ${row.reference}, ${formatAmount(row.amount)}, ${capitalise(row.status)}`;
-/** How many rows a search found ("more" while Load more can bring others). */
-const FOUND = (count: number, more: boolean) =>
-  `${count} ${count === 1 ? 'payment' : 'payments'} ${more ? 'shown, more with Load more.' : 'found.'}`;
+/**
+ * The columns, in the specification's order, each with its `data-label`: the English name in every
+ * language, a hook for the narrow screens' layout (styles.css), never shown.
+ */
+const LABEL = {
+  reference: 'Reference',
+  phoneNumber: 'Phone Number',
+  amount: 'Amount',
+  status: 'Status',
+  date: 'Date',
+  action: 'Action',
+} as const satisfies Record<keyof HistoryWords['columns'], string>;
+const COLUMNS = Object.keys(LABEL) as Array<keyof typeof LABEL>;
 
 /**
  * The payments, one row each. Explicit roles keep the table's meaning for screen readers when
@@ -39,13 +49,16 @@ function TransactionTable({
   rows: Transaction[];
   firstNew: { index: number; link: RefObject<HTMLAnchorElement | null> };
 }) {
+  const words = useWords(historyWords);
+  const statuses = useWords(statusWords);
+  const language = useLanguage();
   return (
     <table className="transaction-table" role="table" aria-labelledby="transactions-title">
       <thead role="rowgroup">
         <tr role="row">
           {COLUMNS.map((column) => (
             <th key={column} role="columnheader" scope="col">
-              {column}
+              {words.columns[column]}
             </th>
           ))}
         </tr>
@@ -53,29 +66,34 @@ function TransactionTable({
       <tbody role="rowgroup">
         {rows.map((transaction, index) => (
           <tr key={transaction._id} role="row" className={`row-status-${transaction.status}`}>
-            <td role="cell" data-label="Reference">
+            <td role="cell" data-label={LABEL.reference}>
               {transaction.reference}
             </td>
-            <td role="cell" data-label="Phone Number">
+            <td role="cell" data-label={LABEL.phoneNumber}>
               {transaction.phoneNumber}
             </td>
-            <td role="cell" data-label="Amount">
-              {formatAmount(transaction.amount)}
+            <td role="cell" data-label={LABEL.amount}>
+              {formatAmount(transaction.amount, language)}
             </td>
-            <td role="cell" data-label="Status">
+            <td role="cell" data-label={LABEL.status}>
               <StatusBadge status={transaction.status} />
             </td>
-            <td role="cell" data-label="Date">
-              {formatDate(transaction.createdAt)}
+            <td role="cell" data-label={LABEL.date}>
+              {formatDate(transaction.createdAt, language)}
             </td>
-            <td role="cell" data-label="Action">
+            <td role="cell" data-label={LABEL.action}>
+              {/* Its visible text is the specification's; its name says which payment it opens. */}
               <Link
                 to={paths.transaction(transaction._id)}
                 className="view-link"
-                aria-label={VIEW_LABEL(transaction)}
+                aria-label={words.viewDetailsOf(
+                  transaction.reference,
+                  formatAmount(transaction.amount, language),
+                  statuses[transaction.status],
+                )}
                 ref={index === firstNew.index ? firstNew.link : undefined}
               >
-                View Details
+                {words.viewDetails}
               </Link>
             </td>
           </tr>
@@ -137,11 +155,15 @@ function ResultsStatus({
   more: boolean;
   count: RefObject<HTMLParagraphElement | null>;
 }) {
+  const words = useWords(historyWords);
+  const language = useLanguage();
   return (
     <div role="status" className="history-results">
       {rows && (
         <p ref={count} tabIndex={-1} className={rows.length ? 'history-count' : 'empty'}>
-          {rows.length ? FOUND(rows.length, more) : 'No transactions found.'}
+          {rows.length
+            ? words.found(rows.length, formatNumber(rows.length, language), more)
+            : words.empty}
         </p>
       )}
     </div>
@@ -149,6 +171,7 @@ function ResultsStatus({
 }
 
 function LoadMore({ loading, onClick }: { loading: boolean; onClick: () => void }) {
+  const words = useWords(historyWords);
   return (
     <button
       type="button"
@@ -156,13 +179,15 @@ function LoadMore({ loading, onClick }: { loading: boolean; onClick: () => void 
       onClick={onClick}
       disabled={loading}
     >
-      {loading ? 'Loading more...' : 'Load more'}
+      {loading ? words.loadingMore : words.loadMore}
     </button>
   );
 }
 
 export const TransactionList = withQueries(function TransactionListScreen() {
-  useDocumentTitle('Transactions');
+  const words = useWords(historyWords);
+  const refusalMessage = useRefusalMessage();
+  useDocumentTitle(words.screenTitle);
   const [search] = useSearchParams();
   const navigate = useNavigate();
   const searchText = search.toString();
@@ -177,14 +202,16 @@ export const TransactionList = withQueries(function TransactionListScreen() {
   const focus = useResultsFocus(rows.length, Boolean(data), searchText, fetchNextPage);
   // A filter the server refused (a bad date in a shared address) is named under the spec's text.
   const refusal =
-    health.error instanceof ApiError && health.error.status === 400 ? health.error.message : '';
+    health.error instanceof ApiError && health.error.status === 400
+      ? refusalMessage(health.error)
+      : '';
 
   // HISTORY_ACCESS=operators and no valid session: the figures, the export and the rows are all
   // refused alike, so one notice takes the place of them all.
   if (health.failed && isUnauthenticated(health.error)) {
     return (
       <section className="card transaction-list" aria-labelledby="transactions-title">
-        <h2 id="transactions-title">Transaction History</h2>
+        <h2 id="transactions-title">{words.title}</h2>
         <div role="alert">
           <SignInNotice />
         </div>
@@ -194,7 +221,7 @@ export const TransactionList = withQueries(function TransactionListScreen() {
 
   return (
     <section className="card transaction-list" aria-labelledby="transactions-title">
-      <h2 id="transactions-title">Transaction History</h2>
+      <h2 id="transactions-title">{words.title}</h2>
       <HistorySummary />
       <HistoryFilters
         key={searchText}
@@ -207,18 +234,18 @@ export const TransactionList = withQueries(function TransactionListScreen() {
       {mayExport && (
         <p className="history-export">
           <a className="button button-secondary" href={exportUrl(filters)} download>
-            Export CSV
+            {words.exportCsv}
           </a>
         </p>
       )}
       {data ? null : health.failed ? (
         <div role="alert">
-          <p className="error-message">Failed to fetch transactions</p>
+          <p className="error-message">{words.failed}</p>
           {refusal && <p className="error-detail">{refusal}</p>}
         </div>
       ) : (
         <p className="loading" role="status">
-          Loading transactions...
+          {words.loading}
         </p>
       )}
       <ConnectionNotice query={query} health={health} />
@@ -226,7 +253,7 @@ export const TransactionList = withQueries(function TransactionListScreen() {
       {rows.length > 0 && <TransactionTable rows={rows} firstNew={focus.firstNew} />}
       {isFetchNextPageError && (
         <p className="error-detail" role="alert">
-          More transactions could not be loaded.
+          {words.moreFailed}
         </p>
       )}
       {hasNextPage && <LoadMore loading={isFetchingNextPage} onClick={focus.loadMore} />}
