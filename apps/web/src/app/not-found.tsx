@@ -1,20 +1,26 @@
 import { Link } from 'react-router';
-import { paths } from './paths';
+import { shellWords } from '../i18n/shell-words';
+import { useWords } from '../i18n/words';
 import { useDocumentTitle } from '../lib/use-document-title';
+import { notFoundWords } from './not-found-words';
+import { paths } from './paths';
 
 /** The specification shows no other routes; an unknown path says so and offers the way back. */
 export function NotFound() {
-  useDocumentTitle('Page not found');
+  const words = useWords(notFoundWords);
+  // The links are named as the header's own.
+  const shell = useWords(shellWords);
+  useDocumentTitle(words.title);
   return (
     <section className="card">
-      <h2>Page not found</h2>
-      <p>There is nothing at this address.</p>
+      <h2>{words.title}</h2>
+      <p>{words.text}</p>
       <div className="actions">
         <Link to={paths.home} className="button button-primary">
-          Make Payment
+          {shell.makePayment}
         </Link>
         <Link to={paths.transactions} className="button button-secondary">
-          Transactions
+          {shell.transactions}
         </Link>
       </div>
     </section>

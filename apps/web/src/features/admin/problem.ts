@@ -1,25 +1,31 @@
+import { useRefusalMessage } from '../../i18n/refusal-words';
+import { useWords } from '../../i18n/words';
 import { ApiError } from '../../lib/api-client';
 import { isUnauthenticated } from '../auth/unauthenticated';
+import { en } from './owner-words.en';
+import { ownerWords } from './owner-words';
 
-export const ROLE_REFUSED =
-  'Your role cannot do this: only an owner manages operators, API keys and the audit trail.';
-export const UNREACHABLE =
-  'The server could not be reached. Check your connection, then try again.';
-const FALLBACK = 'That did not work. Please try again.';
+export const ROLE_REFUSED = en.roleRefused;
+export const UNREACHABLE = en.unreachable;
 
 /**
  * What went wrong, for an owner's screen: `sign-in` when there is no session (the app's "Sign in to
- * see this." notice), the role's refusal (403), or the API's own message.
+ * see this." notice), or a sentence in the screens' language: the role's refusal (403), that the
+ * server could not be reached, or the API's own refusal (i18n/refusal-words.ts).
  */
 export type Problem = { kind: 'sign-in' } | { kind: 'message'; message: string };
 
-export function problemOf(error: unknown): Problem {
-  if (isUnauthenticated(error)) return { kind: 'sign-in' };
-  if (!(error instanceof ApiError)) return { kind: 'message', message: FALLBACK };
-  if (error.status === 0) return { kind: 'message', message: UNREACHABLE };
-  // Other 403s (a stale CSRF token, a cross-site request) are the API's to word.
-  if ((error.body as { code?: unknown } | undefined)?.code === 'ROLE_NOT_ALLOWED') {
-    return { kind: 'message', message: ROLE_REFUSED };
-  }
-  return { kind: 'message', message: error.message || FALLBACK };
+export function useOwnerProblem(): (error: unknown) => Problem {
+  const words = useWords(ownerWords);
+  const refusal = useRefusalMessage();
+  return (error) => {
+    if (isUnauthenticated(error)) return { kind: 'sign-in' };
+    if (!(error instanceof ApiError)) return { kind: 'message', message: words.fallback };
+    if (error.status === 0) return { kind: 'message', message: words.unreachable };
+    // Other 403s (a stale CSRF token, a cross-site request) are the API's to word.
+    if ((error.body as { code?: unknown } | undefined)?.code === 'ROLE_NOT_ALLOWED') {
+      return { kind: 'message', message: words.roleRefused };
+    }
+    return { kind: 'message', message: refusal(error) || words.fallback };
+  };
 }

@@ -2,7 +2,6 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { ApiError } from '../../lib/api-client';
 import { setPassword } from './api/admin-api';
-import { UNREACHABLE } from './problem';
 
 /**
  * The password's bounds in characters, as the API counts them (docs/decisions/003), said before
@@ -11,26 +10,27 @@ import { UNREACHABLE } from './problem';
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 256;
 
-export const LINK_INVALID =
-  'This link does not work: it was used already, it is more than 24 hours old, or a newer one ' +
-  'was made. Ask the shop’s owner for a new link.';
-const FALLBACK = 'Setting the password failed. Please try again.';
-
 export type SetPasswordField = 'password' | 'again';
 
-/** What is wrong with the two passwords typed, if anything, before anything is sent. */
-function check(
-  password: string,
-  again: string,
-): { field: SetPasswordField; message: string } | null {
+/**
+ * What is wrong with the two passwords typed, if anything, before anything is sent: kept as the
+ * reason, put in words on screen (so that it follows the language).
+ */
+export type SetPasswordInvalid =
+  { field: 'password'; reason: 'length' } | { field: 'again'; reason: 'not-the-same' };
+
+/**
+ * Why setting the password failed, other than a dead link: the server was not reached, the API
+ * refused (its `error`), or something else went wrong.
+ */
+export type SetPasswordFailure =
+  { kind: 'unreachable' } | { kind: 'refused'; error: ApiError } | { kind: 'failed' };
+
+function check(password: string, again: string): SetPasswordInvalid | null {
   const length = [...password].length;
-  if (length < PASSWORD_MIN || length > PASSWORD_MAX) {
-    return {
-      field: 'password',
-      message: `Choose a password of ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`,
-    };
-  }
-  if (again !== password) return { field: 'again', message: 'The two passwords are not the same.' };
+  if (length < PASSWORD_MIN || length > PASSWORD_MAX)
+    return { field: 'password', reason: 'length' };
+  if (again !== password) return { field: 'again', reason: 'not-the-same' };
   return null;
 }
 
@@ -45,7 +45,7 @@ export function useSetPassword() {
   const [token] = useState(() => decodeURIComponent(hash.replace(/^#/, '')));
   const [form, setForm] = useState({ password: '', again: '' });
   const [invalid, setInvalid] = useState<ReturnType<typeof check>>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<SetPasswordFailure | null>(null);
   const [linkInvalid, setLinkInvalid] = useState(token === '');
   const [done, setDone] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -73,8 +73,9 @@ export function useSetPassword() {
         (failure.body as { code?: unknown } | undefined)?.code === 'PASSWORD_LINK_INVALID'
       ) {
         setLinkInvalid(true);
-      } else if (failure instanceof ApiError && failure.status === 0) setError(UNREACHABLE);
-      else setError((failure instanceof ApiError && failure.message) || FALLBACK);
+      } else if (!(failure instanceof ApiError)) setError({ kind: 'failed' });
+      else if (failure.status === 0) setError({ kind: 'unreachable' });
+      else setError({ kind: 'refused', error: failure });
     } finally {
       setPending(false);
     }

@@ -2,43 +2,53 @@ import { useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { SignInBody } from '@mpesa/shared/contract-auth';
+import { useRefusalMessage } from '../../i18n/refusal-words';
+import { useWords } from '../../i18n/words';
 import { ApiError } from '../../lib/api-client';
 import { signIn, switchOperator } from './api/auth-api';
+import { authWords } from './auth-words';
 import { signInTarget } from './sign-in-target';
 
 export type SignInField = keyof SignInBody;
+/**
+ * A field's problem: left empty, or refused by the API's check (its `error`). Kept as the reason,
+ * not as a sentence, so that the message on screen follows the language (i18n/words.ts).
+ */
 export interface SignInInvalid {
   field: SignInField;
-  message: string;
+  error?: unknown;
 }
 
 const EMPTY: SignInBody = { name: '', password: '' };
-const MISSING: Record<SignInField, string> = {
-  name: 'Enter your name.',
-  password: 'Enter your password.',
-};
-const UNREACHABLE = 'The server could not be reached. Check your connection, then try again.';
-const FALLBACK = 'Signing in failed. Please try again.';
 
 /** The first empty field, in the form's order: nothing is sent until both are filled. */
 function check(form: SignInBody): SignInInvalid | null {
   const field = (['name', 'password'] as const).find((name) => form[name] === '');
-  return field ? { field, message: MISSING[field] } : null;
+  return field ? { field } : null;
+}
+
+/** The field an API's validation error names, if it names one of the form's. */
+function fieldOf(error: unknown): SignInField | null {
+  if (!(error instanceof ApiError)) return null;
+  const body = (error.body as { code?: unknown; field?: unknown } | undefined) ?? {};
+  return body.code === 'VALIDATION_ERROR' && (body.field === 'name' || body.field === 'password')
+    ? body.field
+    : null;
 }
 
 /**
- * The API's own words (a wrong name or password is one answer, never saying which; too many
- * attempts say how long to wait), under the field a validation error names, if it names one.
+ * Why signing in failed, in the screens' language: the API's own words by its code (a wrong name
+ * or password is one answer, never saying which; too many attempts say how long to wait), or
+ * that the server could not be reached.
  */
-function problemOf(error: unknown): { field: SignInField | null; message: string } {
-  if (!(error instanceof ApiError)) return { field: null, message: FALLBACK };
-  const field = (error.body as { code?: unknown; field?: unknown } | undefined) ?? {};
-  const named =
-    field.code === 'VALIDATION_ERROR' && (field.field === 'name' || field.field === 'password')
-      ? field.field
-      : null;
-  if (error.status === 0) return { field: null, message: UNREACHABLE };
-  return { field: named, message: error.message || FALLBACK };
+export function useSignInProblem(): (error: unknown) => string {
+  const words = useWords(authWords);
+  const refusal = useRefusalMessage();
+  return (error) => {
+    if (!(error instanceof ApiError)) return words.signInFailed;
+    if (error.status === 0) return words.unreachable;
+    return refusal(error) || words.signInFailed;
+  };
 }
 
 /** The sign-in form's state and its submission; on success, on to `?next=` (when it is ours). */
@@ -48,7 +58,7 @@ export function useSignIn() {
   const queryClient = useQueryClient();
   const [form, setForm] = useState<SignInBody>(EMPTY);
   const [invalid, setInvalid] = useState<SignInInvalid | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [pending, setPending] = useState(false);
 
   const update = (field: SignInField) => (value: string) =>
@@ -67,9 +77,9 @@ export function useSignIn() {
       switchOperator(queryClient, operator);
       void navigate(signInTarget(search.get('next')), { replace: true });
     } catch (failure) {
-      const { field, message } = problemOf(failure);
-      if (field) setInvalid({ field, message });
-      else setError(message);
+      const field = fieldOf(failure);
+      if (field) setInvalid({ field, error: failure });
+      else setError(failure);
       setPending(false);
     }
   }

@@ -1,13 +1,29 @@
 import { useEffect, useRef } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { AuditEntry } from '@mpesa/shared/contract-admin';
+import { useLanguage, useWords } from '../../../i18n/words';
 import { formatDate } from '../../../lib/format';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { auditQueryOptions } from '../api/admin-api';
-import { actionWords, actorWords } from '../owner-words';
+import { ownerWords, type OwnerWords } from '../owner-words';
 import { OwnerProblem } from './owner-parts';
 
-const COLUMNS = ['When', 'Who', 'What', 'To what', 'From where'] as const;
+/** Who did it, as an owner would say it. */
+function actorWords(
+  { actorKind, actor }: Pick<AuditEntry, 'actorKind' | 'actor'>,
+  said: OwnerWords['audit']['actor'],
+): string {
+  switch (actorKind) {
+    case 'operator':
+      return said.operator(actor);
+    case 'key':
+      return said.key(actor);
+    case 'command':
+      return said.command;
+    default:
+      return said.anonymous(actor);
+  }
+}
 
 function AuditRow({
   entry,
@@ -16,22 +32,24 @@ function AuditRow({
   entry: AuditEntry;
   first?: (row: HTMLElement | null) => void;
 }) {
+  const { columns, ...said } = useWords(ownerWords).audit;
+  const language = useLanguage();
   return (
     <tr role="row" ref={first} tabIndex={first ? -1 : undefined}>
-      <td role="cell" data-label="When">
-        {formatDate(entry.at)}
+      <td role="cell" data-label={columns.when}>
+        {formatDate(entry.at, language)}
       </td>
-      <td role="cell" data-label="Who">
-        {actorWords(entry)}
+      <td role="cell" data-label={columns.who}>
+        {actorWords(entry, said.actor)}
       </td>
-      <td role="cell" data-label="What">
-        {actionWords(entry.action)}
+      <td role="cell" data-label={columns.what}>
+        {said.actions[entry.action] ?? entry.action}
         {entry.detail && <span className="audit-detail">{entry.detail}</span>}
       </td>
-      <td role="cell" data-label="To what">
+      <td role="cell" data-label={columns.target}>
         {entry.target ?? '—'}
       </td>
-      <td role="cell" data-label="From where">
+      <td role="cell" data-label={columns.address}>
         {entry.address ?? '—'}
       </td>
     </tr>
@@ -40,7 +58,8 @@ function AuditRow({
 
 /** Who did what, newest first: sign-ins, exports, reviews, and changes to operators and keys. */
 export function AuditScreen() {
-  useDocumentTitle('Audit trail');
+  const said = useWords(ownerWords).audit;
+  useDocumentTitle(said.title);
   const query = useInfiniteQuery(auditQueryOptions());
   const { data, hasNextPage, fetchNextPage, isFetchingNextPage, isFetchNextPageError } = query;
   const pages = data?.pages ?? [];
@@ -53,15 +72,19 @@ export function AuditScreen() {
 
   let body;
   if (!data) {
-    body = query.isError ? <OwnerProblem error={query.error} /> : <p role="status">Loading...</p>;
+    body = query.isError ? (
+      <OwnerProblem error={query.error} />
+    ) : (
+      <p role="status">{said.loading}</p>
+    );
   } else if (entries.length === 0) {
-    body = <p>Nothing has been recorded yet.</p>;
+    body = <p>{said.empty}</p>;
   } else {
     body = (
       <table className="owner-table" role="table" aria-labelledby="audit-title">
         <thead role="rowgroup">
           <tr role="row">
-            {COLUMNS.map((column) => (
+            {Object.values(said.columns).map((column) => (
               <th key={column} role="columnheader" scope="col">
                 {column}
               </th>
@@ -83,8 +106,8 @@ export function AuditScreen() {
 
   return (
     <section className="card owner-screen" aria-labelledby="audit-title">
-      <h2 id="audit-title">Audit trail</h2>
-      <p>Who did what, and when, newest first.</p>
+      <h2 id="audit-title">{said.title}</h2>
+      <p>{said.intro}</p>
       {body}
       {isFetchNextPageError && <OwnerProblem error={query.error} />}
       {hasNextPage && (
@@ -94,7 +117,7 @@ export function AuditScreen() {
           disabled={isFetchingNextPage}
           onClick={() => void fetchNextPage()}
         >
-          {isFetchingNextPage ? 'Loading...' : 'Show older'}
+          {isFetchingNextPage ? said.loading : said.showOlder}
         </button>
       )}
     </section>

@@ -1,5 +1,7 @@
 import type { ApiKeyScope } from '@mpesa/shared/contract-admin';
-import { SCOPES } from '../owner-words';
+import { useWords } from '../../../i18n/words';
+import { ownerWords } from '../owner-words';
+import { scopeChoices } from './choices';
 import { NamedChoiceForm } from './named-choice-form';
 
 /** A new key for one of the shop's own systems: a name to know it by, and what it may do. */
@@ -7,16 +9,17 @@ export function CreateKeyForm(props: {
   busy: boolean;
   onCreate: (name: string, scope: ApiKeyScope) => Promise<boolean>;
 }) {
+  const words = useWords(ownerWords);
   return (
     <NamedChoiceForm<ApiKeyScope>
       id="key"
-      title="Create a key"
-      missingName="Enter a name for the key."
-      hint="The system that will use it, e.g. “Till 2” or “Accounts”."
-      legend="What it may do"
-      choices={SCOPES}
+      title={words.keys.createTitle}
+      missingName={words.keys.createMissingName}
+      hint={words.keys.createHint}
+      legend={words.keys.createLegend}
+      choices={scopeChoices(words)}
       initial="payments:read"
-      submitLabel="Create key"
+      submitLabel={words.keys.createSubmit}
       busy={props.busy}
       onSubmit={props.onCreate}
     />

@@ -1,15 +1,14 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { ApiKeyScope } from '@mpesa/shared/contract-admin';
+import { useLanguage, useWords } from '../../../i18n/words';
 import { formatDate } from '../../../lib/format';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { adminKeys, createKey, keysQueryOptions, revokeKey, type ApiKey } from '../api/admin-api';
-import { scopeName } from '../owner-words';
+import { ownerWords } from '../owner-words';
 import { useOwnerChange } from '../use-owner-change';
 import { CreateKeyForm } from './create-key-form';
 import { Confirm, OnceShown, OwnerProblem } from './owner-parts';
-
-const COLUMNS = ['Name', 'May', 'Starts with', 'Created', 'Last used', 'Status'] as const;
 
 function KeyRow(props: {
   apiKey: ApiKey;
@@ -18,46 +17,50 @@ function KeyRow(props: {
 }) {
   const { apiKey: key, busy } = props;
   const [revoking, setRevoking] = useState(false);
+  const words = useWords(ownerWords);
+  const language = useLanguage();
+  const { columns, ...said } = words.keys;
+  const date = (value: string) => formatDate(value, language);
   return (
     <tr role="row">
-      <td role="cell" data-label="Name">
+      <td role="cell" data-label={columns.name}>
         {key.name}
       </td>
-      <td role="cell" data-label="May">
-        {scopeName(key.scope)}
+      <td role="cell" data-label={columns.scope}>
+        {words.scopes[key.scope]?.name ?? key.scope}
       </td>
-      <td role="cell" data-label="Starts with">
+      <td role="cell" data-label={columns.prefix}>
         <code>{key.prefix}</code>
       </td>
-      <td role="cell" data-label="Created">
-        by {key.createdBy}, {formatDate(key.createdAt)}
+      <td role="cell" data-label={columns.created}>
+        {said.createdBy(key.createdBy, date(key.createdAt))}
       </td>
-      <td role="cell" data-label="Last used">
-        {key.lastUsedAt ? formatDate(key.lastUsedAt) : 'Never'}
+      <td role="cell" data-label={columns.lastUsed}>
+        {key.lastUsedAt ? date(key.lastUsedAt) : said.never}
       </td>
-      <td role="cell" data-label="Status">
+      <td role="cell" data-label={columns.status}>
         {key.revokedAt ? (
-          `Revoked ${formatDate(key.revokedAt)}`
+          said.revokedAt(date(key.revokedAt))
         ) : revoking ? (
           <Confirm
-            question={`Revoke the key “${key.name}”? Systems using it are refused from now on.`}
-            yes={`Revoke ${key.name}`}
-            no="Keep"
+            question={said.revokeQuestion(key.name)}
+            yes={said.revokeName(key.name)}
+            no={words.keep}
             busy={busy}
             onYes={() => void props.onRevoke(key).then(() => setRevoking(false))}
             onNo={() => setRevoking(false)}
           />
         ) : (
           <div className="owner-actions">
-            <span>Active</span>
+            <span>{said.active}</span>
             <button
               type="button"
               className="button button-secondary"
               disabled={busy}
               onClick={() => setRevoking(true)}
-              aria-label={`Revoke ${key.name}`}
+              aria-label={said.revokeName(key.name)}
             >
-              Revoke
+              {said.revoke}
             </button>
           </div>
         )}
@@ -68,7 +71,8 @@ function KeyRow(props: {
 
 /** An owner's API keys for the shop's own systems: made here, shown once, revoked here. */
 export function KeysScreen() {
-  useDocumentTitle('API keys');
+  const said = useWords(ownerWords).keys;
+  useDocumentTitle(said.title);
   const list = useQuery(keysQueryOptions());
   const change = useOwnerChange(adminKeys.keys);
   const [made, setMade] = useState<{ name: string; secret: string } | null>(null);
@@ -82,33 +86,34 @@ export function KeysScreen() {
 
   return (
     <section className="card owner-screen" aria-labelledby="keys-title">
-      <h2 id="keys-title">API keys</h2>
+      <h2 id="keys-title">{said.title}</h2>
       <p>
-        Keys let the shop’s own systems read payments or ask for them, without anyone signing in. A
-        system sends its key in an <code>Authorization: Bearer</code> header.
+        {said.introBefore}
+        <code>Authorization: Bearer</code>
+        {said.introAfter}
       </p>
       {change.error !== null && <OwnerProblem error={change.error} />}
       {made && (
         <OnceShown
-          title={`The key “${made.name}”`}
+          title={said.madeTitle(made.name)}
           secret={made.secret}
-          copyLabel="Copy key"
+          copyLabel={said.copyKey}
           onDone={() => setMade(null)}
         >
-          <p>Copy it now and keep it safe: it will not be shown again.</p>
+          <p>{said.madeText}</p>
         </OnceShown>
       )}
       {list.isError ? (
         <OwnerProblem error={list.error} />
       ) : !list.data ? (
-        <p role="status">Loading keys...</p>
+        <p role="status">{said.loading}</p>
       ) : list.data.length === 0 ? (
-        <p>No keys yet.</p>
+        <p>{said.empty}</p>
       ) : (
         <table className="owner-table" role="table" aria-labelledby="keys-title">
           <thead role="rowgroup">
             <tr role="row">
-              {COLUMNS.map((column) => (
+              {Object.values(said.columns).map((column) => (
                 <th key={column} role="columnheader" scope="col">
                   {column}
                 </th>

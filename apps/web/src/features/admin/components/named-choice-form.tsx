@@ -1,4 +1,6 @@
 import { useRef, useState, type FormEvent, type InputHTMLAttributes } from 'react';
+import { useWords } from '../../../i18n/words';
+import { ownerWords } from '../owner-words';
 
 /** One of the choices a form offers: its value, its name, and what it lets one do. */
 export interface Choice<T extends string> {
@@ -60,6 +62,7 @@ export function NamedChoiceForm<T extends string>(props: {
   const [choice, setChoice] = useState<T>(props.initial);
   const [missing, setMissing] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  const words = useWords(ownerWords);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -82,7 +85,7 @@ export function NamedChoiceForm<T extends string>(props: {
     >
       <h3 id={`${id}-title`}>{props.title}</h3>
       <div className="form-group">
-        <label htmlFor={`${id}-name`}>Name</label>
+        <label htmlFor={`${id}-name`}>{words.nameLabel}</label>
         <input
           ref={input}
           id={`${id}-name`}

@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import type { OperatorRole } from '@mpesa/shared/contract-auth';
+import { useLanguage, useWords } from '../../../i18n/words';
 import { formatDate } from '../../../lib/format';
 import type { OperatorEntry } from '../api/admin-api';
-import { ROLES, roleName } from '../owner-words';
+import { ownerWords } from '../owner-words';
+import { roleChoices } from './choices';
 import { Confirm } from './owner-parts';
 
 export interface OperatorActions {
@@ -23,18 +25,20 @@ function OperatorChanges({
   const { name } = operator;
   const [role, setRole] = useState<OperatorRole>(operator.role);
   const [removing, setRemoving] = useState(false);
+  const words = useWords(ownerWords);
+  const said = words.operators;
   const id = `role-${encodeURIComponent(name)}`;
   return (
     <div className="owner-actions">
       <label htmlFor={id} className="visually-hidden">
-        New role for {name}
+        {said.newRoleFor(name)}
       </label>
       <select
         id={id}
         value={role}
         onChange={(event) => setRole(event.target.value as OperatorRole)}
       >
-        {ROLES.map((each) => (
+        {roleChoices(words).map((each) => (
           <option key={each.value} value={each.value}>
             {each.name}: {each.can}
           </option>
@@ -45,24 +49,24 @@ function OperatorChanges({
         className="button button-secondary"
         disabled={actions.busy || role === operator.role}
         onClick={() => actions.changeRole(name, role)}
-        aria-label={`Change role of ${name}`}
+        aria-label={said.changeRoleOf(name)}
       >
-        Change role
+        {said.changeRole}
       </button>
       <button
         type="button"
         className="button button-secondary"
         disabled={actions.busy}
         onClick={() => actions.passwordLink(name)}
-        aria-label={`New password link for ${name}`}
+        aria-label={said.newLinkFor(name)}
       >
-        New password link
+        {said.newLink}
       </button>
       {removing ? (
         <Confirm
-          question={`Remove ${name}? They are signed out and can no longer sign in.`}
-          yes={`Remove ${name}`}
-          no="Keep"
+          question={said.removeQuestion(name)}
+          yes={said.removeName(name)}
+          no={words.keep}
           busy={actions.busy}
           onYes={() => void actions.remove(name).then(() => setRemoving(false))}
           onNo={() => setRemoving(false)}
@@ -73,9 +77,9 @@ function OperatorChanges({
           className="button button-secondary"
           disabled={actions.busy}
           onClick={() => setRemoving(true)}
-          aria-label={`Remove ${name}`}
+          aria-label={said.removeName(name)}
         >
-          Remove
+          {said.remove}
         </button>
       )}
     </div>
@@ -90,22 +94,25 @@ export function OperatorRow({
   operator: OperatorEntry;
   actions: OperatorActions;
 }) {
+  const words = useWords(ownerWords);
+  const language = useLanguage();
+  const { columns, ...said } = words.operators;
   return (
     <tr role="row">
-      <td role="cell" data-label="Name">
+      <td role="cell" data-label={columns.name}>
         {operator.name}
-        {operator.you && <strong className="owner-you"> (you)</strong>}
+        {operator.you && <strong className="owner-you">{said.you}</strong>}
       </td>
-      <td role="cell" data-label="Role">
-        {roleName(operator.role)}
+      <td role="cell" data-label={columns.role}>
+        {words.roles[operator.role]?.name ?? operator.role}
       </td>
-      <td role="cell" data-label="Password">
-        {operator.passwordSet ? 'Set' : 'Not set yet'}
+      <td role="cell" data-label={columns.password}>
+        {operator.passwordSet ? said.passwordSet : said.passwordNotSet}
       </td>
-      <td role="cell" data-label="Added">
-        {formatDate(operator.createdAt)}
+      <td role="cell" data-label={columns.added}>
+        {formatDate(operator.createdAt, language)}
       </td>
-      <td role="cell" data-label="Change">
+      <td role="cell" data-label={columns.change}>
         <OperatorChanges operator={operator} actions={actions} />
       </td>
     </tr>

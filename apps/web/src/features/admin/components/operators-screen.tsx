@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { OperatorRole } from '@mpesa/shared/contract-auth';
+import { useLanguage, useWords } from '../../../i18n/words';
 import { formatDate } from '../../../lib/format';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import {
@@ -13,34 +14,32 @@ import {
   removeOperator,
   type PasswordLink,
 } from '../api/admin-api';
+import { ownerWords } from '../owner-words';
 import { useOwnerChange } from '../use-owner-change';
 import { AddOperatorForm } from './add-operator-form';
 import { OperatorRow, type OperatorActions } from './operator-row';
 import { OnceShown, OwnerProblem } from './owner-parts';
 
-const COLUMNS = ['Name', 'Role', 'Password', 'Added', 'Change'] as const;
-
 /** The link just made, this once, with what it is for. */
 function LinkShown({ link, onDone }: { link: PasswordLink; onDone: () => void }) {
+  const said = useWords(ownerWords).operators;
+  const language = useLanguage();
   return (
     <OnceShown
-      title={`Password link for ${link.name}`}
+      title={said.linkTitle(link.name)}
       secret={linkAddress(link)}
-      copyLabel="Copy link"
+      copyLabel={said.copyLink}
       onDone={onDone}
     >
-      <p>
-        Send this link to {link.name}: it lets them choose their password. It works once, for 24
-        hours (until {formatDate(link.expiresAt)}). It will not be shown again; a new link can be
-        made at any time, and voids this one.
-      </p>
+      <p>{said.linkText(link.name, formatDate(link.expiresAt, language))}</p>
     </OnceShown>
   );
 }
 
 /** An owner's list of the people who sign in, and the ways to change it. */
 export function OperatorsScreen() {
-  useDocumentTitle('Operators');
+  const said = useWords(ownerWords).operators;
+  useDocumentTitle(said.title);
   const list = useQuery(operatorsQueryOptions());
   const change = useOwnerChange(adminKeys.operators);
   const [link, setLink] = useState<PasswordLink | null>(null);
@@ -60,19 +59,19 @@ export function OperatorsScreen() {
 
   return (
     <section className="card owner-screen" aria-labelledby="operators-title">
-      <h2 id="operators-title">Operators</h2>
-      <p>The people who sign in to this shop’s payments, and what each of them can do.</p>
+      <h2 id="operators-title">{said.title}</h2>
+      <p>{said.intro}</p>
       {change.error !== null && <OwnerProblem error={change.error} />}
       {link && <LinkShown link={link} onDone={() => setLink(null)} />}
       {list.isError ? (
         <OwnerProblem error={list.error} />
       ) : !list.data ? (
-        <p role="status">Loading operators...</p>
+        <p role="status">{said.loading}</p>
       ) : (
         <table className="owner-table" role="table" aria-labelledby="operators-title">
           <thead role="rowgroup">
             <tr role="row">
-              {COLUMNS.map((column) => (
+              {Object.values(said.columns).map((column) => (
                 <th key={column} role="columnheader" scope="col">
                   {column}
                 </th>

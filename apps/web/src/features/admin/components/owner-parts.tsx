@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useWords } from '../../../i18n/words';
 import { SignInNotice } from '../../auth/components/sign-in-notice';
-import { problemOf } from '../problem';
+import { ownerWords } from '../owner-words';
+import { useOwnerProblem } from '../problem';
 
 /** Moves focus to what has just appeared, so that keyboard and screen-reader users start there. */
 function useFocusOnShow<T extends HTMLElement>() {
@@ -12,7 +14,7 @@ function useFocusOnShow<T extends HTMLElement>() {
 /** Why something failed, in an alert that takes focus: the API's words, or the way to sign in. */
 export function OwnerProblem({ error }: { error: unknown }) {
   const box = useFocusOnShow<HTMLDivElement>();
-  const problem = problemOf(error);
+  const problem = useOwnerProblem()(error);
   return (
     <div className="error-message" role="alert" tabIndex={-1} ref={box}>
       {problem.kind === 'sign-in' ? <SignInNotice /> : <p>{problem.message}</p>}
@@ -25,7 +27,9 @@ const SAID_FOR_MS = 4000;
 
 /** Copies a text, and says so to everyone, screen-reader users included. */
 function CopyButton({ text, label }: { text: string; label: string }) {
-  const [said, setSaid] = useState('');
+  const words = useWords(ownerWords);
+  // What was said, kept as what happened so that it follows the language.
+  const [said, setSaid] = useState<'copied' | 'failed' | null>(null);
   const timer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(timer.current), []);
 
@@ -33,12 +37,12 @@ function CopyButton({ text, label }: { text: string; label: string }) {
     try {
       // No clipboard on a plain-HTTP origin other than localhost: that throws too.
       await navigator.clipboard.writeText(text);
-      setSaid('Copied');
+      setSaid('copied');
     } catch {
-      setSaid('Could not copy: select it and copy it.');
+      setSaid('failed');
     }
     window.clearTimeout(timer.current);
-    timer.current = window.setTimeout(() => setSaid(''), SAID_FOR_MS);
+    timer.current = window.setTimeout(() => setSaid(null), SAID_FOR_MS);
   }
 
   return (
@@ -47,7 +51,7 @@ function CopyButton({ text, label }: { text: string; label: string }) {
         {label}
       </button>
       <span className="copy-receipt-said" role="status" aria-live="polite">
-        {said}
+        {said === 'copied' ? words.copied : said === 'failed' ? words.copyFailed : ''}
       </span>
     </div>
   );
@@ -65,6 +69,7 @@ export function OnceShown(props: {
   onDone: () => void;
 }) {
   const heading = useFocusOnShow<HTMLHeadingElement>();
+  const words = useWords(ownerWords);
   return (
     <section className="success-message once-shown" aria-labelledby="once-shown-title">
       <h3 id="once-shown-title" tabIndex={-1} ref={heading}>
@@ -76,7 +81,7 @@ export function OnceShown(props: {
       </p>
       <CopyButton text={props.secret} label={props.copyLabel} />
       <button type="button" className="button button-secondary" onClick={props.onDone}>
-        Done
+        {words.done}
       </button>
     </section>
   );

@@ -1,24 +1,40 @@
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../app/paths';
+import { useRefusalMessage } from '../../../i18n/refusal-words';
+import { useWords } from '../../../i18n/words';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { ownerWords, type OwnerWords } from '../owner-words';
 import {
-  LINK_INVALID,
   PASSWORD_MAX,
   PASSWORD_MIN,
   useSetPassword,
+  type SetPasswordFailure,
   type SetPasswordField,
 } from '../use-set-password';
 
-const FIELDS: readonly { field: SetPasswordField; label: string }[] = [
-  { field: 'password', label: 'New password' },
-  { field: 'again', label: 'The same password again' },
+const FIELDS: readonly { field: SetPasswordField; label: 'passwordLabel' | 'againLabel' }[] = [
+  { field: 'password', label: 'passwordLabel' },
+  { field: 'again', label: 'againLabel' },
 ];
+
+/** Why it failed, in the screens' language: the API's refusal by its code, or ours. */
+function useFailureMessage(said: OwnerWords['setPassword']) {
+  const owner = useWords(ownerWords);
+  const refusal = useRefusalMessage();
+  return (failure: SetPasswordFailure): string => {
+    if (failure.kind === 'unreachable') return owner.unreachable;
+    if (failure.kind === 'refused') return refusal(failure.error) || said.failed;
+    return said.failed;
+  };
+}
 
 /** Where the one-time link an owner made leads: the operator chooses their password. */
 export function SetPasswordScreen() {
-  useDocumentTitle('Set your password');
+  const words = useWords(ownerWords).setPassword;
+  useDocumentTitle(words.title);
   const { form, update, invalid, error, linkInvalid, done, pending, submit } = useSetPassword();
+  const failureMessage = useFailureMessage(words);
   const inputs = useRef<Partial<Record<SetPasswordField, HTMLInputElement | null>>>({});
   const said = useRef<HTMLDivElement>(null);
 
@@ -34,33 +50,30 @@ export function SetPasswordScreen() {
   if (done !== null) {
     outcome = (
       <div className="success-message" role="status" tabIndex={-1} ref={said}>
-        <p>Your password is set, {done}. Sign in with your name and the new password.</p>
-        <Link to={paths.signIn}>Go to Sign in</Link>
+        <p>{words.done(done)}</p>
+        <Link to={paths.signIn}>{words.goToSignIn}</Link>
       </div>
     );
   } else if (linkInvalid || error) {
     outcome = (
       <div className="error-message" role="alert" tabIndex={-1} ref={said}>
-        <p>{linkInvalid ? LINK_INVALID : error}</p>
+        <p>{linkInvalid || !error ? words.linkInvalid : failureMessage(error)}</p>
       </div>
     );
   }
 
   return (
     <section className="card sign-in" aria-labelledby="set-password-title">
-      <h2 id="set-password-title">Set your password</h2>
+      <h2 id="set-password-title">{words.title}</h2>
       {outcome}
       {done === null && !linkInvalid && (
         <form onSubmit={(event) => void submit(event)} noValidate>
-          <p id="password-rule">
-            Choose a password of {PASSWORD_MIN} to {PASSWORD_MAX} characters: a few words you will
-            remember are easier to type and harder to guess.
-          </p>
+          <p id="password-rule">{words.rule(PASSWORD_MIN, PASSWORD_MAX)}</p>
           {FIELDS.map(({ field, label }) => {
             const wrong = invalid?.field === field;
             return (
               <div className="form-group" key={field}>
-                <label htmlFor={`set-${field}`}>{label}</label>
+                <label htmlFor={`set-${field}`}>{words[label]}</label>
                 <input
                   ref={(input) => void (inputs.current[field] = input)}
                   type="password"
@@ -75,14 +88,16 @@ export function SetPasswordScreen() {
                 />
                 {wrong && (
                   <p id={`set-${field}-error`} className="field-error" role="alert">
-                    {invalid.message}
+                    {invalid.reason === 'length'
+                      ? words.tooShortOrLong(PASSWORD_MIN, PASSWORD_MAX)
+                      : words.notTheSame}
                   </p>
                 )}
               </div>
             );
           })}
           <button type="submit" className="button button-primary" disabled={pending}>
-            {pending ? 'Setting...' : 'Set password'}
+            {pending ? words.setting : words.submit}
           </button>
         </form>
       )}

@@ -3,10 +3,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { NavLink, useNavigate } from 'react-router';
 import { ownerPaths } from '../../../app/owner-paths';
 import { paths } from '../../../app/paths';
+import { useWords } from '../../../i18n/words';
 import { ApiError } from '../../../lib/api-client';
 import { meQueryOptions, signOut, switchOperator } from '../api/auth-api';
+import { authWords } from '../auth-words';
 
-export const SIGN_OUT_FAILED = 'Signing out failed. Check your connection, then try again.';
+export const SIGN_OUT_FAILED = authWords.en.signOutFailed;
 
 /**
  * In the header, for a signed-in operator: who they are, an owner's own screens, and the way out.
@@ -19,6 +21,7 @@ export function OperatorBar() {
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
+  const words = useWords(authWords);
   if (!operator) return null;
 
   async function leave() {
@@ -42,14 +45,12 @@ export function OperatorBar() {
 
   return (
     <div className="operator-bar">
-      <p>
-        Signed in as {operator.name} ({operator.role})
-      </p>
+      <p>{words.signedInAs(operator.name, operator.role)}</p>
       {operator.role === 'owner' && (
-        <nav aria-label="Owner">
-          <NavLink to={ownerPaths.operators}>Operators</NavLink>
-          <NavLink to={ownerPaths.keys}>API keys</NavLink>
-          <NavLink to={ownerPaths.audit}>Audit trail</NavLink>
+        <nav aria-label={words.ownerNavigation}>
+          <NavLink to={ownerPaths.operators}>{words.operators}</NavLink>
+          <NavLink to={ownerPaths.keys}>{words.apiKeys}</NavLink>
+          <NavLink to={ownerPaths.audit}>{words.auditTrail}</NavLink>
         </nav>
       )}
       <button
@@ -58,11 +59,11 @@ export function OperatorBar() {
         onClick={() => void leave()}
         disabled={busy}
       >
-        Sign out
+        {words.signOut}
       </button>
       {failed && (
         <p className="operator-bar-error" role="alert">
-          {SIGN_OUT_FAILED}
+          {words.signOutFailed}
         </p>
       )}
     </div>

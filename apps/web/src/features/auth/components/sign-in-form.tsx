@@ -1,6 +1,8 @@
 import { useEffect, useRef, type RefObject } from 'react';
+import { useWords } from '../../../i18n/words';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useSignIn, type SignInField, type SignInInvalid } from '../use-sign-in';
+import { authWords } from '../auth-words';
+import { useSignIn, useSignInProblem, type SignInField, type SignInInvalid } from '../use-sign-in';
 
 interface FieldProps {
   field: SignInField;
@@ -10,11 +12,14 @@ interface FieldProps {
   value: string;
   onChange: (value: string) => void;
   invalid: SignInInvalid | null;
+  /** The field's message, in the screens' language. */
+  message: string;
   input: RefObject<HTMLInputElement | null>;
 }
 
 /** A labelled field, its message under it and named as its description (as the payment form's). */
-function Field({ field, label, type, autoComplete, value, onChange, invalid, input }: FieldProps) {
+function Field(props: FieldProps) {
+  const { field, label, type, autoComplete, value, onChange, invalid, message, input } = props;
   const wrong = invalid?.field === field;
   return (
     <div className="form-group">
@@ -36,7 +41,7 @@ function Field({ field, label, type, autoComplete, value, onChange, invalid, inp
       />
       {wrong && (
         <p id={`${field}-error`} className="field-error" role="alert">
-          {invalid.message}
+          {message}
         </p>
       )}
     </div>
@@ -45,8 +50,15 @@ function Field({ field, label, type, autoComplete, value, onChange, invalid, inp
 
 /** The operators' door to the merchant's screens (HISTORY_ACCESS=operators). */
 export function SignInForm() {
-  useDocumentTitle('Sign in');
+  const words = useWords(authWords);
+  useDocumentTitle(words.signIn);
   const { form, update, invalid, error, pending, submit } = useSignIn();
+  const problem = useSignInProblem();
+  const message = !invalid
+    ? ''
+    : invalid.error === undefined
+      ? words.missing[invalid.field]
+      : problem(invalid.error);
   const nameInput = useRef<HTMLInputElement>(null);
   const passwordInput = useRef<HTMLInputElement>(null);
   const errorBox = useRef<HTMLDivElement>(null);
@@ -56,16 +68,16 @@ export function SignInForm() {
     if (invalid) (invalid.field === 'name' ? nameInput : passwordInput).current?.focus();
   }, [invalid]);
   useEffect(() => {
-    if (error) errorBox.current?.focus();
+    if (error !== null) errorBox.current?.focus();
   }, [error]);
 
   return (
     <section className="card sign-in" aria-labelledby="sign-in-title">
-      <h2 id="sign-in-title">Sign in</h2>
+      <h2 id="sign-in-title">{words.signIn}</h2>
       <div aria-live="assertive" className="messages">
-        {error && (
+        {error !== null && (
           <div className="error-message" role="alert" tabIndex={-1} ref={errorBox}>
-            <p>{error}</p>
+            <p>{problem(error)}</p>
           </div>
         )}
       </div>
@@ -73,26 +85,28 @@ export function SignInForm() {
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Field
           field="name"
-          label="Name"
+          label={words.nameLabel}
           type="text"
           autoComplete="username"
           value={form.name}
           onChange={update('name')}
           invalid={invalid}
+          message={message}
           input={nameInput}
         />
         <Field
           field="password"
-          label="Password"
+          label={words.passwordLabel}
           type="password"
           autoComplete="current-password"
           value={form.password}
           onChange={update('password')}
           invalid={invalid}
+          message={message}
           input={passwordInput}
         />
         <button type="submit" className="button button-primary" disabled={pending}>
-          {pending ? 'Signing in...' : 'Sign in'}
+          {pending ? words.signingIn : words.signIn}
         </button>
       </form>
     </section>

@@ -1,4 +1,6 @@
 import { Link, useLocation } from 'react-router';
+import { useWords } from '../../../i18n/words';
+import { signInNoticeWords } from '../sign-in-notice-words';
 import { signInPathFor } from '../unauthenticated';
 
 /**
@@ -7,9 +9,10 @@ import { signInPathFor } from '../unauthenticated';
  */
 export function SignInNotice() {
   const { pathname, search } = useLocation();
+  const words = useWords(signInNoticeWords);
   return (
     <p className="sign-in-notice">
-      Sign in to see this. <Link to={signInPathFor(pathname + search)}>Sign in</Link>
+      {words.notice} <Link to={signInPathFor(pathname + search)}>{words.link}</Link>
     </p>
   );
 }

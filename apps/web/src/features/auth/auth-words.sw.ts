@@ -1,0 +1,28 @@
+import type { OperatorRole } from '@mpesa/shared/contract-auth';
+import type { AuthWords } from './auth-words.en';
+
+const CHECK_CONNECTION = 'Angalia mtandao wako, kisha ujaribu tena.';
+
+/** The role inside a sentence (the owner's screens name them with a capital: Keshia…). */
+const ROLE: Record<OperatorRole, string> = {
+  viewer: 'mtazamaji',
+  cashier: 'keshia',
+  owner: 'mmiliki',
+};
+
+export const sw: AuthWords = {
+  signIn: 'Ingia',
+  nameLabel: 'Jina',
+  passwordLabel: 'Nenosiri',
+  signingIn: 'Unaingia...',
+  missing: { name: 'Weka jina lako.', password: 'Weka nenosiri lako.' },
+  unreachable: `Seva haikuweza kufikiwa. ${CHECK_CONNECTION}`,
+  signInFailed: 'Kuingia kumeshindwa. Tafadhali jaribu tena.',
+  signedInAs: (name, role) => `Umeingia kama ${name} (${ROLE[role] ?? role})`,
+  ownerNavigation: 'Mmiliki',
+  operators: 'Wahudumu',
+  apiKeys: 'Funguo za API',
+  auditTrail: 'Rekodi ya shughuli',
+  signOut: 'Toka',
+  signOutFailed: `Kutoka kumeshindwa. ${CHECK_CONNECTION}`,
+};
