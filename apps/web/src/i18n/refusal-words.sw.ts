@@ -15,6 +15,8 @@ export const sw: RefusalWords = {
     INTERNAL_ERROR: () => 'Kuna hitilafu upande wetu. Tafadhali jaribu tena.',
     NOT_FOUND: () => 'Hakuna kitu kwenye anwani hii. Angalia anwani.',
     TRANSACTION_NOT_FOUND: () => 'Muamala haukupatikana',
+    REVIEW_REFUSED: () =>
+      'Ukaguzi huu haukukubaliwa: malipo yamebadilika au hayahitaji ukaguzi tena. Angalia malipo tena.',
     TOO_MANY_REQUESTS: () =>
       'Maombi mengi mno kutoka mtandao wako. Tafadhali subiri dakika moja kisha ujaribu tena.',
     RATE_LIMITED: () =>

@@ -6,32 +6,37 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { CheckFound } from '@mpesa/shared/contract-check';
+import { useRefusalMessage } from '../../../i18n/refusal-words';
+import { useWords } from '../../../i18n/words';
 import { ApiError } from '../../../lib/api-client';
 import { checkPayment } from '../api/payer-check-api';
 import { transactionKeys, type TransactionView } from '../api/transactions-api';
+import { detailsWords } from './details-words';
 
-// The texts, one constant each (to move into a message table with the other languages).
-export const I_HAVE_PAID = 'I have paid';
-export const ASKING = 'Asking M-PESA…';
-export const STILL_WAITING =
-  'M-PESA has not received your payment yet. If you have entered your PIN, wait a few seconds and ask again.';
-export const NOT_SENT =
-  'M-PESA has not confirmed the payment request yet. Please wait a few seconds and ask again.';
-export const UNREACHABLE =
-  'M-PESA could not be reached just now. Please ask again in a few seconds.';
-export const ANSWERED = 'M-PESA has answered: the status above is up to date.';
-export const FAILED = 'Your request could not be sent. Please check your connection and try again.';
+// The English texts, pinned by the tests; every text is in details-words.
+export {
+  I_HAVE_PAID,
+  ASKING,
+  STILL_WAITING,
+  NOT_SENT,
+  UNREACHABLE,
+  ANSWERED,
+  FAILED,
+} from './details-words.en';
 
 /** How long after the payment started the button shows: time enough to answer the prompt. */
 export const I_HAVE_PAID_AFTER_MS = 15_000;
 
-const SAID: Record<CheckFound, string> = {
-  result: ANSWERED,
-  settled: ANSWERED,
-  processing: STILL_WAITING,
-  not_sent: NOT_SENT,
-  unreachable: UNREACHABLE,
+const SAID: Record<CheckFound, 'answered' | 'stillWaiting' | 'notSent' | 'unreachable'> = {
+  result: 'answered',
+  settled: 'answered',
+  processing: 'stillWaiting',
+  not_sent: 'notSent',
+  unreachable: 'unreachable',
 };
+
+/** What the check found, kept so that it is put in words at render time. */
+type Said = { found: CheckFound } | { error: unknown } | null;
 
 /** Whether the button is due yet: `I_HAVE_PAID_AFTER_MS` after creation, at most that from now. */
 function useDue(createdAt: string): boolean {
@@ -51,18 +56,20 @@ export function IHavePaid({ transaction }: { transaction: TransactionView }) {
   const queryClient = useQueryClient();
   const due = useDue(transaction.createdAt);
   const [asking, setAsking] = useState(false);
-  const [said, setSaid] = useState('');
+  const [said, setSaid] = useState<Said>(null);
+  const words = useWords(detailsWords);
+  const refusal = useRefusalMessage();
 
   const ask = async () => {
     setAsking(true);
-    setSaid('');
+    setSaid(null);
     try {
       const answer = await checkPayment(transaction._id);
       // The page shows the payment as the answer has it, as the next poll would.
       queryClient.setQueryData(transactionKeys.detail(transaction._id), answer.data);
-      setSaid(SAID[answer.found]);
+      setSaid({ found: answer.found });
     } catch (error) {
-      setSaid(error instanceof ApiError && error.message ? error.message : FAILED);
+      setSaid({ error });
     } finally {
       setAsking(false);
     }
@@ -77,12 +84,16 @@ export function IHavePaid({ transaction }: { transaction: TransactionView }) {
           onClick={() => void ask()}
           disabled={asking}
         >
-          {asking ? ASKING : I_HAVE_PAID}
+          {asking ? words.asking : words.iHavePaid}
         </button>
       )}
       {/* Always present, so that what the check found is announced when it is said. */}
       <p className="i-have-paid-result" role="status" aria-live="polite">
-        {said}
+        {said === null
+          ? ''
+          : 'found' in said
+            ? words[SAID[said.found]]
+            : (said.error instanceof ApiError && refusal(said.error)) || words.checkFailed}
       </p>
     </div>
   );

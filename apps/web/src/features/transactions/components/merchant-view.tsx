@@ -1,21 +1,8 @@
-import type { TransactionStatus } from '@mpesa/shared';
 import type { MerchantDetails } from '@mpesa/shared/contract';
+import { useLanguage, useWords } from '../../../i18n/words';
 import { formatDate } from '../../../lib/format';
 import type { TransactionView } from '../api/transactions-api';
-
-/**
- * What a payment's status means to the shop (the merchant's view, HISTORY_ACCESS=operators): the
- * payer's page says "You paid"; the shop reads what it must do, if anything.
- */
-export const MERCHANT_SENTENCES: Readonly<Record<TransactionStatus, string>> = {
-  pending: 'Waiting for the customer to answer the M-PESA prompt on their phone.',
-  success: 'The customer paid. M-PESA sent them a confirmation message.',
-  failed: 'M-PESA did not complete this payment. No money moved.',
-  cancelled: 'The customer cancelled the prompt. No money moved.',
-  timeout: 'The customer did not answer the prompt in time. No money moved.',
-  unknown:
-    'M-PESA never said whether this payment went through. Check the M-PESA statement for this amount from this phone before asking for the money again.',
-};
+import { detailsWords } from './details-words';
 
 /** A callback's body as it came, laid out when it is JSON. */
 function shown(rawBody: string): string {
@@ -28,9 +15,10 @@ function shown(rawBody: string): string {
 
 /** The flag, said where the merchant reads the payment. */
 export function FlagNotice({ reason }: { reason: string }) {
+  const words = useWords(detailsWords);
   return (
     <div className="flag-notice" role="note">
-      <strong>Needs a person’s review.</strong> {reason}
+      <strong>{words.needsReview}</strong> {reason}
     </div>
   );
 }
@@ -46,6 +34,8 @@ export function DarajaMessages({
   transaction: TransactionView;
   merchant: MerchantDetails;
 }) {
+  const words = useWords(detailsWords);
+  const language = useLanguage();
   const rows: [string, string | null][] = [
     ['ResultCode', transaction.resultCode],
     ['Response', transaction.responseDescription],
@@ -55,7 +45,7 @@ export function DarajaMessages({
   ];
   return (
     <details className="daraja-messages">
-      <summary>M-PESA’s own messages</summary>
+      <summary>{words.mpesaMessages}</summary>
       <dl className="details">
         {rows
           .filter((row): row is [string, string] => row[1] !== null)
@@ -67,17 +57,19 @@ export function DarajaMessages({
           ))}
       </dl>
       {merchant.callbacks.length === 0 ? (
-        <p className="empty">No callback from M-PESA has arrived for this payment.</p>
+        <p className="empty">{words.noCallback}</p>
       ) : (
         <ol className="raw-callbacks">
           {merchant.callbacks.map((callback, index) => (
             <li key={index}>
               <p>
-                Callback received{' '}
-                <time dateTime={callback.receivedAt}>{formatDate(callback.receivedAt)}</time> (
-                {callback.outcome})
+                {words.callbackReceived}{' '}
+                <time dateTime={callback.receivedAt}>
+                  {formatDate(callback.receivedAt, language)}
+                </time>{' '}
+                ({callback.outcome})
               </p>
-              <pre tabIndex={0} aria-label={`Callback ${index + 1} as received`}>
+              <pre tabIndex={0} aria-label={words.callbackAsReceived(index + 1)}>
                 {shown(callback.rawBody)}
               </pre>
             </li>

@@ -1,24 +1,22 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../../lib/api-client';
+import { useRefusalMessage } from '../../../i18n/refusal-words';
+import { useWords } from '../../../i18n/words';
 import { reviewPayment } from '../api/review-api';
 import { transactionKeys, type TransactionView } from '../api/transactions-api';
+import { detailsWords } from './details-words';
 
-/** What an unknown outcome can be settled as, in the shop's words (the API's REVIEW_STATUS_VALUES). */
-const SETTLE_AS = [
-  ['success', 'Paid: the M-PESA statement shows the money'],
-  ['failed', 'Not paid: the statement does not show it'],
-  ['cancelled', 'Cancelled by the customer'],
-  ['timeout', 'The prompt was not answered'],
-] as const;
+/** What an unknown outcome can be settled as (the API's REVIEW_STATUS_VALUES); words in details-words. */
+const SETTLE_AS = ['success', 'failed', 'cancelled', 'timeout'] as const;
 
-type SettleAs = (typeof SETTLE_AS)[number][0];
+type SettleAs = (typeof SETTLE_AS)[number];
 
 /**
  * Where the review is. (Kept by hand: TanStack Query's useMutation would put its code in the first
  * screen's download, which shares that package's chunk.)
  */
-type Saving = { kind: 'idle' | 'saving' } | { kind: 'failed'; message: string };
+type Saving = { kind: 'idle' | 'saving' } | { kind: 'failed'; error: unknown };
 
 /**
  * An owner's review of a payment waiting for a person, as `npm run review` does: a note saying
@@ -35,6 +33,8 @@ export function ReviewForm({
   onSaved: () => void;
 }) {
   const queryClient = useQueryClient();
+  const words = useWords(detailsWords);
+  const refusal = useRefusalMessage();
   const noteId = useId();
   const statusId = useId();
   const result = useRef<HTMLParagraphElement>(null);
@@ -49,11 +49,8 @@ export function ReviewForm({
       await reviewPayment(transaction._id, { note, ...(settleAs ? { status: settleAs } : {}) });
       onSaved();
     } catch (error) {
-      const message = error instanceof ApiError ? error.message : '';
-      setSaving({
-        kind: 'failed',
-        message: message || 'The review could not be saved. Please try again.',
-      });
+      // The refusal kept, put in words at render time (the API's, by its code).
+      setSaving({ kind: 'failed', error });
       result.current?.focus();
     }
     // The payment and its timeline (kept under the payment's key) are read again.
@@ -65,27 +62,27 @@ export function ReviewForm({
       onSubmit={(event) => void submit(event)}
       aria-labelledby={`${noteId}-title`}
     >
-      <h3 id={`${noteId}-title`}>Review this payment</h3>
+      <h3 id={`${noteId}-title`}>{words.reviewTitle}</h3>
       {unknown && (
         <div className="form-group">
-          <label htmlFor={statusId}>What the M-PESA statement shows</label>
+          <label htmlFor={statusId}>{words.statementShows}</label>
           <select
             id={statusId}
             required
             value={settleAs}
             onChange={(event) => setSettleAs(event.target.value as SettleAs | '')}
           >
-            <option value="">Choose one</option>
-            {SETTLE_AS.map(([value, label]) => (
+            <option value="">{words.chooseOne}</option>
+            {SETTLE_AS.map((value) => (
               <option key={value} value={value}>
-                {label}
+                {words.settleAs[value]}
               </option>
             ))}
           </select>
         </div>
       )}
       <div className="form-group">
-        <label htmlFor={noteId}>Why (kept on the payment’s timeline)</label>
+        <label htmlFor={noteId}>{words.reviewNote}</label>
         <textarea
           id={noteId}
           required
@@ -96,10 +93,12 @@ export function ReviewForm({
         />
       </div>
       <button type="submit" className="button button-primary" disabled={saving.kind === 'saving'}>
-        {saving.kind === 'saving' ? 'Saving...' : 'Save review'}
+        {saving.kind === 'saving' ? words.saving : words.saveReview}
       </button>
       <p ref={result} tabIndex={-1} role={saving.kind === 'failed' ? 'alert' : 'status'}>
-        {saving.kind === 'failed' ? saving.message : ''}
+        {saving.kind === 'failed'
+          ? (saving.error instanceof ApiError && refusal(saving.error)) || words.reviewFailed
+          : ''}
       </p>
     </form>
   );
@@ -111,10 +110,11 @@ export function ReviewForm({
  */
 export function ReviewSaved() {
   const said = useRef<HTMLParagraphElement>(null);
+  const words = useWords(detailsWords);
   useEffect(() => said.current?.focus(), []);
   return (
     <p ref={said} tabIndex={-1} role="status" className="success-message">
-      Review saved. The note is on the payment’s timeline.
+      {words.reviewSaved}
     </p>
   );
 }

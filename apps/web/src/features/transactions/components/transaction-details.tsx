@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation, useParams } from 'react-router';
-import { TRANSACTION_NOT_FOUND_MESSAGE, localPhoneNumber } from '@mpesa/shared';
-import { canTryAgain, payerSentence } from '@mpesa/shared/payer-outcomes';
+import { localPhoneNumber } from '@mpesa/shared';
+import { canTryAgain } from '@mpesa/shared/payer-outcomes';
 import { paths } from '../../../app/paths';
 import { ApiError } from '../../../lib/api-client';
-import { formatAmount, formatDate } from '../../../lib/format';
+import { useWords } from '../../../i18n/words';
 import type { RepeatPaymentState } from '../../payments/repeat-payment';
 import {
   transactionQueryOptions,
@@ -13,7 +13,11 @@ import {
   type TransactionView,
 } from '../api/transactions-api';
 import { isOwnRecentPayment, rememberOwnPayment } from '../own-payments';
-import { DarajaMessages, FlagNotice, MERCHANT_SENTENCES } from './merchant-view';
+import { DarajaMessages, FlagNotice } from './merchant-view';
+import { DetailList } from './detail-list';
+import { detailsWords } from './details-words';
+import { outcomeWords } from '../outcome-words';
+import { merchantReason, merchantSentence, payerSentence } from '../outcomes';
 import { ReviewForm, ReviewSaved } from './review-form';
 import {
   ConnectionNotice,
@@ -22,29 +26,10 @@ import {
   type WatchedQuery,
 } from './connection-notice';
 import { StatusBadge } from './status-badge';
-import { CopyReceipt } from './copy-receipt';
 import { TransactionTimeline } from './transaction-timeline';
 import { IHavePaid } from './i-have-paid';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { withQueries } from '../../../app/queries';
-
-/** A row of the details; `sentence` for a value that is a sentence, read best left-aligned. */
-function DetailRow({
-  label,
-  value,
-  sentence = false,
-}: {
-  label: string;
-  value: string;
-  sentence?: boolean;
-}) {
-  return (
-    <div className={sentence ? 'detail-row detail-sentence' : 'detail-row'}>
-      <dt>{label}</dt>
-      <dd>{value}</dd>
-    </div>
-  );
-}
 
 /**
  * Whether the page shows the number only in part: "0712 ••• 678" where the history is for operators
@@ -84,21 +69,22 @@ function DetailLinks({
   again?: Transaction | undefined;
   pending?: boolean;
 }) {
+  const words = useWords(detailsWords);
   return (
     <div className="actions">
       {again && (
         <Link to={paths.home} state={tryAgainState(again)} className="button button-primary">
-          Try again
+          {words.tryAgain}
         </Link>
       )}
       <Link to={paths.transactions} className="button button-secondary">
-        Back to Transactions
+        {words.backToTransactions}
       </Link>
       <Link
         to={paths.home}
         className={again || pending ? 'button button-secondary' : 'button button-primary'}
       >
-        Make Another Payment
+        {words.anotherPayment}
       </Link>
     </div>
   );
@@ -106,12 +92,13 @@ function DetailLinks({
 
 /** The screen without its payment: loading it, or why it could not be shown. */
 function DetailsUnavailable({ query, health }: { query: WatchedQuery; health: QueryHealth }) {
+  const words = useWords(detailsWords);
   if (!health.failed) {
     return (
       <section className="card">
-        <h2>Transaction Details</h2>
+        <h2>{words.title}</h2>
         <p className="loading" role="status">
-          Loading transaction details...
+          {words.loading}
         </p>
         <ConnectionNotice query={query} health={health} />
       </section>
@@ -120,14 +107,14 @@ function DetailsUnavailable({ query, health }: { query: WatchedQuery; health: Qu
   const notFound = health.error instanceof ApiError && health.error.status === 404;
   return (
     <section className="card">
-      <h2>Transaction Details</h2>
+      <h2>{words.title}</h2>
       {notFound ? (
         <p className="not-found" role="alert">
-          {TRANSACTION_NOT_FOUND_MESSAGE}
+          {words.notFound}
         </p>
       ) : (
         <p className="error-message" role="alert">
-          Failed to fetch transaction details
+          {words.fetchFailed}
         </p>
       )}
       <ConnectionNotice query={query} health={health} />
@@ -149,66 +136,20 @@ function StatusLine({
   outcome: string | null;
   merchant: boolean;
 }) {
+  const words = useWords(detailsWords);
+  const outcomes = useWords(outcomeWords);
   return (
     <div className="transaction-status" aria-live="polite" aria-atomic="true">
       <StatusBadge status={transaction.status} large />
       {transaction.status === 'pending' ? (
         <div className="pending-message">
-          <p>
-            {merchant ? MERCHANT_SENTENCES.pending : 'Please complete the payment on your phone.'}
-          </p>
+          <p>{merchant ? merchantSentence(outcomes, 'pending') : words.completeOnPhone}</p>
           <span className="spinner" aria-hidden="true" />
         </div>
       ) : (
         outcome && <span className="visually-hidden">{outcome}</span>
       )}
     </div>
-  );
-}
-
-/** The payment's details, with the receipt's copy button under its row. */
-function DetailList({
-  transaction,
-  outcome,
-  response = true,
-}: {
-  transaction: Transaction;
-  outcome: string | null;
-  /** Daraja's own text as a row (the merchant's view has it with M-PESA's other messages). */
-  response?: boolean;
-}) {
-  const receipt = transaction.mpesaReceiptNumber;
-  const rowsAfterReceipt = (
-    <>
-      {transaction.transactionDate && (
-        <DetailRow label="Transaction Date" value={formatDate(transaction.transactionDate)} />
-      )}
-      {response && transaction.responseDescription && (
-        <DetailRow label="Response" value={transaction.responseDescription} sentence />
-      )}
-      {outcome && <DetailRow label="What this means" value={outcome} sentence />}
-    </>
-  );
-  return (
-    <>
-      <dl className={receipt ? 'details details-continues' : 'details'}>
-        <DetailRow label="Reference" value={transaction.reference} />
-        <DetailRow label="Phone Number" value={transaction.phoneNumber} />
-        <DetailRow label="Amount" value={formatAmount(transaction.amount)} />
-        <DetailRow label="Description" value={transaction.description} />
-        <DetailRow label="Created At" value={formatDate(transaction.createdAt)} />
-        {receipt ? <DetailRow label="M-PESA Receipt" value={receipt} /> : rowsAfterReceipt}
-      </dl>
-      {/* The button sits under the receipt's row; a <dl> may hold nothing but its rows. */}
-      {receipt && (
-        <>
-          <CopyReceipt receipt={receipt} />
-          {(transaction.transactionDate ||
-            (response && transaction.responseDescription) ||
-            outcome) && <dl className="details">{rowsAfterReceipt}</dl>}
-        </>
-      )}
-    </>
   );
 }
 
@@ -229,7 +170,9 @@ function tryAgainFor(transaction: TransactionView, inApp: boolean): Transaction 
 }
 
 export const TransactionDetails = withQueries(function TransactionDetailsScreen() {
-  useDocumentTitle('Transaction Details');
+  const words = useWords(detailsWords);
+  const outcomes = useWords(outcomeWords);
+  useDocumentTitle(words.title);
   const { id = '' } = useParams();
   const { key: arrival } = useLocation();
   const query = useQuery(transactionQueryOptions(id));
@@ -258,11 +201,16 @@ export const TransactionDetails = withQueries(function TransactionDetailsScreen(
   const outcome = merchant
     ? transaction.status === 'pending'
       ? null
-      : MERCHANT_SENTENCES[transaction.status]
-    : payerSentence(transaction.status, transaction.resultCode);
+      : merchantSentence(outcomes, transaction.status)
+    : payerSentence(outcomes, transaction.status, transaction.resultCode);
+  // For the merchant, why M-PESA did not take it, by its code; M-PESA's own text stays one click
+  // away in DarajaMessages.
+  const reason = merchant
+    ? merchantReason(outcomes, transaction.status, transaction.resultCode)
+    : null;
   return (
     <section className="card transaction-details" aria-labelledby="details-title">
-      <h2 id="details-title">Transaction Details</h2>
+      <h2 id="details-title">{words.title}</h2>
 
       <ConnectionNotice query={query} health={health} />
       <StatusLine transaction={transaction} outcome={outcome} merchant={merchant !== undefined} />
@@ -272,6 +220,7 @@ export const TransactionDetails = withQueries(function TransactionDetailsScreen(
       <DetailList
         transaction={transaction}
         outcome={outcome}
+        reason={reason}
         response={!merchant && transaction.status !== 'pending'}
       />
       {merchant && <DarajaMessages transaction={transaction} merchant={merchant} />}

@@ -2,7 +2,12 @@ import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { TransactionStatus } from '@mpesa/shared';
 import type { TransactionEvent } from '@mpesa/shared/contract-events';
-import { capitalise, formatDate } from '../../../lib/format';
+import { useLanguage, useWords } from '../../../i18n/words';
+import { formatDate } from '../../../lib/format';
+import { outcomeWords } from '../outcome-words';
+import { eventSentence, type Reader } from '../outcomes';
+import { statusWords } from '../status-words';
+import { detailsWords } from './details-words';
 import { transactionEventsQueryOptions } from '../api/transaction-events-api';
 import { isUnauthenticated } from '../../auth/unauthenticated';
 import { SignInNotice } from '../../auth/components/sign-in-notice';
@@ -18,12 +23,46 @@ function outcomeOf(event: TransactionEvent): TransactionStatus | null {
 }
 
 /**
- * What happened to the payment, oldest first: saved, accepted by M-PESA, the callback, each STK
- * query, reconciliation, a person's review. Its own loading and error texts sit under its own
- * heading and never take the place of the screen's.
+ * The API's own English title and detail of an event, one click away under the table's sentence
+ * (the words a merchant may quote to M-PESA or to us).
  */
-export function TransactionTimeline({ id, status }: { id: string; status: TransactionStatus }) {
+function DarajaWords({ event }: { event: TransactionEvent }) {
+  const words = useWords(detailsWords);
+  return (
+    <details className="timeline-event-detail">
+      <summary>{words.darajaWords}</summary>
+      <span lang="en">
+        {event.title}
+        {event.detail && ` · ${event.detail}`}
+      </span>
+    </details>
+  );
+}
+
+/**
+ * What happened to the payment, oldest first: saved, accepted by M-PESA, M-PESA's answers, our
+ * questions to M-PESA, giving up asking, a person's review. Its own loading and error texts sit
+ * under its own heading and never take the place of the screen's. Failures and unknown outcomes
+ * are marked in words (the status badge's), not by the dot's colour alone.
+ */
+export function TransactionTimeline({
+  id,
+  status,
+  reader = 'merchant',
+}: {
+  id: string;
+  status: TransactionStatus;
+  reader?: Reader;
+}) {
   const { data: events, error, isPending } = useQuery(transactionEventsQueryOptions(id, status));
+  const words = useWords(detailsWords);
+  const statuses = useWords(statusWords);
+  const language = useLanguage();
+  const outcomes = useWords(outcomeWords);
+  const told =
+    language === 'en'
+      ? null
+      : (event: TransactionEvent) => eventSentence(outcomes, statuses, event, reader);
 
   // As for the transaction, a failed refresh keeps the timeline on screen and is only logged.
   useEffect(() => {
@@ -32,39 +71,45 @@ export function TransactionTimeline({ id, status }: { id: string; status: Transa
 
   return (
     <section className="timeline" aria-labelledby="timeline-title">
-      <h3 id="timeline-title">Timeline</h3>
+      <h3 id="timeline-title">{words.timeline}</h3>
       {isPending ? (
-        <p className="loading">Loading timeline...</p>
+        <p className="loading">{words.timelineLoading}</p>
       ) : !events && isUnauthenticated(error) ? (
         // The payment above is the payer's and stays open; its timeline is the merchant's.
         <SignInNotice />
       ) : !events ? (
-        <p className="timeline-error">The timeline could not be loaded.</p>
+        <p className="timeline-error">{words.timelineFailed}</p>
       ) : events.length === 0 ? (
-        <p className="empty">Nothing has been recorded yet.</p>
+        <p className="empty">{words.timelineEmpty}</p>
       ) : (
         <ol className="timeline-list">
-          {events.map((event, index) => (
-            // Events are only ever added at the end, so a position names one for good.
-            <li
-              key={index}
-              className={`timeline-event timeline-event-${outcomeOf(event) ?? 'step'}`}
-            >
-              <time dateTime={event.at}>{formatDate(event.at)}</time>
-              <span className="timeline-event-title">
-                {outcomeOf(event) && (
-                  <>
-                    {/* The status badge's colours, not its class: the page's badge is the one. */}
-                    <span className={`timeline-mark status-badge-${outcomeOf(event)}`}>
-                      {capitalise(outcomeOf(event)!)}
-                    </span>{' '}
-                  </>
+          {events.map((event, index) => {
+            const outcome = outcomeOf(event);
+            return (
+              // Events are only ever added at the end, so a position names one for good.
+              <li key={index} className={`timeline-event timeline-event-${outcome ?? 'step'}`}>
+                <time dateTime={event.at}>{formatDate(event.at, language)}</time>
+                <span className="timeline-event-title">
+                  {outcome && (
+                    <>
+                      {/* The status badge's colours, not its class: the page's badge is the one. */}
+                      <span className={`timeline-mark status-badge-${outcome}`}>
+                        {statuses[outcome]}
+                      </span>{' '}
+                    </>
+                  )}
+                  {/* In English the API's own title and detail, as the screen's tests pin them
+                      (the table has the English sentences too); in Kiswahili the table's. */}
+                  {told ? told(event) : event.title}
+                </span>
+                {told ? (
+                  <DarajaWords event={event} />
+                ) : (
+                  event.detail && <span className="timeline-event-detail">{event.detail}</span>
                 )}
-                {event.title}
-              </span>
-              {event.detail && <span className="timeline-event-detail">{event.detail}</span>}
-            </li>
-          ))}
+              </li>
+            );
+          })}
         </ol>
       )}
     </section>

@@ -1,0 +1,79 @@
+import { useLanguage, useWords } from '../../../i18n/words';
+import { formatAmount, formatDate } from '../../../lib/format';
+import type { Transaction } from '../api/transactions-api';
+import { CopyReceipt } from './copy-receipt';
+import { detailsWords } from './details-words';
+
+/** A row of the details; `sentence` for a value that is a sentence, read best left-aligned. */
+function DetailRow({
+  label,
+  value,
+  sentence = false,
+}: {
+  label: string;
+  value: string;
+  sentence?: boolean;
+}) {
+  return (
+    <div className={sentence ? 'detail-row detail-sentence' : 'detail-row'}>
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </div>
+  );
+}
+
+export /** The payment's details, with the receipt's copy button under its row. */
+function DetailList({
+  transaction,
+  outcome,
+  reason = null,
+  response = true,
+}: {
+  transaction: Transaction;
+  outcome: string | null;
+  /** Why it did not go through, by M-PESA's code (the merchant's view). */
+  reason?: string | null;
+  /** Daraja's own text as a row (the merchant's view has it with M-PESA's other messages). */
+  response?: boolean;
+}) {
+  const words = useWords(detailsWords);
+  const language = useLanguage();
+  const receipt = transaction.mpesaReceiptNumber;
+  const rowsAfterReceipt = (
+    <>
+      {transaction.transactionDate && (
+        <DetailRow
+          label={words.transactionDate}
+          value={formatDate(transaction.transactionDate, language)}
+        />
+      )}
+      {response && transaction.responseDescription && (
+        <DetailRow label={words.response} value={transaction.responseDescription} sentence />
+      )}
+      {outcome && <DetailRow label={words.meaning} value={outcome} sentence />}
+      {reason && <DetailRow label={words.why} value={reason} sentence />}
+    </>
+  );
+  return (
+    <>
+      <dl className={receipt ? 'details details-continues' : 'details'}>
+        <DetailRow label={words.reference} value={transaction.reference} />
+        <DetailRow label={words.phoneNumber} value={transaction.phoneNumber} />
+        <DetailRow label={words.amount} value={formatAmount(transaction.amount, language)} />
+        <DetailRow label={words.description} value={transaction.description} />
+        <DetailRow label={words.createdAt} value={formatDate(transaction.createdAt, language)} />
+        {receipt ? <DetailRow label={words.receipt} value={receipt} /> : rowsAfterReceipt}
+      </dl>
+      {/* The button sits under the receipt's row; a <dl> may hold nothing but its rows. */}
+      {receipt && (
+        <>
+          <CopyReceipt receipt={receipt} />
+          {(transaction.transactionDate ||
+            (response && transaction.responseDescription) ||
+            outcome ||
+            reason) && <dl className="details">{rowsAfterReceipt}</dl>}
+        </>
+      )}
+    </>
+  );
+}
