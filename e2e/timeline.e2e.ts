@@ -12,8 +12,10 @@ const appUrl = inject('appUrl');
 const simulatorUrl = inject('simulatorUrl');
 
 const SENT = 'Payment initiated! Check your phone to complete the transaction.';
-// The step that settled the payment says its status in words before its title.
-const PAID = /^Success Callback: paid \(receipt ([A-Z0-9]{10})\)$/;
+// The step that settled the payment says its status in words before its sentence.
+const PAID = /^Success M-PESA told us: paid, receipt ([A-Z0-9]{10})\.$/;
+const SAVED = 'The payment request was saved, before it was sent to M-PESA.';
+const ACCEPTED = 'M-PESA accepted the payment request and sent the prompt to the customer’s phone.';
 
 let browser: Browser;
 let page: Page;
@@ -63,17 +65,18 @@ describe('the timeline on the Transaction Details screen', () => {
     await page.waitForURL(/\/transactions\/[0-9a-f-]{36}$/, { timeout: 10_000 });
 
     const timeline = page.getByRole('region', { name: 'Timeline' });
-    await timeline.getByText('Accepted by M-PESA').waitFor();
+    await timeline.getByText(ACCEPTED).waitFor();
     // Still pending: the callback comes after 5 s, and the timeline is asked again every 5 s.
     await timeline.getByText(PAID).waitFor({ timeout: 20_000 });
 
     const titles = await timeline.locator('li .timeline-event-title').allTextContents();
-    expect(titles).toEqual([
-      'Saved before the payment request was sent',
-      'Accepted by M-PESA',
-      expect.stringMatching(PAID),
-    ]);
+    expect(titles).toEqual([SAVED, ACCEPTED, expect.stringMatching(PAID)]);
     const receipt = titles[2]!.match(PAID)![1]!;
+    // The API's own words, one click away.
+    const daraja = timeline.locator('li').nth(2).locator('details');
+    expect(await daraja.evaluate((details: HTMLDetailsElement) => details.open)).toBe(false);
+    await daraja.getByText('Daraja’s words').click();
+    await daraja.getByText(`Callback: paid (receipt ${receipt})`, { exact: false }).waitFor();
     expect(
       await page
         .locator('.detail-row', { has: page.locator('dt', { hasText: 'M-PESA Receipt' }) })

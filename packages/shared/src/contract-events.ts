@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { TRANSACTION_STATUSES } from './constants.ts';
+import { EventKind } from './event-kinds.ts';
 
 /**
  * Who recorded an event: saving and sending the request (`initiation`), M-PESA's callback, an STK
@@ -25,6 +26,11 @@ export const transactionEventSchema = z.object({
   /** When it happened, ISO 8601 UTC. */
   at: z.string(),
   source: z.enum(EVENT_SOURCES),
+  /**
+   * What the event records (event-kinds.ts): the web app words each kind in the reader's
+   * language, and never reads `title`, which is English for programs and logs.
+   */
+  kind: EventKind,
   /** Null for the event that created the transaction. */
   fromStatus: statusSchema.nullable(),
   toStatus: statusSchema,
@@ -32,6 +38,15 @@ export const transactionEventSchema = z.object({
   title: z.string(),
   /** A short explanation, when there is one (M-PESA's own words, why nothing changed). */
   detail: z.string().nullable(),
+  /**
+   * What a callback or an STK query answer reported (which may differ from the status kept, when
+   * it changed nothing), with the receipt of a payment; null for the other sources.
+   */
+  reported: z
+    .object({ status: statusSchema.exclude(['pending']), receipt: z.string().nullable() })
+    .nullable(),
+  /** Who reviewed the payment, for a review in the web app; null otherwise. */
+  reviewer: z.string().nullable(),
 });
 export type TransactionEvent = z.infer<typeof transactionEventSchema>;
 

@@ -54,34 +54,47 @@ for (const dialect of DIALECTS) {
           {
             at: expect.any(String),
             source: 'initiation',
+            kind: 'saved',
             fromStatus: null,
             toStatus: 'pending',
             title: 'Saved before the payment request was sent',
             detail: null,
+            reported: null,
+            reviewer: null,
           },
           {
             at: expect.any(String),
             source: 'initiation',
+            kind: 'accepted',
             fromStatus: 'pending',
             toStatus: 'pending',
             title: 'Accepted by M-PESA',
             detail: null,
+            reported: null,
+            reviewer: null,
           },
           {
             at: expect.any(String),
             source: 'callback',
+            kind: 'applied',
             fromStatus: 'pending',
             toStatus: 'success',
             title: 'Callback: paid (receipt UF1E26WQJZ)',
             detail: 'The service request is processed successfully.',
+            // What M-PESA reported, for the web app to word in the reader's language.
+            reported: { status: 'success', receipt: 'UF1E26WQJZ' },
+            reviewer: null,
           },
           {
             at: expect.any(String),
             source: 'callback',
+            kind: 'duplicate',
             fromStatus: 'success',
             toStatus: 'success',
             title: 'Callback: duplicate, changed nothing',
             detail: 'The service request is processed successfully.',
+            reported: { status: 'success', receipt: 'UF1E26WQJZ' },
+            reviewer: null,
           },
         ],
       });
@@ -134,10 +147,13 @@ for (const dialect of DIALECTS) {
       expect(data.at(-1)).toEqual({
         at: new Date(clock).toISOString(),
         source: 'reconciliation',
+        kind: 'gave_up',
         fromStatus: 'pending',
         toStatus: 'unknown',
         title: 'Reconciliation gave up: outcome unknown',
         detail: expect.stringMatching(/^M-PESA gave no result for this payment within /),
+        reported: null,
+        reviewer: null,
       });
     });
 

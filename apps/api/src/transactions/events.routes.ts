@@ -252,8 +252,7 @@ export function describeEvent(row: TimelineRow): TransactionEvent {
       break;
     case 'review': {
       const verdict = row.from_status === row.to_status ? 'kept' : 'marked';
-      // An owner's review in the web app names them; the command line's names no one.
-      const reviewer = reviewerSchema.safeParse(parsedPayload(row.payload)).data?.reviewer;
+      const reviewer = reviewerOf(row);
       told = {
         title: `Reviewed by ${reviewer ?? 'a person'}: ${verdict} ${STATUS_WORDS[row.to_status]}`,
         // What the flag was and the reviewer's own note.
@@ -262,11 +261,20 @@ export function describeEvent(row: TimelineRow): TransactionEvent {
       break;
     }
   }
+  const reported = reportedIn(row);
   return {
     at: row.at,
     source: row.source,
+    kind: row.kind,
     fromStatus: row.from_status,
     toStatus: row.to_status,
     ...told,
+    reported: reported && { status: reported.status, receipt: reported.receipt },
+    reviewer: row.source === 'review' ? (reviewerOf(row) ?? null) : null,
   };
+}
+
+/** An owner's review in the web app names them; the command line's names no one. */
+function reviewerOf(row: TimelineRow): string | null | undefined {
+  return reviewerSchema.safeParse(parsedPayload(row.payload)).data?.reviewer;
 }

@@ -80,6 +80,8 @@ for (const dialect of DIALECTS) {
         });
         expect(timeline.json().data.at(-1)).toMatchObject({
           source: 'review',
+          kind: 'flag_cleared',
+          reviewer: 'Amina',
           title: 'Reviewed by Amina: kept paid',
           detail: expect.stringContaining('statement shows 100 KES'),
         });

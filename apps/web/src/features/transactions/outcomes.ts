@@ -1,7 +1,7 @@
 /**
  * Picks a sentence from the outcome table (outcome-words.en.ts) for a payment or a timeline event.
  */
-import type { EventKind, TransactionStatus } from '@mpesa/shared';
+import type { TransactionStatus } from '@mpesa/shared';
 import type { TransactionEvent } from '@mpesa/shared/contract-events';
 import type { OutcomeWords, Said } from './outcome-words';
 import type { StatusWords } from './status-words';
@@ -45,73 +45,6 @@ export function merchantReason(
   return byCode(words, status, resultCode)?.merchant ?? null;
 }
 
-/*
- * The timeline's contract (packages/shared/src/contract-events.ts) carries no event kind: the
- * kind is read back from the API's fixed titles (apps/api/src/transactions/events.routes.ts,
- * describeEvent), and an event not recognised is 'other', told by the status it brought.
- */
-const REPORT_ENDINGS: ReadonlyArray<readonly [string, EventKind]> = [
-  [': duplicate, changed nothing', 'duplicate'],
-  [', not applied while under review', 'not_applied_under_review'],
-  [', receipt added', 'receipt_added'],
-  [', settling the unknown outcome', 'settled_unknown'],
-  [', changed nothing', 'ignored'],
-];
-
-function initiationKind(title: string): EventKind {
-  if (title.startsWith('Saved before')) return 'saved';
-  if (title === 'Accepted by M-PESA') return 'accepted';
-  if (title === 'M-PESA did not confirm the payment request') return 'push_unknown';
-  if (title === 'M-PESA refused the payment request' || title === 'M-PESA could not be reached') {
-    return 'push_failed';
-  }
-  return 'other';
-}
-
-function reportKind(event: TransactionEvent): EventKind {
-  const ending = REPORT_ENDINGS.find(([end]) => event.title.endsWith(end));
-  if (ending) return ending[1];
-  if (/, replacing [a-z ]+$/.test(event.title)) {
-    if (event.detail?.startsWith('Flagged for review')) return 'lifted_flagged';
-    if (event.detail === 'Still flagged for review') return 'lifted_under_review';
-    return 'lifted';
-  }
-  return 'applied';
-}
-
-/** The kind of a timeline event. */
-export function eventKindOf(event: TransactionEvent): EventKind {
-  if (event.title.startsWith('Flagged for review:')) return 'flagged';
-  switch (event.source) {
-    case 'initiation':
-      return initiationKind(event.title);
-    case 'callback':
-    case 'query':
-      return reportKind(event);
-    case 'reconciliation':
-      return event.toStatus === 'unknown' ? 'gave_up' : 'other';
-    case 'review':
-      return event.detail?.startsWith('Unknown outcome settled')
-        ? 'unknown_settled'
-        : 'flag_cleared';
-  }
-}
-
-/** What M-PESA reported, in the API's words (events.routes.ts, resultWords), by status. */
-const REPORTED: ReadonlyArray<readonly [RegExp, TransactionStatus]> = [
-  [/^paid\b/, 'success'],
-  [/^cancelled\b/, 'cancelled'],
-  [/^not answered\b/, 'timeout'],
-  [/^outcome unknown\b/, 'unknown'],
-  [/^failed\b/, 'failed'],
-];
-
-/** What a callback or a query reported (it may differ from the status kept: "changed nothing"). */
-function reportedStatus(event: TransactionEvent): TransactionStatus {
-  const result = event.title.replace(/^[^:]*:\s*/, '');
-  return REPORTED.find(([pattern]) => pattern.test(result))?.[1] ?? event.toStatus;
-}
-
 /** The event's sentence for the reader, from the table, in the table's language. */
 export function eventSentence(
   words: OutcomeWords,
@@ -119,17 +52,14 @@ export function eventSentence(
   event: TransactionEvent,
   reader: Reader,
 ): string {
-  const kind = eventKindOf(event);
-  const reported =
-    event.source === 'callback' || event.source === 'query'
-      ? reportedStatus(event)
-      : event.toStatus;
-  const who = /^Reviewed by (.+): (?:kept|marked) /.exec(event.title)?.[1];
-  return words.events[kind][reader]({
-    result: words.results[reported],
+  // What a callback or a query reported may differ from the status kept ("changed nothing").
+  // A kind this version does not know (an API newer than the page) is told by its status.
+  const said = (words.events as Partial<OutcomeWords['events']>)[event.kind] ?? words.events.other;
+  return said[reader]({
+    result: words.results[event.reported?.status ?? event.toStatus],
     status: statusWords[event.toStatus],
-    receipt: /\(receipt ([A-Za-z0-9]+)\)/.exec(event.title)?.[1] ?? null,
+    receipt: event.reported?.receipt ?? null,
     asked: event.source === 'query',
-    who: who && who !== 'a person' ? who : null,
+    who: event.reviewer,
   });
 }

@@ -142,12 +142,13 @@ describe('a payment’s page in Kiswahili, the merchant’s view', () => {
 
   const event = (
     at: string,
-    source: string,
+    [source, kind]: [string, string],
     fromStatus: string | null,
     toStatus: string,
     title: string,
     detail: string | null = null,
-  ) => ({ at, source, fromStatus, toStatus, title, detail });
+    reported: { status: string; receipt: string | null } | null = null,
+  ) => ({ at, source, kind, fromStatus, toStatus, title, detail, reported, reviewer: null });
 
   it('says what it means and why for the shop, with Daraja’s text one click away', async () => {
     mockMerchant([]);
@@ -179,14 +180,14 @@ describe('a payment’s page in Kiswahili, the merchant’s view', () => {
     mockMerchant([
       event(
         '2026-11-22T10:15:00.000Z',
-        'initiation',
+        ['initiation', 'saved'],
         null,
         'pending',
         'Saved before the payment request was sent',
       ),
       event(
         '2026-11-22T10:25:00.000Z',
-        'reconciliation',
+        ['reconciliation', 'gave_up'],
         'pending',
         'unknown',
         'Reconciliation gave up: outcome unknown',
@@ -194,15 +195,18 @@ describe('a payment’s page in Kiswahili, the merchant’s view', () => {
       ),
       event(
         '2026-11-22T10:26:00.000Z',
-        'callback',
+        ['callback', 'settled_unknown'],
         'unknown',
         'failed',
         'Callback: failed, settling the unknown outcome',
         WRONG_PIN,
+        { status: 'failed', receipt: null },
       ),
     ]);
     renderApp('/transactions/tx-1');
-    await screen.findByText('Callback: failed, settling the unknown outcome');
+    await screen.findByText('M-PESA told us: not paid. This settles the unknown outcome.', {
+      exact: false,
+    });
     await inKiswahili();
 
     const timeline = screen.getByRole('region', { name: 'Matukio' });

@@ -341,18 +341,24 @@ describe('the timeline and the receipt on the Transaction Details screen', () =>
                   {
                     at: '2026-11-22T10:15:00.000Z',
                     source: 'initiation',
+                    kind: 'saved',
                     fromStatus: null,
                     toStatus: 'pending',
                     title: 'Saved before the payment request was sent',
                     detail: null,
+                    reported: null,
+                    reviewer: null,
                   },
                   {
                     at: '2026-11-22T10:15:06.000Z',
                     source: 'callback',
+                    kind: 'applied',
                     fromStatus: 'pending',
                     toStatus: 'success',
                     title: 'Callback: paid (receipt UF1E26WQJZ)',
                     detail: 'The service request is processed successfully.',
+                    reported: { status: 'success', receipt: 'UF1E26WQJZ' },
+                    reviewer: null,
                   },
                 ],
               },
@@ -363,10 +369,20 @@ describe('the timeline and the receipt on the Transaction Details screen', () =>
     const section = (await screen.findByRole('heading', { name: 'Timeline' })).closest('section')!;
     const items = await within(section).findAllByRole('listitem');
     expect(section.querySelector('ol')).toContainElement(items[0]!);
-    expect(items.map((item) => item.textContent)).toEqual([
-      `${new Date('2026-11-22T10:15:00.000Z').toLocaleString()}Saved before the payment request was sent`,
-      `${new Date('2026-11-22T10:15:06.000Z').toLocaleString()}Success Callback: paid (receipt UF1E26WQJZ)The service request is processed successfully.`,
+    // Each event in plain words; the API's own words one click away, in a closed <details>.
+    expect(items.map((item) => item.querySelector('.timeline-event-title')!.textContent)).toEqual([
+      'The payment request was saved, before it was sent to M-PESA.',
+      'Success M-PESA told us: paid, receipt UF1E26WQJZ.',
     ]);
+    const darajaWords = items.map((item) => item.querySelector('details')!);
+    expect(darajaWords.map((details) => details.open)).toEqual([false, false]);
+    expect(darajaWords.map((details) => details.textContent)).toEqual([
+      'Daraja’s wordsSaved before the payment request was sent',
+      'Daraja’s wordsCallback: paid (receipt UF1E26WQJZ) · The service request is processed successfully.',
+    ]);
+    expect(items[0]!.querySelector('time')).toHaveTextContent(
+      new Date('2026-11-22T10:15:00.000Z').toLocaleString(),
+    );
     expect(items[1]!.querySelector('time')).toHaveAttribute('datetime', '2026-11-22T10:15:06.000Z');
 
     expect(labels()).toEqual([

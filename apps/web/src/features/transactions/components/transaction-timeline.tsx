@@ -59,10 +59,6 @@ export function TransactionTimeline({
   const statuses = useWords(statusWords);
   const language = useLanguage();
   const outcomes = useWords(outcomeWords);
-  const told =
-    language === 'en'
-      ? null
-      : (event: TransactionEvent) => eventSentence(outcomes, statuses, event, reader);
 
   // As for the transaction, a failed refresh keeps the timeline on screen and is only logged.
   useEffect(() => {
@@ -98,15 +94,11 @@ export function TransactionTimeline({
                       </span>{' '}
                     </>
                   )}
-                  {/* In English the API's own title and detail, as the screen's tests pin them
-                      (the table has the English sentences too); in Kiswahili the table's. */}
-                  {told ? told(event) : event.title}
+                  {/* The table's sentence in the reader's language (outcome-words); the API's
+                      own words one click away. */}
+                  {eventSentence(outcomes, statuses, event, reader)}
                 </span>
-                {told ? (
-                  <DarajaWords event={event} />
-                ) : (
-                  event.detail && <span className="timeline-event-detail">{event.detail}</span>
-                )}
+                <DarajaWords event={event} />
               </li>
             );
           })}
