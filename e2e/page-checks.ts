@@ -46,8 +46,10 @@ export async function axeViolations(page: Page): Promise<string[]> {
 export async function newContext(
   browser: Browser,
   viewport: { width: number; height: number },
+  /** The browser's language (navigator.languages): `sw-KE` opens the app in Kiswahili. */
+  locale = 'en-KE',
 ): Promise<BrowserContext> {
-  return browser.newContext({ viewport, locale: 'en-KE', bypassCSP: true });
+  return browser.newContext({ viewport, locale, bypassCSP: true });
 }
 
 /**
