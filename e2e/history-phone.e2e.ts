@@ -1,9 +1,10 @@
 /// <reference lib="dom" />
 /**
- * The history read on a phone and on a desktop, in light and dark: a search brings its count into
- * view and announces it, Load more moves focus to the first new row, amounts are grouped by
- * thousands, the chart's days show their figures on focus and hover, and axe finds nothing in
- * either colour scheme. The payments are written straight into the API's database.
+ * The history read on a phone and on a desktop, in light and dark, in English and in Kiswahili: a
+ * search brings its count into view and announces it, Load more moves focus to the first new row,
+ * amounts are grouped by thousands, the chart's days show their figures on focus and hover, and
+ * axe finds nothing in either colour scheme. The payments are written straight into the API's
+ * database.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -42,13 +43,42 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** A page of the given size and colour scheme; axe needs the page's CSP bypassed. */
+/** What the history says, in each language (the browser's language chooses it). */
+const WORDS = {
+  English: {
+    locale: 'en-KE',
+    search: 'Search',
+    apply: 'Apply',
+    shown: '50 payments shown, more with Load more.',
+    loadMore: 'Load more',
+    row: `View details of ${PREFIX}009, 12,009 KES, Failed`,
+    found: '60 payments found.',
+    glance: 'At a glance',
+    paid: /Paid: \d{1,3}(,\d{3})+ KES \(\d+\)/,
+    table: 'Transaction History',
+  },
+  Kiswahili: {
+    locale: 'sw-KE',
+    search: 'Tafuta',
+    apply: 'Chuja',
+    shown: 'Miamala 50 inaonyeshwa, zaidi kwa Pakia zaidi.',
+    loadMore: 'Pakia zaidi',
+    row: `Angalia maelezo ya ${PREFIX}009, 12,009 KES, Imeshindwa`,
+    found: 'Miamala 60 imepatikana.',
+    glance: 'Kwa muhtasari',
+    paid: /Imelipwa: \d{1,3}(,\d{3})+ KES \(\d+\)/,
+    table: 'Historia ya Miamala',
+  },
+};
+
+/** A page of the given size, language and colour scheme; axe needs the page's CSP bypassed. */
 async function open(
   viewport: { width: number; height: number },
+  locale: string,
   colorScheme: 'light' | 'dark' = 'light',
   bypassCSP = false,
 ): Promise<Page> {
-  const context = await browser.newContext({ viewport, colorScheme, bypassCSP, locale: 'en-KE' });
+  const context = await browser.newContext({ viewport, colorScheme, bypassCSP, locale });
   return context.newPage();
 }
 
@@ -66,20 +96,23 @@ const focused = (page: Page) =>
   });
 
 describe.each([
-  ['phone', PHONE],
-  ['desktop', DESKTOP],
-])('the history on a %s', (_name, viewport) => {
+  ['phone', PHONE, 'English'],
+  ['desktop', DESKTOP, 'English'],
+  ['phone', PHONE, 'Kiswahili'],
+  ['desktop', DESKTOP, 'Kiswahili'],
+] as const)('the history on a %s in %s', (_name, viewport, language) => {
+  const words = WORDS[language];
   it('brings a search’s count into view and announces it, and Load more focuses the first new row', async () => {
-    const page = await open(viewport);
+    const page = await open(viewport, words.locale);
     try {
       await page.goto(`${appUrl}/transactions`);
-      await page.getByRole('searchbox', { name: 'Search' }).fill(PREFIX);
-      await page.getByRole('button', { name: 'Apply' }).click();
-      await page.getByText('50 payments shown, more with Load more.').waitFor();
+      await page.getByRole('searchbox', { name: words.search }).fill(PREFIX);
+      await page.getByRole('button', { name: words.apply }).click();
+      await page.getByText(words.shown).waitFor();
       await expect
         .poll(() => focused(page))
         .toEqual({
-          text: '50 payments shown, more with Load more.',
+          text: words.shown,
           label: null,
           live: true,
           inView: true,
@@ -98,11 +131,9 @@ describe.each([
         });
       expect(lines).toBe(1);
 
-      await page.getByRole('button', { name: 'Load more' }).click();
-      await expect
-        .poll(async () => (await focused(page)).label)
-        .toMatch(new RegExp(`^View details of ${PREFIX}009, 12,009 KES, Failed$`));
-      expect(await page.getByText('60 payments found.').isVisible()).toBe(true);
+      await page.getByRole('button', { name: words.loadMore }).click();
+      await expect.poll(async () => (await focused(page)).label).toBe(words.row);
+      expect(await page.getByText(words.found).isVisible()).toBe(true);
       expect(await fitsWidth(page)).toBe(true);
     } finally {
       await page.context().close();
@@ -110,22 +141,22 @@ describe.each([
   });
 
   it('draws the chart across its card, each day’s figures shown on focus and on hover', async () => {
-    const page = await open(viewport);
+    const page = await open(viewport, words.locale);
     try {
       await page.goto(`${appUrl}/transactions`);
-      const glance = page.getByRole('region', { name: 'At a glance' });
+      const glance = page.getByRole('region', { name: words.glance });
       await glance.waitFor();
       const days = glance.getByRole('img');
       await expect.poll(() => days.count()).toBe(14);
       const today = days.last();
-      expect(await today.getAttribute('aria-label')).toMatch(/Paid: [\d,]+ KES \(\d+\)/);
+      expect(await today.getAttribute('aria-label')).toMatch(words.paid);
       // Bars drawn (the page's Content-Security-Policy leaves a style set by script alone).
       const paid = await today.locator('.bar-paid').boundingBox();
       expect(paid!.height).toBeGreaterThan(10);
 
       await today.focus();
       expect(await today.locator('.chart-tip').isVisible()).toBe(true);
-      expect(await today.locator('.chart-tip').textContent()).toMatch(/Paid: \d{1,3}(,\d{3})+ KES/);
+      expect(await today.locator('.chart-tip').textContent()).toMatch(words.paid);
       await days.first().hover();
       expect(await days.first().locator('.chart-tip').isVisible()).toBe(true);
 
@@ -139,11 +170,11 @@ describe.each([
   });
 
   it.each(['light', 'dark'] as const)('passes axe in %s mode', async (scheme) => {
-    const page = await open(viewport, scheme, true);
+    const page = await open(viewport, words.locale, scheme, true);
     try {
       await page.goto(`${appUrl}/transactions?q=${PREFIX}`);
-      await page.getByRole('table', { name: 'Transaction History' }).waitFor();
-      await page.getByRole('region', { name: 'At a glance' }).getByRole('img').last().focus();
+      await page.getByRole('table', { name: words.table }).waitFor();
+      await page.getByRole('region', { name: words.glance }).getByRole('img').last().focus();
       const background = await page.evaluate(
         () => getComputedStyle(document.documentElement).backgroundColor,
       );
