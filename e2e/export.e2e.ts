@@ -1,15 +1,16 @@
 /**
- * The history's export as a merchant at a desk downloads it (1280 px): a file named by its
- * filter, that opens as CSV with its byte-order mark and its header in words, the times in the
- * business time zone and the phone number kept as text. The payments are written straight into
- * the API's database, as the history's own tests do.
+ * The history's export as a merchant downloads it, at a desk (1280 px) and on a phone (360 px), in
+ * English and in Kiswahili: a file named by its filter, that opens as CSV with its byte-order mark
+ * and its header in words (in the screens' language), the times in the business time zone and the
+ * phone number kept as text. The payments are written straight into the API's database, as the
+ * history's own tests do.
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { withApiDatabase } from './api-database.ts';
 import { launchBrowser } from './browser.ts';
-import { DESKTOP } from './page-checks.ts';
+import { DESKTOP, PHONE } from './page-checks.ts';
 import { storedPayment } from '../apps/api/src/test/stored-payment.ts';
 
 const appUrl = inject('appUrl');
@@ -17,7 +18,6 @@ const PREFIX = 'EXPO-';
 const DAY = '2026-11-10';
 
 let browser: Browser;
-let context: BrowserContext;
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -37,15 +37,44 @@ beforeAll(async () => {
         .execute();
     }
   });
-  context = await browser.newContext({ viewport: DESKTOP, locale: 'en-KE', acceptDownloads: true });
 });
 afterAll(async () => {
-  await context?.close();
   await browser?.close();
 });
 
-describe('the export', () => {
+const WORDS = {
+  English: {
+    locale: 'en-KE',
+    link: 'Export CSV',
+    header:
+      'Payment ID,"Created at (East Africa Time, UTC+03:00)",Reference,Description,' +
+      'Phone number,Amount (KES),Status,M-PESA receipt,' +
+      '"M-PESA transaction time (East Africa Time, UTC+03:00)",Result code,Result description',
+  },
+  Kiswahili: {
+    locale: 'sw-KE',
+    link: 'Pakua CSV',
+    header:
+      'Kitambulisho cha malipo,"Iliundwa (Saa za Afrika Mashariki, UTC+03:00)",Kumbukumbu,' +
+      'Maelezo,Nambari ya simu,Kiasi (KES),Hali,Risiti ya M-PESA,' +
+      '"Wakati wa muamala wa M-PESA (Saa za Afrika Mashariki, UTC+03:00)",Msimbo wa matokeo,' +
+      'Maelezo ya matokeo',
+  },
+};
+
+describe.each([
+  ['English', DESKTOP],
+  ['English', PHONE],
+  ['Kiswahili', DESKTOP],
+  ['Kiswahili', PHONE],
+] as const)('the export in %s at %o', (language, viewport) => {
+  const words = WORDS[language];
   it('downloads what the filters select, named by them, as CSV a spreadsheet reads', async () => {
+    const context = await browser.newContext({
+      viewport,
+      locale: words.locale,
+      acceptDownloads: true,
+    });
     const page = await context.newPage();
     await page.goto(`${appUrl}/transactions?q=${PREFIX}&status=success&from=${DAY}&to=${DAY}`);
     await expect
@@ -53,21 +82,18 @@ describe('the export', () => {
       .toEqual([`${PREFIX}2`, `${PREFIX}0`]);
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('link', { name: 'Export CSV' }).click(),
+      page.getByRole('link', { name: words.link }).click(),
     ]);
     expect(download.suggestedFilename()).toBe(`payments-success-search-${DAY}-to-${DAY}.csv`);
 
     const bytes = fs.readFileSync((await download.path())!);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = bytes.subarray(3).toString('utf8').split('\r\n').filter(Boolean);
-    expect(lines[0]).toBe(
-      'Payment ID,"Created at (East Africa Time, UTC+03:00)",Reference,Description,' +
-        'Phone number,Amount (KES),Status,M-PESA receipt,' +
-        '"M-PESA transaction time (East Africa Time, UTC+03:00)",Result code,Result description',
-    );
+    expect(lines[0]).toBe(words.header);
     expect(lines.slice(1)).toEqual([
       `expo-2,${DAY} 09:02:00,${PREFIX}2,Payment for services,"=""254712000882""",1002,success,,,,`,
       `expo-0,${DAY} 09:00:00,${PREFIX}0,Payment for services,"=""254712000880""",1000,success,,,,`,
     ]);
+    await context.close();
   });
 });

@@ -177,6 +177,21 @@ export const transactionFiltersSchema = z.object(filterFields).refine(inOrder, O
 export type TransactionFiltersInput = z.input<typeof transactionFiltersSchema>;
 export type TransactionFilters = z.output<typeof transactionFiltersSchema>;
 
+/** The languages of the export's header row: the screens' two. */
+export const EXPORT_LANGUAGES = ['en', 'sw'] as const;
+export type ExportLanguage = (typeof EXPORT_LANGUAGES)[number];
+
+/** `GET /api/mpesa/transactions/export`: the history's filters, and the header row's language. */
+export const exportQuerySchema = z
+  .object({
+    ...filterFields,
+    lang: z
+      .enum(EXPORT_LANGUAGES, { message: 'lang must be en or sw' })
+      .optional()
+      .describe('The language of the header row: `en` (the default) or `sw` (Kiswahili)'),
+  })
+  .refine(inOrder, OUT_OF_ORDER);
+
 /** `GET /api/mpesa/transactions`: the filters, a page size, and where the last page ended. */
 export const transactionListQuerySchema = z
   .object({

@@ -96,6 +96,38 @@ for (const dialect of DIALECTS) {
       ]);
     });
 
+    it('writes the header in Kiswahili for ?lang=sw, the rows and the file name as in English', async () => {
+      const english = await exported('?status=success');
+      const response = await exported('?status=success&lang=sw');
+      expect([...response.rawPayload.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      const [header, ...rows] = parseCsv(response.rawPayload.subarray(3).toString('utf8'));
+      expect(header).toEqual([
+        'Kitambulisho cha malipo',
+        'Iliundwa (Saa za Afrika Mashariki, UTC+03:00)',
+        'Kumbukumbu',
+        'Maelezo',
+        'Nambari ya simu',
+        'Kiasi (KES)',
+        'Hali',
+        'Risiti ya M-PESA',
+        'Wakati wa muamala wa M-PESA (Saa za Afrika Mashariki, UTC+03:00)',
+        'Msimbo wa matokeo',
+        'Maelezo ya matokeo',
+      ]);
+      expect(rows).toEqual(parseCsv(english.rawPayload.subarray(3).toString('utf8')).slice(1));
+      expect(response.headers['content-disposition']).toBe(english.headers['content-disposition']);
+    });
+
+    it('refuses a language it does not write, in our shape', async () => {
+      const response = await app.inject({ url: '/api/mpesa/transactions/export?lang=fr' });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({
+        success: false,
+        code: 'VALIDATION_ERROR',
+        message: expect.stringContaining('lang must be en or sw'),
+      });
+    });
+
     it('writes times a spreadsheet reads as date-times, which read back as the instant stored', async () => {
       const [header, paid] = parseCsv((await exported()).body.slice(1));
       const at = (column: number) => {

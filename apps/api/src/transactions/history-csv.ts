@@ -13,6 +13,7 @@
  * into the characters they stand for would run the cell; the cell is kept as written, only
  * neutralised.
  */
+import type { ExportLanguage } from '@mpesa/shared/contract';
 import type { TransactionRow } from '../db/schema.ts';
 import { isoInZone } from '../lib/business-day.ts';
 
@@ -34,8 +35,10 @@ export const CSV_COLUMNS = [
   'response_description',
 ] as const;
 
+type Headings = Record<(typeof CSV_COLUMNS)[number], string>;
+
 /** The header row's words, one a column; `{zone}` is the business time zone's name. */
-export const CSV_HEADINGS: Record<(typeof CSV_COLUMNS)[number], string> = {
+export const CSV_HEADINGS: Headings = {
   id: 'Payment ID',
   created_at: 'Created at ({zone})',
   reference: 'Reference',
@@ -48,15 +51,41 @@ export const CSV_HEADINGS: Record<(typeof CSV_COLUMNS)[number], string> = {
   result_code: 'Result code',
   response_description: 'Result description',
 };
+
+/** The same in Kiswahili, as the screens say them, for a merchant who reads the app in it. */
+export const CSV_HEADINGS_SW: Headings = {
+  id: 'Kitambulisho cha malipo',
+  created_at: 'Iliundwa ({zone})',
+  reference: 'Kumbukumbu',
+  description: 'Maelezo',
+  phone_number: 'Nambari ya simu',
+  amount: 'Kiasi (KES)',
+  status: 'Hali',
+  mpesa_receipt_number: 'Risiti ya M-PESA',
+  transaction_date: 'Wakati wa muamala wa M-PESA ({zone})',
+  result_code: 'Msimbo wa matokeo',
+  response_description: 'Maelezo ya matokeo',
+};
+
+/** The locale a zone's name is said in, by the header row's language. */
+const ZONE_LOCALES: Record<ExportLanguage, string> = { en: 'en-US', sw: 'sw' };
 /** How a zone whose offset changes in the year is named: its IANA name and both offsets. */
 const ZONE_WITH_TWO_OFFSETS = '{name}, {first} or {second}';
 
 /** The columns a CSV line is made of. */
 export type CsvRow = Pick<TransactionRow, (typeof CSV_COLUMNS)[number]>;
 
-/** The zone's name at an instant, in English: 'long' (East Africa Time), or 'longOffset'. */
-function zonePart(timeZone: string, at: Date, style: 'long' | 'longOffset'): string {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: style });
+/**
+ * The zone's name at an instant: 'long' (East Africa Time, in Kiswahili Saa za Afrika Mashariki),
+ * or 'longOffset' (always in English's form, GMT+03:00).
+ */
+function zonePart(
+  timeZone: string,
+  at: Date,
+  style: 'long' | 'longOffset',
+  locale = 'en-US',
+): string {
+  const parts = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: style });
   return parts.formatToParts(at).find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
 }
 
@@ -71,7 +100,7 @@ function utcOffset(timeZone: string, at: Date): string {
  * clocks change in the year (none in Kenya) is named by its IANA name with both offsets, since
  * the times below are written without one.
  */
-export function zoneLabel(timeZone: string, now: Date): string {
+export function zoneLabel(timeZone: string, now: Date, language: ExportLanguage = 'en'): string {
   const year = now.getUTCFullYear();
   const [first, second] = [0, 6].map((month) =>
     utcOffset(timeZone, new Date(Date.UTC(year, month, 1))),
@@ -81,7 +110,7 @@ export function zoneLabel(timeZone: string, now: Date): string {
       .replace('{first}', first)
       .replace('{second}', second);
   }
-  const name = zonePart(timeZone, now, 'long');
+  const name = zonePart(timeZone, now, 'long', ZONE_LOCALES[language]);
   // A zone with no English name is given one like GMT+03:00 by Intl: its IANA name says more.
   return `${name.startsWith('GMT') ? timeZone : name}, ${first}`;
 }
@@ -116,12 +145,11 @@ export function csvLine(values: readonly (string | number | null)[]): string {
   return `${values.map(cell).join(',')}\r\n`;
 }
 
-/** The first line: the byte-order mark and the headers in words. */
-export function csvHeader(timeZone: string, now: Date): string {
-  const zone = zoneLabel(timeZone, now);
-  return (
-    CSV_BOM + csvLine(CSV_COLUMNS.map((column) => CSV_HEADINGS[column].replace('{zone}', zone)))
-  );
+/** The first line: the byte-order mark and the headers in words, in English or Kiswahili. */
+export function csvHeader(timeZone: string, now: Date, language: ExportLanguage = 'en'): string {
+  const zone = zoneLabel(timeZone, now, language);
+  const headings = language === 'sw' ? CSV_HEADINGS_SW : CSV_HEADINGS;
+  return CSV_BOM + csvLine(CSV_COLUMNS.map((column) => headings[column].replace('{zone}', zone)));
 }
 
 /**

@@ -5,6 +5,7 @@
 import { Readable } from 'node:stream';
 import { normaliseKenyanPhone } from '@mpesa/shared';
 import type {
+  ExportLanguage,
   PeriodSummary,
   Summary,
   Transaction,
@@ -87,6 +88,8 @@ export async function exportTransactions(
   filters: TransactionFilters,
   /** Told each time a piece of the answer is made, which happens as fast as the client reads. */
   onProgress: () => void = () => {},
+  /** The header row's language. */
+  language: ExportLanguage = 'en',
 ): Promise<Readable> {
   const selection = selectionFor(filters, deps.businessTimeZone);
   const batchAfter = (after?: repo.ListQuery['after']) =>
@@ -98,7 +101,7 @@ export async function exportTransactions(
   const first = await batchAfter();
   async function* lines() {
     onProgress();
-    yield csvHeader(deps.businessTimeZone, deps.now());
+    yield csvHeader(deps.businessTimeZone, deps.now(), language);
     for (let rows = first; ;) {
       for (let start = 0; start < rows.length; start += EXPORT_CHUNK) {
         onProgress();

@@ -7,7 +7,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   initiatePaymentSchema,
-  transactionFiltersSchema,
+  exportQuerySchema,
   transactionListQuerySchema,
 } from '@mpesa/shared/contract';
 import { tooManyRequests } from '../errors.ts';
@@ -249,21 +249,23 @@ function exportRoute(
       schema: guardedSchema(
         {
           ...DESCRIBED.export,
-          querystring: transactionFiltersSchema,
+          querystring: exportQuerySchema,
           response: ANSWERS.export,
         },
         gate?.rule,
       ),
     },
     async (request, reply) => {
+      const { lang, ...filters } = request.query;
       const watch = exports.start(reply);
-      await recordExport(deps, request, request.query);
+      await recordExport(deps, request, filters);
       const csv = await history.exportTransactions(
         { ...deps, businessTimeZone },
-        request.query,
+        filters,
         watch.progress,
+        lang,
       );
-      const name = exportFileName(request.query, businessDayOf(deps.now(), businessTimeZone));
+      const name = exportFileName(filters, businessDayOf(deps.now(), businessTimeZone));
       return reply
         .type('text/csv; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="${name}"`)

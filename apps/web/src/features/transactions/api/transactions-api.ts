@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { POLL_INTERVAL_MS } from '@mpesa/shared';
+import type { Language } from '../../../i18n/language';
 import type {
   Summary,
   Transaction,
@@ -72,9 +73,14 @@ export function searchFor(filters: ListFilters, cursor?: string): string {
   return text ? `?${text}` : '';
 }
 
-/** The CSV of everything the filters select (the browser downloads it). */
-export function exportUrl(filters: ListFilters): string {
-  return apiUrl(`/mpesa/transactions/export${searchFor(filters)}`);
+/**
+ * The CSV of everything the filters select (the browser downloads it), its header row in the
+ * screens' language.
+ */
+export function exportUrl(filters: ListFilters, language: Language = 'en'): string {
+  const search = searchFor(filters);
+  const lang = language === 'en' ? '' : `${search ? '&' : '?'}lang=${language}`;
+  return apiUrl(`/mpesa/transactions/export${search}${lang}`);
 }
 
 /**

@@ -75,7 +75,11 @@ describe('the Transaction History in Kiswahili', () => {
     });
     expect(link).toHaveTextContent(/^Angalia Maelezo$/);
     expect(screen.getByText('Muamala 1 unaonyeshwa, zaidi kwa Pakia zaidi.')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Pakua CSV' })).toBeInTheDocument();
+    // The file's header row in Kiswahili too (the API writes it, `lang=sw`).
+    expect(screen.getByRole('link', { name: 'Pakua CSV' })).toHaveAttribute(
+      'href',
+      expect.stringMatching(/^\/api\/mpesa\/transactions\/export(\?.*&|\?)lang=sw$/),
+    );
 
     // The figures at a glance and the chart, numbers and days as Kiswahili writes them.
     const glance = screen.getByRole('region', { name: 'Kwa muhtasari' });

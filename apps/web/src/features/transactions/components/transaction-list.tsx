@@ -186,6 +186,7 @@ function LoadMore({ loading, onClick }: { loading: boolean; onClick: () => void 
 
 export const TransactionList = withQueries(function TransactionListScreen() {
   const words = useWords(historyWords);
+  const language = useLanguage();
   const refusalMessage = useRefusalMessage();
   useDocumentTitle(words.screenTitle);
   const [search] = useSearchParams();
@@ -233,7 +234,7 @@ export const TransactionList = withQueries(function TransactionListScreen() {
       />
       {mayExport && (
         <p className="history-export">
-          <a className="button button-secondary" href={exportUrl(filters)} download>
+          <a className="button button-secondary" href={exportUrl(filters, language)} download>
             {words.exportCsv}
           </a>
         </p>
