@@ -53,11 +53,11 @@ async function phoneAnswering(outcome: string): Promise<string> {
 const local = (international: string) => `0${international.slice(3)}`;
 
 /** A page that records console errors other than the browser's own line for a 4xx answer. */
-async function openPage(viewport: {
-  width: number;
-  height: number;
-}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await newContext(browser, viewport);
+async function openPage(
+  viewport: { width: number; height: number },
+  locale = 'en-KE',
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await newContext(browser, viewport, locale);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (message) => {
@@ -86,12 +86,32 @@ async function pay(page: Page, phone: string, amount: string, reference: string)
 const row = (page: Page, label: string) =>
   page.locator('.detail-row', { has: page.locator('dt', { hasText: label }) }).locator('dd');
 
-async function signIn(page: Page, name: string) {
+/** What signing in says, in each language (the browser's language chooses it). */
+const SIGN_IN = {
+  English: {
+    locale: 'en-KE',
+    name: 'Name',
+    password: 'Password',
+    button: 'Sign in',
+    signedIn: 'Signed in as',
+    ownerNav: 'Owner',
+  },
+  Kiswahili: {
+    locale: 'sw-KE',
+    name: 'Jina',
+    password: 'Nenosiri',
+    button: 'Ingia',
+    signedIn: 'Umeingia kama',
+    ownerNav: 'Mmiliki',
+  },
+} as const;
+
+async function signIn(page: Page, name: string, words = SIGN_IN.English) {
   await page.goto(`${app.url}/sign-in`);
-  await page.getByLabel('Name').fill(name);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByText(`Signed in as ${name}`).waitFor();
+  await page.getByLabel(words.name, { exact: true }).fill(name);
+  await page.getByLabel(words.password, { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: words.button, exact: true }).click();
+  await page.getByText(`${words.signedIn} ${name}`).waitFor();
 }
 
 /** Two payments made before the tests below: one paid, one whose prompt timed out. */
@@ -321,7 +341,13 @@ describe('the owner', () => {
       .fill('Customer paid the rest in cash');
     await page.getByRole('button', { name: 'Save review' }).click();
     await page.getByText(/^Review saved\./).waitFor();
-    await page.getByText(/Reviewed by Olive Owner/).waitFor();
+    // The timeline says who checked it, in plain words; the note is one click away.
+    const step = page
+      .getByRole('region', { name: 'Timeline' })
+      .locator('li', { hasText: 'Olive Owner checked this payment: Success.' });
+    await step.waitFor();
+    await step.getByText('Daraja’s words').click();
+    await step.getByText(/Customer paid the rest in cash/).waitFor();
     expect(await page.getByRole('note').count()).toBe(0);
     expect(await fitsWidth(page)).toBe(true);
     expect(errors).toEqual([]);
@@ -346,22 +372,31 @@ const SCREENS_OF = {
   'Olive Owner': ['/', '/transactions', '/operators', '/keys', '/audit'],
 } as const;
 
-for (const viewport of [PHONE, DESKTOP]) {
-  describe(`every role’s screens at ${viewport.width} px`, () => {
+for (const [language, viewport] of [
+  ['English', PHONE],
+  ['English', DESKTOP],
+  ['Kiswahili', PHONE],
+  ['Kiswahili', DESKTOP],
+] as const) {
+  const words = SIGN_IN[language];
+  describe(`every role’s screens in ${language} at ${viewport.width} px`, () => {
     for (const [name, screens] of Object.entries(SCREENS_OF)) {
       it(`${name}: each screen passes axe and fits the width; the header says who is signed in`, async () => {
-        const { context, page, errors } = await openPage(viewport);
-        await signIn(page, name);
+        const { context, page, errors } = await openPage(viewport, words.locale);
+        await page.goto(`${app.url}/sign-in`);
+        await page.getByRole('button', { name: words.button, exact: true }).waitFor();
+        expect(await axeViolations(page), `${name} on /sign-in`).toEqual([]);
+        await signIn(page, name, words);
         for (const screen of [...screens, new URL(paidUrl).pathname]) {
           await page.goto(`${app.url}${screen}`);
           await page.locator('main h2').first().waitFor();
-          await page.getByText(`Signed in as ${name}`).waitFor();
+          await page.getByText(`${words.signedIn} ${name}`).waitFor();
           // Whatever loads after the heading (the figures, the list) is in place before axe looks.
           await page.waitForLoadState('networkidle');
           expect(await axeViolations(page), `${name} on ${screen}`).toEqual([]);
           expect(await fitsWidth(page), `${name} on ${screen}`).toBe(true);
         }
-        const ownerNav = await page.getByRole('navigation', { name: 'Owner' }).count();
+        const ownerNav = await page.getByRole('navigation', { name: words.ownerNav }).count();
         expect(ownerNav).toBe(name === 'Olive Owner' ? 1 : 0);
         expect(errors).toEqual([]);
         await context.close();
