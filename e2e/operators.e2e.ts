@@ -106,7 +106,11 @@ const SIGN_IN = {
   },
 } as const;
 
-async function signIn(page: Page, name: string, words = SIGN_IN.English) {
+async function signIn(
+  page: Page,
+  name: string,
+  words: (typeof SIGN_IN)[keyof typeof SIGN_IN] = SIGN_IN.English,
+) {
   await page.goto(`${app.url}/sign-in`);
   await page.getByLabel(words.name, { exact: true }).fill(name);
   await page.getByLabel(words.password, { exact: true }).fill(PASSWORD);

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { withApiDatabase } from './api-database.ts';
-import { launchBrowser } from './browser.ts';
+import { fitsWidth, launchBrowser } from './browser.ts';
 import {
   DESKTOP,
   PHONE,
@@ -79,6 +79,22 @@ const SCREENS = [
   { path: '/no/such/page', loaded: 'h2:has-text("Page not found")' },
 ];
 
+/** The ids of the form's inputs whose placeholder does not fit in the input. */
+function cutPlaceholders(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const measure = document.createElement('canvas').getContext('2d')!;
+    return Array.from(document.querySelectorAll<HTMLInputElement>('.form-group input'))
+      .filter((input) => {
+        const box = getComputedStyle(input);
+        const placeholder = getComputedStyle(input, '::placeholder');
+        measure.font = `${placeholder.fontSize} ${placeholder.fontFamily}`;
+        const room = input.clientWidth - parseFloat(box.paddingLeft) - parseFloat(box.paddingRight);
+        return measure.measureText(input.placeholder).width > room;
+      })
+      .map((input) => input.id);
+  });
+}
+
 describe.each([
   ['at 360 px', PHONE],
   ['at 1280 px', DESKTOP],
@@ -107,20 +123,7 @@ describe.each([
   it('shows every field’s placeholder whole, and says which fields are optional', async () => {
     await page.goto(appUrl);
     await page.getByLabel('Phone Number').waitFor();
-    const cut = await page.evaluate(() => {
-      const measure = document.createElement('canvas').getContext('2d')!;
-      return Array.from(document.querySelectorAll<HTMLInputElement>('.form-group input'))
-        .filter((input) => {
-          const box = getComputedStyle(input);
-          const placeholder = getComputedStyle(input, '::placeholder');
-          measure.font = `${placeholder.fontSize} ${placeholder.fontFamily}`;
-          const room =
-            input.clientWidth - parseFloat(box.paddingLeft) - parseFloat(box.paddingRight);
-          return measure.measureText(input.placeholder).width > room;
-        })
-        .map((input) => input.id);
-    });
-    expect(cut).toEqual([]);
+    expect(await cutPlaceholders(page)).toEqual([]);
     expect(await page.getByLabel('Reference').getAttribute('aria-describedby')).toBe(
       'reference-hint',
     );
@@ -128,6 +131,20 @@ describe.each([
       'Optional. The M-PESA prompt shows its first 12 characters.',
     );
     expect(await page.locator('#description-hint').textContent()).toBe('Optional.');
+  });
+
+  it('in Kiswahili too: every placeholder whole, the optional fields said', async () => {
+    const swahili = await newContext(browser, viewport, 'sw-KE');
+    const tab = await swahili.newPage();
+    await tab.goto(appUrl);
+    await tab.getByLabel('Nambari ya Simu').waitFor();
+    expect(await cutPlaceholders(tab)).toEqual([]);
+    expect(await tab.locator('#reference-hint').textContent()).toBe(
+      'Si lazima. Ombi la M-PESA linaonyesha herufi 12 za kwanza.',
+    );
+    expect(await tab.locator('#description-hint').textContent()).toBe('Si lazima.');
+    expect(await fitsWidth(tab)).toBe(true);
+    await swahili.close();
   });
 
   it('ties each validation message to its field, moves focus to it, and passes axe', async () => {
