@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Language } from './language';
 import { shellWords } from './shell-words';
-import { chooseLanguage, useLanguage, useWords } from './words';
+import { chooseLanguage, languageFailed, useLanguage, useWords } from './words';
 
 /** The other language, named in its own words so that whoever reads it finds their own. */
 const OTHER: Record<Language, { language: Language; name: string }> = {
@@ -18,22 +18,34 @@ const OTHER: Record<Language, { language: Language; name: string }> = {
 export function LanguageSwitch() {
   const language = useLanguage();
   const words = useWords(shellWords);
-  const [failed, setFailed] = useState(false);
+  // While the other language's words download: the button says it is busy and takes no more presses.
+  const [busy, setBusy] = useState(false);
   const other = OTHER[language];
 
   async function choose(next: Language) {
-    setFailed(false);
-    await chooseLanguage(next);
-    // The words that could not be fetched stay in English; say so.
-    if (next === 'sw' && !shellWords.sw) setFailed(true);
+    setBusy(true);
+    try {
+      await chooseLanguage(next);
+    } finally {
+      setBusy(false);
+    }
   }
 
   return (
     <div className="language-switch" role="group" aria-label={words.language}>
-      <button type="button" lang={other.language} onClick={() => void choose(other.language)}>
+      <button
+        type="button"
+        lang={other.language}
+        aria-busy={busy}
+        aria-disabled={busy}
+        onClick={() => {
+          if (!busy) void choose(other.language);
+        }}
+      >
         {other.name}
       </button>
-      {failed && (
+      {/* English while Kiswahili could not be fetched; said in English, the page's language. */}
+      {languageFailed() && language === 'en' && (
         <p className="field-error" role="alert">
           {words.languageFailed}
         </p>

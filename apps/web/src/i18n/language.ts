@@ -9,7 +9,8 @@ export const LANGUAGES: readonly Language[] = ['en', 'sw'];
 /** Where the browser remembers the choice made with the header's switch (or `?lang=`). */
 export const LANGUAGE_KEY = 'mpesa.language';
 
-function known(tag: string | null | undefined): Language | undefined {
+/** The language of ours a tag names ('sw', 'sw-KE', 'EN_gb'), if any. */
+export function languageOf(tag: string | null | undefined): Language | undefined {
   const primary = tag?.trim().toLowerCase().split(/[-_]/)[0];
   return LANGUAGES.find((language) => language === primary);
 }
@@ -24,12 +25,12 @@ export function startingLanguage(
   remembered: string | null,
   browserLanguages: readonly string[],
 ): Language {
-  const asked = known(new URLSearchParams(search).get('lang'));
+  const asked = languageOf(new URLSearchParams(search).get('lang'));
   if (asked) return asked;
-  const kept = known(remembered);
+  const kept = languageOf(remembered);
   if (kept) return kept;
   for (const tag of browserLanguages) {
-    const spoken = known(tag);
+    const spoken = languageOf(tag);
     if (spoken) return spoken;
   }
   return 'en';

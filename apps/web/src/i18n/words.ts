@@ -38,31 +38,35 @@ export function book<T>(en: T, loadSw: () => Promise<T>): Book<T> {
   return entry;
 }
 
-const loading = new Map<Book<unknown>, Promise<void>>();
+const loading = new Map<Book<unknown>, Promise<boolean>>();
 
-function loadBook(entry: Book<unknown>): Promise<void> {
-  if (entry.sw) return Promise.resolve();
+/** Fetches a part's Kiswahili once; false when it could not be fetched (asked again next time). */
+function loadBook(entry: Book<unknown>): Promise<boolean> {
+  if (entry.sw) return Promise.resolve(true);
   let pending = loading.get(entry);
   if (!pending) {
     pending = entry.loadSw().then(
       (sw) => {
         entry.sw = sw;
         changed();
+        return true;
       },
-      // Not fetched (the network dropped): the part stays in English, and is asked for again the
-      // next time the words are made ready.
-      () => undefined,
+      () => false,
     );
-    pending.finally(() => loading.delete(entry));
+    void pending.finally(() => loading.delete(entry));
     loading.set(entry, pending);
   }
   return pending;
 }
 
-/** Resolves once every part known so far has its words in the current language. */
-export function wordsReady(): Promise<void> {
-  if (language === 'en') return Promise.resolve();
-  return Promise.all(books.map(loadBook)).then(() => undefined);
+const loadAll = () => Promise.all(books.map(loadBook)).then((loaded) => loaded.every(Boolean));
+
+/**
+ * Resolves once every part known so far has its words in the current language: true, or false
+ * when some Kiswahili could not be fetched (the network dropped) and those parts are in English.
+ */
+export function wordsReady(): Promise<boolean> {
+  return language === 'en' ? Promise.resolve(true) : loadAll();
 }
 
 export function currentLanguage(): Language {
@@ -85,14 +89,37 @@ export function rememberLanguage(next: Language): void {
   }
 }
 
+/** Whether the last attempt at Kiswahili could not fetch its words (the switch says so). */
+let failed = false;
+
+export function languageFailed(): boolean {
+  return failed;
+}
+
+/**
+ * Kiswahili's words could not be fetched: the page stays in (or goes back to) English, which it
+ * has whole, rather than half in each; the switch says so and offers Kiswahili again.
+ */
+export function fallBackToEnglish(): void {
+  failed = true;
+  setLanguage('en');
+}
+
 /**
  * The header's switch: fetches the language's words, then shows every screen in it (so that no
- * screen shows two languages while they come), and remembers the choice in this browser.
+ * screen shows two languages while they come), and remembers the choice in this browser. False
+ * when the words could not be fetched: nothing changes then.
  */
-export async function chooseLanguage(next: Language): Promise<void> {
+export async function chooseLanguage(next: Language): Promise<boolean> {
+  failed = false;
+  if (next === 'sw' && !(await loadAll())) {
+    failed = true;
+    changed();
+    return false;
+  }
   rememberLanguage(next);
-  if (next === 'sw') await Promise.all(books.map(loadBook));
   setLanguage(next);
+  return true;
 }
 
 function subscribe(listener: () => void): () => void {

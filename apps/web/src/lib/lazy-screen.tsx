@@ -74,7 +74,12 @@ export function lazyScreen(load: () => Promise<ComponentType>, quiet = false): L
   let loaded: ComponentType | undefined;
   let loading: Promise<ComponentType> | undefined;
   // A screen comes with its words in the language chosen, so that it paints in one language.
-  const loadWithWords = () => load().then((component) => wordsReady().then(() => component));
+  const loadWithWords = () =>
+    load().then(async (component) => {
+      // A screen whose Kiswahili did not come is one that did not load: "Try again" asks for both.
+      if (!(await wordsReady())) throw new Error('The screen’s words could not be loaded');
+      return component;
+    });
   const preload = () => {
     loading ??= loadWithWords().then(
       (component) => {
