@@ -25,6 +25,8 @@ export const REFERENCE_MAX_LENGTH = 100;
  */
 export const PROMPT_REFERENCE_LENGTH = 12;
 export const DESCRIPTION_MAX_LENGTH = 500;
+/** The history's search words, at most (GET /api/mpesa/transactions?q=). */
+export const SEARCH_MAX_LENGTH = 100;
 
 /**
  * `timeout` is M-PESA's own word that the prompt went unanswered or expired (no money moved);

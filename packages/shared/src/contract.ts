@@ -10,6 +10,7 @@ import {
   MAX_AMOUNT,
   MIN_AMOUNT,
   REFERENCE_MAX_LENGTH,
+  SEARCH_MAX_LENGTH,
   TRANSACTION_STATUSES,
   messages,
   type TransactionStatus,
@@ -163,7 +164,7 @@ const filterFields = {
   q: z
     .string()
     .trim()
-    .max(100, 'q must be at most 100 characters')
+    .max(SEARCH_MAX_LENGTH, `q must be at most ${SEARCH_MAX_LENGTH} characters`)
     .transform((value) =>
       value === '' ? undefined : stripControlCharacters(value.normalize('NFC')),
     )
@@ -288,10 +289,7 @@ export const errorResponseSchema = z.object({
   success: z.literal(false),
   code: ErrorCode,
   message: z.string(),
-  /**
-   * The input a refused request's value was in, when the refusal is about one (a body's field, a
-   * query parameter): `amount` for "Amount must be a whole number of shillings".
-   */
+  /** The input the refusal is about (a body's field, a query parameter), e.g. `amount`. */
   field: z.string().optional(),
   /**
    * The payment this refusal is about, when one was saved: a push M-PESA refused is kept as a

@@ -1,3 +1,10 @@
+import {
+  DESCRIPTION_MAX_LENGTH,
+  MAX_AMOUNT,
+  MIN_AMOUNT,
+  REFERENCE_MAX_LENGTH,
+  SEARCH_MAX_LENGTH,
+} from '@mpesa/shared';
 import type { RefusalWords } from './refusal-words.en';
 
 /** "sekunde 45", "dakika 2", "saa 1": a wait in Kiswahili. */
@@ -7,11 +14,25 @@ function duration(seconds: number): string {
   return `sekunde ${seconds}`;
 }
 
+/** A field the API found wrong, in Kiswahili (the payment form's and the history's filters). */
+const INVALID_FIELD: Readonly<Record<string, string>> = {
+  phoneNumber: 'Tafadhali weka nambari sahihi ya simu ya Kenya',
+  amount: `Tafadhali weka kiasi sahihi: shilingi nzima, kuanzia ${MIN_AMOUNT} hadi ${MAX_AMOUNT.toLocaleString('en-KE')} KES.`,
+  reference: `Kumbukumbu ni ndefu mno: isizidi herufi ${REFERENCE_MAX_LENGTH}.`,
+  description: `Maelezo ni marefu mno: yasizidi herufi ${DESCRIPTION_MAX_LENGTH}.`,
+  from: 'Tarehe za kuchuja si sahihi: "Kuanzia" isiwe baada ya "Hadi".',
+  to: 'Tarehe za kuchuja si sahihi: "Kuanzia" isiwe baada ya "Hadi".',
+  q: `Utafutaji ni mrefu mno: usizidi herufi ${SEARCH_MAX_LENGTH}.`,
+  status: 'Hali iliyochaguliwa si sahihi.',
+};
+
 const wait = (retryAfterS: number | undefined, fallback: string) =>
   retryAfterS === undefined ? fallback : `baada ya ${duration(retryAfterS)}`;
 
 export const sw: RefusalWords = {
   byCode: {
+    // A field of ours named; any other keeps the API's English, which says what is wrong.
+    VALIDATION_ERROR: ({ field }) => (field ? INVALID_FIELD[field] : undefined),
     INTERNAL_ERROR: () => 'Kuna hitilafu upande wetu. Tafadhali jaribu tena.',
     NOT_FOUND: () => 'Hakuna kitu kwenye anwani hii. Angalia anwani.',
     TRANSACTION_NOT_FOUND: () => 'Muamala haukupatikana',
@@ -21,15 +42,16 @@ export const sw: RefusalWords = {
       'Maombi mengi mno kutoka mtandao wako. Tafadhali subiri dakika moja kisha ujaribu tena.',
     RATE_LIMITED: () =>
       'Maombi mengi mno ya malipo kutoka mtandao wako. Tafadhali subiri dakika moja kisha ujaribu tena.',
-    PHONE_BUSY: (retryAfterS) =>
-      'Ombi la malipo bado linasubiri kwenye simu hii, au limeisha hivi punde. Angalia simu kwa ' +
-      'ombi au ujumbe wa M-PESA kabla ya kulipa tena. Ombi jipya linaweza kutumwa ' +
+    PHONE_BUSY: ({ retryAfterS }) =>
+      'Ombi la malipo bado linasubiri kwenye simu hii, au limeisha hivi punde na huenda ' +
+      'limekwisha kulipwa. Angalia simu kwa ombi au ujumbe wa M-PESA kabla ya kulipa tena. ' +
+      'Ombi jipya linaweza kutumwa ' +
       `${wait(retryAfterS, 'baada ya dakika moja')}.`,
     TOO_MANY_EXPORTS: () =>
       'Upakuaji mwingine unaendelea kwenye seva hii. Tafadhali jaribu tena baada ya sekunde chache.',
     UNAUTHENTICATED: () => 'Ingia ili uone hiki. Huenda muda wako wa kuingia umekwisha.',
     SIGN_IN_FAILED: () => 'Jina au nenosiri si sahihi.',
-    TOO_MANY_SIGN_INS: (retryAfterS) =>
+    TOO_MANY_SIGN_INS: ({ retryAfterS }) =>
       `Majaribio mengi mno ya kuingia yameshindwa. Tafadhali jaribu tena ${wait(retryAfterS, 'baadaye')}.`,
     CROSS_SITE_REQUEST: () =>
       'Ombi hili lilitoka kwenye ukurasa wa tovuti nyingine, kwa hiyo limekataliwa.',

@@ -3,7 +3,7 @@ import { ApiError } from '../lib/api-client';
 import { book, useWords } from './words';
 import { en } from './refusal-words.en';
 
-export type { RefusalWords } from './refusal-words.en';
+export type { Refusal, RefusalWords } from './refusal-words.en';
 
 /**
  * The API's refusals in the screens' language. The API answers in English, with a stable `code`
@@ -25,8 +25,13 @@ export function useRefusalMessage(): (error: unknown) => string {
   const words = useWords(refusalWords);
   return (error) => {
     const code = codeOf(error);
-    const said = code ? words.byCode[code] : undefined;
-    if (said) return said(error instanceof ApiError ? error.retryAfterS : undefined);
-    return error instanceof Error ? error.message : '';
+    const said =
+      code && error instanceof ApiError
+        ? words.byCode[code]?.({
+            retryAfterS: error.retryAfterS,
+            field: (error.body as { field?: string } | undefined)?.field,
+          })
+        : undefined;
+    return said ?? (error instanceof Error ? error.message : '');
   };
 }

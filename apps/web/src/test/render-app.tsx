@@ -21,7 +21,10 @@ export interface ApiCall {
 await preloadAllScreens();
 await preloadOwnerScreens();
 
-type Answer = { status: number; body?: unknown } | 'network-error' | (() => Promise<never>);
+type Answer =
+  | { status: number; body?: unknown; headers?: Record<string, string> }
+  | 'network-error'
+  | (() => Promise<never>);
 type Handler = (call: ApiCall) => Answer | undefined;
 
 /**
@@ -54,7 +57,7 @@ export function mockApi(handler: Handler) {
     if (typeof answer === 'function') return answer();
     return new Response(answer.body === undefined ? '' : JSON.stringify(answer.body), {
       status: answer.status,
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', ...answer.headers },
     });
   });
   vi.stubGlobal('fetch', fetchMock);

@@ -212,9 +212,12 @@ export const en = {
         ? 'We asked M-PESA again: the same answer, nothing changed.'
         : 'M-PESA told us the same again: nothing changed.',
     ),
-    ignored: both(
-      (c) => `${told(c)}: ${c.result}. Nothing changed: this payment’s result was already final.`,
-    ),
+    // The payer is not told a late message's result: "not paid" after a success would alarm.
+    ignored: {
+      payer: () => 'M-PESA sent another message about this payment. It changed nothing.',
+      merchant: (c) =>
+        `${told(c)}: ${c.result}. Nothing changed: this payment’s result was already final.`,
+    },
     gave_up: both(() => 'We stopped asking M-PESA: the outcome is unknown.'),
     flag_cleared: {
       payer: (c) => `The business checked this payment: ${c.status}.`,

@@ -161,10 +161,11 @@ export const sw: OutcomeWords = {
         ? 'Tuliuliza M-PESA tena: jibu lilelile, hakuna kilichobadilika.'
         : 'M-PESA ilituambia jambo lilelile tena: hakuna kilichobadilika.',
     ),
-    ignored: both(
-      (c) =>
+    ignored: {
+      payer: () => 'M-PESA ilituma ujumbe mwingine kuhusu malipo haya. Haukubadilisha chochote.',
+      merchant: (c) =>
         `${told(c)}: ${c.result}. Hakuna kilichobadilika: matokeo ya malipo haya yalikuwa yamekwisha kuthibitishwa.`,
-    ),
+    },
     gave_up: both(() => 'Tuliacha kuuliza M-PESA: matokeo hayajulikani.'),
     flag_cleared: {
       payer: (c) => `Biashara ilikagua malipo haya: ${c.status}.`,

@@ -44,7 +44,11 @@ function AuditRow({
       </td>
       <td role="cell" data-label={columns.what}>
         {said.actions[entry.action] ?? entry.action}
-        {entry.detail && <span className="audit-detail">{entry.detail}</span>}
+        {entry.detail && (
+          <span className="audit-detail" lang="en">
+            {entry.detail}
+          </span>
+        )}
       </td>
       <td role="cell" data-label={columns.target}>
         {entry.target ?? '—'}

@@ -9,15 +9,18 @@ function DetailRow({
   label,
   value,
   sentence = false,
+  lang,
 }: {
   label: string;
   value: string;
   sentence?: boolean;
+  /** `en` for M-PESA's own words, which are English whatever the page's language. */
+  lang?: string;
 }) {
   return (
     <div className={sentence ? 'detail-row detail-sentence' : 'detail-row'}>
       <dt>{label}</dt>
-      <dd>{value}</dd>
+      <dd lang={lang}>{value}</dd>
     </div>
   );
 }
@@ -48,7 +51,12 @@ function DetailList({
         />
       )}
       {response && transaction.responseDescription && (
-        <DetailRow label={words.response} value={transaction.responseDescription} sentence />
+        <DetailRow
+          label={words.response}
+          value={transaction.responseDescription}
+          sentence
+          lang="en"
+        />
       )}
       {outcome && <DetailRow label={words.meaning} value={outcome} sentence />}
       {reason && <DetailRow label={words.why} value={reason} sentence />}

@@ -44,6 +44,11 @@ export const en = {
   unreachable: UNREACHABLE,
   answered: ANSWERED,
   checkFailed: FAILED,
+  /**
+   * "I have paid" refused for asking too often (TOO_MANY_REQUESTS, with Retry-After): null in
+   * English, where the API's own sentence says which limit.
+   */
+  checkTooOften: (_retryAfterS: number | undefined): string | null => null,
   // The receipt's copy button
   copyReceipt: 'Copy receipt',
   copied: 'Copied',

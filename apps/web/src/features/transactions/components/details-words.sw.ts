@@ -1,5 +1,8 @@
 import type { DetailsWords } from './details-words.en';
 
+/** The shortest wait between two asks of one payment (the API's, transactions/payer-check.ts). */
+const CHECK_GAP_S = 10;
+
 export const sw: DetailsWords = {
   title: 'Maelezo ya Muamala',
   loading: 'Inapakia maelezo ya muamala...',
@@ -28,6 +31,12 @@ export const sw: DetailsWords = {
   unreachable: 'M-PESA haikupatikana sasa hivi. Tafadhali uliza tena baada ya sekunde chache.',
   answered: 'M-PESA imejibu: hali iliyo hapo juu ni ya sasa.',
   checkFailed: 'Ombi lako halikuweza kutumwa. Tafadhali angalia mtandao wako kisha ujaribu tena.',
+  // The API's three limits (a gap of seconds between asks, a few an hour per payment, a few a
+  // minute per network) are told apart by how long it asks to wait.
+  checkTooOften: (retryAfterS) =>
+    retryAfterS !== undefined && retryAfterS <= CHECK_GAP_S
+      ? `M-PESA iliulizwa kuhusu malipo haya sasa hivi. Tafadhali subiri sekunde ${retryAfterS} kisha uulize tena.`
+      : 'M-PESA imeshaulizwa kuhusu malipo haya mara kadhaa. Ukurasa huu utajisasisha mara M-PESA itakapojibu.',
   copyReceipt: 'Nakili risiti',
   copied: 'Imenakiliwa',
   copyFailed: 'Haikuweza kunakili: chagua nambari ya risiti kisha uinakili.',

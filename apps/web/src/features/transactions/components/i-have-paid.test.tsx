@@ -1,6 +1,6 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { mockApi, renderApp, transaction } from '../../../test/render-app';
 import { I_HAVE_PAID, STILL_WAITING } from './i-have-paid';
 
@@ -15,7 +15,10 @@ const pending = (agoMs: number) =>
     responseDescription: 'Success. Request accepted for processing',
   });
 
-function scripted(check: () => { status: number; body: unknown }, agoMs = 20_000) {
+function scripted(
+  check: () => { status: number; body: unknown; headers?: Record<string, string> },
+  agoMs = 20_000,
+) {
   return mockApi((call) => {
     if (call.path === DETAIL) return { status: 200, body: { success: true, data: pending(agoMs) } };
     if (call.path === EVENTS) return { status: 200, body: { success: true, data: [] } };
@@ -25,6 +28,8 @@ function scripted(check: () => { status: number; body: unknown }, agoMs = 20_000
 }
 
 const labels = () => Array.from(document.querySelectorAll('dt'), (dt) => dt.textContent);
+
+afterEach(() => localStorage.clear());
 
 describe('"I have paid" on a pending payment', () => {
   it('shows nothing that reads like a result while pending, and offers the button after a short wait', async () => {
@@ -96,5 +101,36 @@ describe('"I have paid" on a pending payment', () => {
     expect(await screen.findByText(message)).toHaveAttribute('role', 'status');
     // Asking again stays possible: the refusal says when.
     expect(screen.getByRole('button', { name: I_HAVE_PAID })).toBeEnabled();
+  });
+
+  it('says in Kiswahili which limit it met, by how long the API asks to wait', async () => {
+    const tooOften = (retryAfter: string) => () => ({
+      status: 429,
+      headers: { 'retry-after': retryAfter },
+      body: { success: false, code: 'TOO_MANY_REQUESTS', message: 'English words.' },
+    });
+    let answer = tooOften('7');
+    scripted(() => answer());
+    renderApp('/transactions/tx-1');
+    await userEvent.click(
+      within(screen.getByRole('group', { name: 'Language' })).getByRole('button', {
+        name: 'Kiswahili',
+      }),
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Nimelipa' }));
+    expect(
+      await screen.findByText(
+        'M-PESA iliulizwa kuhusu malipo haya sasa hivi. Tafadhali subiri sekunde 7 kisha uulize tena.',
+      ),
+    ).toHaveAttribute('role', 'status');
+
+    answer = tooOften('1800');
+    await userEvent.click(screen.getByRole('button', { name: 'Nimelipa' }));
+    expect(
+      await screen.findByText(
+        'M-PESA imeshaulizwa kuhusu malipo haya mara kadhaa. Ukurasa huu utajisasisha mara M-PESA itakapojibu.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('English words.')).not.toBeInTheDocument();
   });
 });

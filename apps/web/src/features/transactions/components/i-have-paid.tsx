@@ -93,7 +93,10 @@ export function IHavePaid({ transaction }: { transaction: TransactionView }) {
           ? ''
           : 'found' in said
             ? words[SAID[said.found]]
-            : (said.error instanceof ApiError && refusal(said.error)) || words.checkFailed}
+            : (said.error instanceof ApiError &&
+                ((said.error.status === 429 && words.checkTooOften(said.error.retryAfterS)) ||
+                  refusal(said.error))) ||
+              words.checkFailed}
       </p>
     </div>
   );

@@ -18,7 +18,8 @@ export function FlagNotice({ reason }: { reason: string }) {
   const words = useWords(detailsWords);
   return (
     <div className="flag-notice" role="note">
-      <strong>{words.needsReview}</strong> {reason}
+      {/* The API's own sentence, in English whatever the page's language. */}
+      <strong>{words.needsReview}</strong> <span lang="en">{reason}</span>
     </div>
   );
 }
@@ -50,7 +51,7 @@ export function DarajaMessages({
         {rows
           .filter((row): row is [string, string] => row[1] !== null)
           .map(([label, value]) => (
-            <div key={label} className="detail-row detail-sentence">
+            <div key={label} className="detail-row detail-sentence" lang="en">
               <dt>{label}</dt>
               <dd className="raw-value">{value}</dd>
             </div>

@@ -371,7 +371,7 @@ describe('the timeline and the receipt on the Transaction Details screen', () =>
     expect(section.querySelector('ol')).toContainElement(items[0]!);
     // Each event in plain words; the API's own words one click away, in a closed <details>.
     expect(items.map((item) => item.querySelector('.timeline-event-title')!.textContent)).toEqual([
-      'The payment request was saved, before it was sent to M-PESA.',
+      'Your payment request was saved.',
       'Success M-PESA told us: paid, receipt UF1E26WQJZ.',
     ]);
     const darajaWords = items.map((item) => item.querySelector('details')!);

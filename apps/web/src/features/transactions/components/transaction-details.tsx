@@ -232,8 +232,15 @@ export const TransactionDetails = withQueries(function TransactionDetailsScreen(
         )
       )}
 
-      {/* The timeline is the merchant's: the payer's page (HISTORY_ACCESS=operators) has none. */}
-      {transaction.view !== 'payer' && <TransactionTimeline id={id} status={transaction.status} />}
+      {/* The payer's page (HISTORY_ACCESS=operators) has no timeline. Where the page is open to
+          all (the specification's screens), whoever paid is the likeliest reader: the payer's words. */}
+      {transaction.view !== 'payer' && (
+        <TransactionTimeline
+          id={id}
+          status={transaction.status}
+          reader={merchant ? 'merchant' : 'payer'}
+        />
+      )}
 
       <DetailLinks
         again={tryAgainFor(transaction, inApp)}
