@@ -55,7 +55,7 @@ const WORDS = {
     locale: 'sw-KE',
     link: 'Pakua CSV',
     header:
-      'Kitambulisho cha malipo,"Iliundwa (Saa za Afrika Mashariki, UTC+03:00)",Kumbukumbu,' +
+      'Kitambulisho cha malipo,"Tarehe ya kuundwa (Saa za Afrika Mashariki, UTC+03:00)",Kumbukumbu,' +
       'Maelezo,Nambari ya simu,Kiasi (KES),Hali,Risiti ya M-PESA,' +
       '"Wakati wa muamala wa M-PESA (Saa za Afrika Mashariki, UTC+03:00)",Msimbo wa matokeo,' +
       'Maelezo ya matokeo',

@@ -14,8 +14,9 @@ const simulatorUrl = inject('simulatorUrl');
 const SENT = 'Payment initiated! Check your phone to complete the transaction.';
 // The step that settled the payment says its status in words before its sentence.
 const PAID = /^Success M-PESA told us: paid, receipt ([A-Z0-9]{10})\.$/;
-const SAVED = 'The payment request was saved, before it was sent to M-PESA.';
-const ACCEPTED = 'M-PESA accepted the payment request and sent the prompt to the customer’s phone.';
+// With the history open to all (the sandbox), the page speaks to the payer, who just paid.
+const SAVED = 'Your payment request was saved.';
+const ACCEPTED = 'M-PESA received the payment request and sent a prompt to your phone.';
 
 let browser: Browser;
 let page: Page;

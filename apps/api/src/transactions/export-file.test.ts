@@ -103,7 +103,7 @@ for (const dialect of DIALECTS) {
       const [header, ...rows] = parseCsv(response.rawPayload.subarray(3).toString('utf8'));
       expect(header).toEqual([
         'Kitambulisho cha malipo',
-        'Iliundwa (Saa za Afrika Mashariki, UTC+03:00)',
+        'Tarehe ya kuundwa (Saa za Afrika Mashariki, UTC+03:00)',
         'Kumbukumbu',
         'Maelezo',
         'Nambari ya simu',

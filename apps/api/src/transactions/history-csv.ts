@@ -55,7 +55,7 @@ export const CSV_HEADINGS: Headings = {
 /** The same in Kiswahili, as the screens say them, for a merchant who reads the app in it. */
 export const CSV_HEADINGS_SW: Headings = {
   id: 'Kitambulisho cha malipo',
-  created_at: 'Iliundwa ({zone})',
+  created_at: 'Tarehe ya kuundwa ({zone})',
   reference: 'Kumbukumbu',
   description: 'Maelezo',
   phone_number: 'Nambari ya simu',

@@ -4,7 +4,7 @@ export const sw: ShellWords = {
   appTitle: 'Malipo kwa M-PESA',
   skipLink: 'Ruka hadi maudhui',
   repository: 'Angalia msimbo kwenye GitHub',
-  mainNavigation: 'Kuu',
+  mainNavigation: 'Menyu kuu',
   makePayment: 'Lipa',
   transactions: 'Miamala',
   footer: 'Onyesho la Malipo kwa M-PESA',

@@ -25,7 +25,14 @@ function numberFormat(language: Language, compact: boolean): Intl.NumberFormat {
   if (!format) {
     format = new Intl.NumberFormat(
       LOCALES[language],
-      compact ? { notation: 'compact', maximumFractionDigits: 1 } : { maximumFractionDigits: 2 },
+      // Kiswahili's short form writes millions "M1.5", which reads as nothing: it says "milioni 1.5".
+      compact
+        ? {
+            notation: 'compact',
+            compactDisplay: language === 'sw' ? 'long' : 'short',
+            maximumFractionDigits: 1,
+          }
+        : { maximumFractionDigits: 2 },
     );
     numbers.set(key, format);
   }
@@ -37,9 +44,12 @@ export function formatNumber(amount: number, language: Language = 'en'): string 
   return numberFormat(language, false).format(amount);
 }
 
-/** 292163 → "292K" in English, "elfu 292" in Kiswahili: short figures for a chart's axis. */
+/**
+ * 292163 → "292K" in English, "elfu 292" in Kiswahili: short figures for a chart's axis, the word
+ * and its figure joined by a no-break space so that a narrow axis never parts them.
+ */
 export function formatCompact(amount: number, language: Language = 'en'): string {
-  return numberFormat(language, true).format(amount);
+  return numberFormat(language, true).format(amount).replace(/ /g, '\u00a0');
 }
 
 /**

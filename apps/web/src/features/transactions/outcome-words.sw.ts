@@ -114,8 +114,10 @@ export const sw: OutcomeWords = {
       merchant: () => 'Ombi la malipo lilihifadhiwa kabla ya kutumwa kwa M-PESA.',
     },
     accepted: {
-      payer: () => 'M-PESA ilipokea ombi la malipo na kutuma ombi kwenye simu yako.',
-      merchant: () => 'M-PESA ilipokea ombi la malipo na kutuma ombi kwenye simu ya mteja.',
+      payer: () =>
+        'M-PESA ilipokea ombi la malipo na kutuma ujumbe wa kuweka PIN kwenye simu yako.',
+      merchant: () =>
+        'M-PESA ilipokea ombi la malipo na kutuma ujumbe wa kuweka PIN kwenye simu ya mteja.',
     },
     push_unknown: {
       payer: () => 'M-PESA haikuthibitisha ombi; huenda ombi bado likafika kwenye simu yako.',
@@ -125,7 +127,7 @@ export const sw: OutcomeWords = {
     push_failed: {
       payer: () => `M-PESA haikutuma ombi kwenye simu yako, kwa hiyo ${NO_MONEY}.`,
       merchant: () =>
-        `M-PESA haikupokea ombi la malipo, kwa hiyo hakuna ombi lililotumwa na ${NO_MONEY}.`,
+        `M-PESA ilikataa ombi la malipo, kwa hiyo hakuna ombi lililotumwa na ${NO_MONEY}.`,
     },
     flagged: {
       payer: () => CHECKING,
@@ -154,7 +156,7 @@ export const sw: OutcomeWords = {
     receipt_added: both((c) => `${told(c)}: risiti${c.receipt ? ` ni ${c.receipt}` : ''}.`),
     not_applied_under_review: {
       payer: (c) => `${told(c)}: ${c.result}. ${CHECKING}`,
-      merchant: (c) => `${told(c)}: ${c.result}. Haikutumika kwa sababu mtu anakagua malipo haya.`,
+      merchant: (c) => `${told(c)}: ${c.result}. Halikutumika kwa sababu mtu anakagua malipo haya.`,
     },
     duplicate: both((c) =>
       c.asked

@@ -57,7 +57,7 @@ describe('a payment’s page in Kiswahili, the payer’s view', () => {
       ['Nambari ya Simu', '254712345678'],
       ['Kiasi', formatAmount(1500, 'sw')],
       ['Maelezo', 'School fees'],
-      ['Iliundwa', formatDate('2026-11-22T10:15:00.000Z', 'sw')],
+      ['Tarehe ya kuundwa', formatDate('2026-11-22T10:15:00.000Z', 'sw')],
       ['Risiti ya M-PESA', 'UF1E26WQJZ'],
       ['Tarehe ya Muamala', formatDate('2026-06-14T16:36:04.000Z', 'sw')],
       ['Jibu la M-PESA', 'The service request is processed successfully.'],

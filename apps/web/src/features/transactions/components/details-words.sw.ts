@@ -13,7 +13,7 @@ export const sw: DetailsWords = {
   phoneNumber: 'Nambari ya Simu',
   amount: 'Kiasi',
   description: 'Maelezo',
-  createdAt: 'Iliundwa',
+  createdAt: 'Tarehe ya kuundwa',
   receipt: 'Risiti ya M-PESA',
   transactionDate: 'Tarehe ya Muamala',
   response: 'Jibu la M-PESA',
