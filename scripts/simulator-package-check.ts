@@ -59,6 +59,9 @@ try {
     'dist/index.js',
     'dist/index.d.ts',
     'dist/public/index.html',
+    // The key pair a SecurityCredential is made with and read by (GET /_sim/certificate).
+    'dist/keys/security-credential-certificate.pem',
+    'dist/keys/security-credential-key.pem',
   ]) {
     check(files.includes(needed), `the tarball lacks ${needed}: ${files.join(', ')}`);
   }
@@ -96,6 +99,15 @@ try {
   check(
     described.status === 200 && typeof document.openapi === 'string',
     `/_sim/openapi.json answered ${described.status}: ${JSON.stringify(document).slice(0, 300)}`,
+  );
+  const certificate = await (await fetch(`${base}/_sim/certificate`)).text();
+  const shipped = path.join(
+    appDir,
+    'node_modules/daraja-simulator/dist/keys/security-credential-certificate.pem',
+  );
+  check(
+    certificate === fs.readFileSync(shipped, 'utf8'),
+    `/_sim/certificate did not serve the certificate the package ships: ${certificate.slice(0, 100)}`,
   );
 
   step(`OAuth → STK push → callback → STK query against ${base}`);

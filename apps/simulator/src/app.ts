@@ -7,6 +7,7 @@ import { FaultPlan } from './faults.ts';
 import { openJournal } from './journal.ts';
 import { registerOpenApi } from './openapi.ts';
 import { startOperations } from './operations/index.ts';
+import type { InitiatorBook } from './operations/initiators/initiator-book.ts';
 import type { PromptBook } from './operations/stk/prompt-book.ts';
 import { redactUrl } from './redact.ts';
 import { RequestLog } from './request-log.ts';
@@ -23,6 +24,8 @@ export interface Simulator {
   clock: SimClock;
   /** The fault rules (PUT /_sim/faults). */
   faults: FaultPlan;
+  /** The initiators of the Result APIs and their SecurityCredential check. */
+  initiators: InitiatorBook;
 }
 
 function fastifyOptions(
@@ -75,7 +78,7 @@ export async function buildSimulator(
   const clock = new SimClock();
   const faults = new FaultPlan();
   const log = new RequestLog();
-  const running = startOperations({ config, clock, faults, log });
+  const running = startOperations({ config, clock, faults, log }, app.log);
   const operations = Object.values(running);
   const tokens = new TokenStore(config.tokenTtlS, clock);
   // SIM_JOURNAL and SIM_STATE: a file that cannot be used stops the start, with a sentence saying why.
@@ -112,5 +115,13 @@ export async function buildSimulator(
     for (const operation of operations) operation.reset();
     clock.clearAll();
   });
-  return { app, prompts: running.stk.prompts, log, tokens, clock, faults };
+  return {
+    app,
+    prompts: running.stk.prompts,
+    log,
+    tokens,
+    clock,
+    faults,
+    initiators: running.initiators.book,
+  };
 }

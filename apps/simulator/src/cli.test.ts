@@ -35,6 +35,10 @@ const SAMPLE: Record<SettingName, string> = {
   SIM_STRICT_LENGTHS: 'true',
   SIM_MAX_TIMESTAMP_SKEW_H: '2',
   SIM_REPEAT_RULE: 'false',
+  SIM_INITIATOR_NAME: 'apiop37',
+  SIM_INITIATOR_PASSWORD: 'Safaricom3021#',
+  SIM_INITIATOR_LOCK_AFTER: '3',
+  SIM_STRICT_CREDENTIALS: 'true',
   SIM_JOURNAL: 'journal.jsonl',
   SIM_STATE: 'state.json',
 };
@@ -104,6 +108,15 @@ describe('--help', () => {
     }
     expect(text).toContain('default 3001');
     expect(text).toContain('Address to listen on');
+  });
+
+  it('names the certificate a SecurityCredential is made with, and how to make one', () => {
+    const text = helpText();
+    expect(text).toContain('GET /_sim/certificate');
+    const shipped = text.split('\n').find((line) => line.trim().endsWith('.pem'));
+    expect(fs.readFileSync(shipped!.trim(), 'utf8')).toMatch(/^-----BEGIN CERTIFICATE-----/);
+    expect(text).toContain('openssl pkeyutl -encrypt -certin -inkey simulator.pem');
+    expect(text).toContain('crypto.constants.RSA_PKCS1_PADDING');
   });
 });
 

@@ -16,6 +16,7 @@ import {
   type SettingName,
   type SimulatorConfig,
 } from './config.ts';
+import { CERTIFICATE_FILE } from './operations/initiators/credential.ts';
 import { REPLAY_TIMEOUT_MS, ReplayError, checkReplayUrl } from './replay.ts';
 
 export const COMMAND_NAME = 'daraja-simulator';
@@ -81,10 +82,32 @@ export function helpText(): string {
     `  ${'-h, --help'.padEnd(36)} This help.`,
     `  ${'-v, --version'.padEnd(36)} The version.`,
     '',
+    ...credentialHelp(),
+    '',
     'Commands:',
     `  ${'replay <journal.jsonl> --to <URL>'.padEnd(36)} Send the callbacks a journal (--journal) recorded`,
     `  ${''.padEnd(36)} to a URL again; ${COMMAND_NAME} replay --help says more.`,
   ].join('\n');
+}
+
+/**
+ * How to make a SecurityCredential the simulator can read: with its own certificate, as with
+ * Safaricom's (docs/daraja-protocol.md §M2.1, §M2.6).
+ */
+function credentialHelp(): string[] {
+  return [
+    'SecurityCredential (B2C, B2B, transaction status, account balance, reversal):',
+    '  The simulator reads credentials made with its own certificate, served at',
+    '  GET /_sim/certificate and shipped at',
+    `  ${CERTIFICATE_FILE}`,
+    "  Encrypt the initiator's password (--initiator-password) with it, RSA with PKCS#1 v1.5",
+    "  padding, and send the result in base64, as with Safaricom's certificate:",
+    '    curl -s http://127.0.0.1:3001/_sim/certificate -o simulator.pem',
+    "    printf '%s' 'Safaricom999!*!' | openssl pkeyutl -encrypt -certin -inkey simulator.pem | openssl base64 -A",
+    '  In Node: crypto.publicEncrypt({ key: pem, padding: crypto.constants.RSA_PKCS1_PADDING },',
+    "  Buffer.from(password)).toString('base64'). One made with Safaricom's certificate cannot be",
+    '  read here: it is accepted unchecked, unless --strict-credentials.',
+  ];
 }
 
 const REPLAY_USAGE = `${COMMAND_NAME} replay <journal.jsonl> --to <URL> [--timeout-ms <ms>]`;

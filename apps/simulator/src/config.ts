@@ -78,6 +78,17 @@ const EnvSchema = z.object({
   SIM_MAX_TIMESTAMP_SKEW_H: z.coerce.number().min(0).max(48).default(0),
   /** Same phone, same amount, within 2 minutes → ResultCode 17 (Daraja's repeat rule). */
   SIM_REPEAT_RULE: flag('true'),
+  /**
+   * The initiator the Result APIs (B2C, B2B, transaction status, account balance, reversal) know,
+   * and its password, which a SecurityCredential must hold (docs/daraja-protocol.md §M2.5, §M2.6):
+   * the sandbox's own pair by default.
+   */
+  SIM_INITIATOR_NAME: z.string().trim().min(1).max(60).default('testapi'),
+  SIM_INITIATOR_PASSWORD: z.string().min(1).max(200).default('Safaricom999!*!'),
+  /** Failed credentials in a row that lock the initiator (8006) until reset or unlock (0: never). */
+  SIM_INITIATOR_LOCK_AFTER: bounded(5, 0, 1000),
+  /** Refuse (2001) a credential made with another certificate, which the simulator cannot read. */
+  SIM_STRICT_CREDENTIALS: flag('false'),
   /** Append every request and callback, with its answer, to this JSON-lines file (journal.ts). */
   SIM_JOURNAL: optionalText,
   /** Keep tokens, prompts and undelivered callbacks in this file across restarts (state.ts). */
@@ -116,6 +127,13 @@ export const SETTING_HELP: Record<SettingName, string> = {
   SIM_MAX_TIMESTAMP_SKEW_H:
     'Refuse a Timestamp more than this many hours from Nairobi time (0: off).',
   SIM_REPEAT_RULE: 'Same phone and amount again within 2 minutes gives ResultCode 17.',
+  SIM_INITIATOR_NAME: 'The initiator (Initiator, InitiatorName) the Result APIs know.',
+  SIM_INITIATOR_PASSWORD:
+    "That initiator's password, which SecurityCredential must hold (encrypted with GET /_sim/certificate).",
+  SIM_INITIATOR_LOCK_AFTER:
+    'Wrong credentials in a row that lock the initiator (8006) until reset (0: never).',
+  SIM_STRICT_CREDENTIALS:
+    "Refuse (2001) a credential made with another certificate (Safaricom's), which it cannot read.",
   SIM_JOURNAL:
     'Append every request and callback, with its answer, to this file (JSON lines; replay reads it).',
   SIM_STATE:
@@ -169,6 +187,10 @@ export function loadSimulatorConfig(source: Record<string, string | undefined>) 
     strictLengths: env.SIM_STRICT_LENGTHS,
     repeatRule: env.SIM_REPEAT_RULE,
     maxTimestampSkewH: env.SIM_MAX_TIMESTAMP_SKEW_H,
+    initiatorName: env.SIM_INITIATOR_NAME,
+    initiatorPassword: env.SIM_INITIATOR_PASSWORD,
+    initiatorLockAfter: env.SIM_INITIATOR_LOCK_AFTER,
+    strictCredentials: env.SIM_STRICT_CREDENTIALS,
     journal: env.SIM_JOURNAL,
     state: env.SIM_STATE,
   });

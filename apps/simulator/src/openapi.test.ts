@@ -187,6 +187,11 @@ describe('the simulator’s description', () => {
         { method: 'POST', url: '/_sim/clock/advance', payload: { seconds: 0 } },
       ],
       ['get', '/_sim/info', { url: '/_sim/info', remoteAddress: '192.0.2.10' }],
+      [
+        'post',
+        '/_sim/initiators/{name}/unlock',
+        { method: 'POST', url: '/_sim/initiators/nobody/unlock' },
+      ],
     ] as const;
     for (const [method, path, request] of cases) {
       const answer = await sim.app.inject(request);

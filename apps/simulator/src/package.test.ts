@@ -3,14 +3,18 @@
  * page (README.md), which must agree with the code. The packed package itself is tried by
  * scripts/simulator-package-check.ts.
  */
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { builtinModules } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSimulator, type Simulator } from './app.ts';
 import { FORCED_NUMBERS } from './catalogue.ts';
 import { SETTING_FLAGS } from './cli.ts';
 import { loadSimulatorConfig } from './config.ts';
+import type { CredentialKey as SourceKey } from './operations/initiators/credential.ts';
 
 const PACKAGE_DIR = path.resolve(import.meta.dirname, '..');
 const ROOT = path.resolve(PACKAGE_DIR, '../..');
@@ -100,6 +104,32 @@ describe('the package', () => {
     }
     expect(problems).toEqual([]);
   });
+
+  it('holds the SecurityCredential key pair, where its built code finds it', async () => {
+    // `npm pack` builds dist/ (prepack) and lists what the tarball would hold.
+    const [packed] = JSON.parse(
+      execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: PACKAGE_DIR, encoding: 'utf8' }),
+    ) as { files: { path: string }[] }[];
+    const files = packed!.files.map((file) => file.path);
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'dist/keys/security-credential-certificate.pem',
+        'dist/keys/security-credential-key.pem',
+      ]),
+    );
+    const built = path.join(PACKAGE_DIR, 'dist/operations/initiators/credential.js');
+    const { CredentialKey } = (await import(pathToFileURL(built).href)) as {
+      CredentialKey: typeof SourceKey;
+    };
+    const key = new CredentialKey();
+    const credential = crypto
+      .publicEncrypt(
+        { key: key.certificate, padding: crypto.constants.RSA_PKCS1_PADDING },
+        Buffer.from('Safaricom999!*!'),
+      )
+      .toString('base64');
+    expect(key.read(credential)).toEqual({ kind: 'ours', password: 'Safaricom999!*!' });
+  }, 120_000);
 });
 
 describe('its README', () => {

@@ -92,7 +92,12 @@ describe('a state file written before each Daraja API had a folder of its own', 
     expect(sim.faults.list()).toEqual(EARLIER_FILE.faults);
 
     await sim.prompts.saved?.();
-    const written = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    const { initiators, ...written } = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    // The keys of an operation added since are written too, empty: the initiators' locks.
+    expect(initiators).toEqual([]);
     expect(Object.keys(written)).toEqual(Object.keys(EARLIER_FILE));
     expect({ ...written, savedAt: EARLIER_FILE.savedAt, clockAheadMs: 0 }).toEqual(EARLIER_FILE);
   });

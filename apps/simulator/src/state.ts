@@ -78,7 +78,7 @@ const merge = <T>(parts: Record<string, T>[]): Record<string, T> =>
  */
 const stateSchema = z.object({
   ...head,
-  ...merge(Object.values(OPERATIONS).map((operation) => operation.kept.shape)),
+  ...merge<z.ZodType>(Object.values(OPERATIONS).map((operation) => operation.kept.shape)),
   ...tail,
 }) as unknown as z.ZodType<SavedState>;
 

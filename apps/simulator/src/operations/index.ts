@@ -3,11 +3,16 @@
  * API is a new folder and one line here. The order is the order of their routes, their keys in
  * the SIM_STATE file and their names in the fault rules.
  */
+import type { FastifyBaseLogger } from 'fastify';
+import { CredentialKey } from './initiators/credential.ts';
+import { InitiatorBook } from './initiators/initiator-book.ts';
+import { initiators } from './initiators/initiators.operation.ts';
 import type { DarajaOperation, OperationContext } from './operation.ts';
 import { stk } from './stk/stk.operation.ts';
 
 export const OPERATIONS = {
   stk,
+  initiators,
 } satisfies Record<string, DarajaOperation>;
 
 /** Each operation, running: by name, as its own `start` made it. */
@@ -15,7 +20,18 @@ export type RunningOperations = {
   [Name in keyof typeof OPERATIONS]: ReturnType<(typeof OPERATIONS)[Name]['start']>;
 };
 
-export function startOperations(context: OperationContext): RunningOperations {
+/**
+ * Starts every operation with what they share, made here once: the initiators' book (whose log
+ * lines go to `logger`).
+ */
+export function startOperations(
+  shared: Omit<OperationContext, 'initiators'>,
+  logger: Pick<FastifyBaseLogger, 'warn'>,
+): RunningOperations {
+  const book = new InitiatorBook(shared.config, new CredentialKey(), (message) =>
+    logger.warn(message),
+  );
+  const context: OperationContext = { ...shared, initiators: book };
   return Object.fromEntries(
     Object.entries(OPERATIONS).map(([name, operation]) => [name, operation.start(context)]),
   ) as RunningOperations;

@@ -18,6 +18,7 @@ import type { DarajaGate } from '../daraja/gate.ts';
 import type { FaultPlan } from '../faults.ts';
 import type { RequestLog } from '../request-log.ts';
 import type { RouteDocs } from '../route-docs.ts';
+import type { InitiatorBook } from './initiators/initiator-book.ts';
 
 /** What the simulator shares with every operation. */
 export interface OperationContext {
@@ -27,6 +28,11 @@ export interface OperationContext {
   faults: FaultPlan;
   /** The live log: an operation adds its callbacks' attempts (the Daraja scope adds requests). */
   log: RequestLog;
+  /**
+   * The initiators of the Result APIs: `initiators.check(fields, 'Initiator')` checks a request's
+   * initiator and SecurityCredential (initiators/initiator-book.ts). One for all operations.
+   */
+  initiators: InitiatorBook;
 }
 
 /** The control app as its zod-typed routes see it. */
