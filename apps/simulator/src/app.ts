@@ -5,6 +5,7 @@ import { SimClock } from './clock.ts';
 import type { SimulatorConfig } from './config.ts';
 import { FaultPlan } from './faults.ts';
 import { openJournal } from './journal.ts';
+import type { Ledger } from './money/ledger.ts';
 import { registerOpenApi } from './openapi.ts';
 import { startOperations } from './operations/index.ts';
 import type { PromptBook } from './operations/stk/prompt-book.ts';
@@ -23,6 +24,8 @@ export interface Simulator {
   clock: SimClock;
   /** The fault rules (PUT /_sim/faults). */
   faults: FaultPlan;
+  /** The simulated money every Daraja API moves (GET /_sim/ledger). */
+  ledger: Ledger;
 }
 
 function fastifyOptions(
@@ -112,5 +115,13 @@ export async function buildSimulator(
     for (const operation of operations) operation.reset();
     clock.clearAll();
   });
-  return { app, prompts: running.stk.prompts, log, tokens, clock, faults };
+  return {
+    app,
+    prompts: running.stk.prompts,
+    log,
+    tokens,
+    clock,
+    faults,
+    ledger: running.money.ledger,
+  };
 }

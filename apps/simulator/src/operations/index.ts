@@ -3,10 +3,14 @@
  * API is a new folder and one line here. The order is the order of their routes, their keys in
  * the SIM_STATE file and their names in the fault rules.
  */
+import { Ledger } from '../money/ledger.ts';
+import { money } from './money/money.operation.ts';
 import type { DarajaOperation, OperationContext } from './operation.ts';
 import { stk } from './stk/stk.operation.ts';
 
+/** Money first: its ledger is restored before any operation carries on with what moves it. */
 export const OPERATIONS = {
+  money,
   stk,
 } satisfies Record<string, DarajaOperation>;
 
@@ -15,7 +19,9 @@ export type RunningOperations = {
   [Name in keyof typeof OPERATIONS]: ReturnType<(typeof OPERATIONS)[Name]['start']>;
 };
 
-export function startOperations(context: OperationContext): RunningOperations {
+/** Starts each operation, all with the same context, and one ledger made here for them all. */
+export function startOperations(shared: Omit<OperationContext, 'ledger'>): RunningOperations {
+  const context: OperationContext = { ...shared, ledger: new Ledger(shared.config, shared.clock) };
   return Object.fromEntries(
     Object.entries(OPERATIONS).map(([name, operation]) => [name, operation.start(context)]),
   ) as RunningOperations;
