@@ -5,6 +5,7 @@ import { SimClock } from './clock.ts';
 import type { SimulatorConfig } from './config.ts';
 import { FaultPlan } from './faults.ts';
 import { openJournal } from './journal.ts';
+import type { Ledger } from './money/ledger.ts';
 import { registerOpenApi } from './openapi.ts';
 import { startOperations } from './operations/index.ts';
 import type { InitiatorBook } from './operations/initiators/initiator-book.ts';
@@ -26,6 +27,8 @@ export interface Simulator {
   faults: FaultPlan;
   /** The initiators of the Result APIs and their SecurityCredential check. */
   initiators: InitiatorBook;
+  /** The simulated money every Daraja API moves (GET /_sim/ledger). */
+  ledger: Ledger;
 }
 
 function fastifyOptions(
@@ -123,5 +126,6 @@ export async function buildSimulator(
     clock,
     faults,
     initiators: running.initiators.book,
+    ledger: running.money.ledger,
   };
 }

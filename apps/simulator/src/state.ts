@@ -2,8 +2,9 @@
  * SIM_STATE=file: what a restart must not forget, kept in one JSON file. The issued access tokens,
  * every prompt (open ones carry on: their timers are set again from the times they hold; a
  * completed one whose callback was not yet delivered is delivered, late), the outcomes chosen for
- * numbers' next pushes, the fault rules and how far the clock was moved. Each Daraja API
- * (operations/) says which keys of the file are its own, and keeps and restores them itself.
+ * numbers' next pushes, the ledger of simulated money, the fault rules and how far the clock was
+ * moved. Each Daraja API (operations/) says which keys of the file are its own, and keeps and
+ * restores them itself.
  *
  * When it is written: every change (a prompt created or ended, a callback's delivery starting,
  * succeeding or given up, a token issued or every token expired, a next outcome set or cleared,

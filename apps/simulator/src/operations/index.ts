@@ -4,13 +4,17 @@
  * the SIM_STATE file and their names in the fault rules.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import { Ledger } from '../money/ledger.ts';
 import { CredentialKey } from './initiators/credential.ts';
 import { InitiatorBook } from './initiators/initiator-book.ts';
 import { initiators } from './initiators/initiators.operation.ts';
+import { money } from './money/money.operation.ts';
 import type { DarajaOperation, OperationContext } from './operation.ts';
 import { stk } from './stk/stk.operation.ts';
 
+/** Money first: its ledger is restored before any operation carries on with what moves it. */
 export const OPERATIONS = {
+  money,
   stk,
   initiators,
 } satisfies Record<string, DarajaOperation>;
@@ -21,17 +25,21 @@ export type RunningOperations = {
 };
 
 /**
- * Starts every operation with what they share, made here once: the initiators' book (whose log
- * lines go to `logger`).
+ * Starts every operation with what they share, made here once: the ledger of simulated money and
+ * the initiators' book (whose log lines go to `logger`).
  */
 export function startOperations(
-  shared: Omit<OperationContext, 'initiators'>,
+  shared: Omit<OperationContext, 'initiators' | 'ledger'>,
   logger: Pick<FastifyBaseLogger, 'warn'>,
 ): RunningOperations {
   const book = new InitiatorBook(shared.config, new CredentialKey(), (message) =>
     logger.warn(message),
   );
-  const context: OperationContext = { ...shared, initiators: book };
+  const context: OperationContext = {
+    ...shared,
+    initiators: book,
+    ledger: new Ledger(shared.config, shared.clock),
+  };
   return Object.fromEntries(
     Object.entries(OPERATIONS).map(([name, operation]) => [name, operation.start(context)]),
   ) as RunningOperations;

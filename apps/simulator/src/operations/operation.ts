@@ -16,6 +16,7 @@ import type { SimClock } from '../clock.ts';
 import type { SimulatorConfig } from '../config.ts';
 import type { DarajaGate } from '../daraja/gate.ts';
 import type { FaultPlan } from '../faults.ts';
+import type { Ledger } from '../money/ledger.ts';
 import type { RequestLog } from '../request-log.ts';
 import type { RouteDocs } from '../route-docs.ts';
 import type { InitiatorBook } from './initiators/initiator-book.ts';
@@ -28,6 +29,11 @@ export interface OperationContext {
   faults: FaultPlan;
   /** The live log: an operation adds its callbacks' attempts (the Daraja scope adds requests). */
   log: RequestLog;
+  /**
+   * The simulated money (money/ledger.ts): one for every operation, so that what STK push or C2B
+   * pays in, B2C pays out and account balance reports. The money operation keeps and resets it.
+   */
+  ledger: Ledger;
   /**
    * The initiators of the Result APIs: `initiators.check(fields, 'Initiator')` checks a request's
    * initiator and SecurityCredential (initiators/initiator-book.ts). One for all operations.

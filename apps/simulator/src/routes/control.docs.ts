@@ -168,9 +168,10 @@ const logDocs: Record<string, RouteDocs> = {
   'GET /_sim/events': {
     summary: 'Server-sent events: prompts and log entries as they happen',
     description:
-      'A `hello` event with the prompts and the log so far, then `prompt`, `log` and `reset` ' +
-      'events. `watch=1` tells the simulator that a person is looking at the phone (`phone`, or ' +
-      'every phone): auto-approval waits while they are.',
+      'A `hello` event with the prompts and the log so far, then `prompt`, `transaction` (money ' +
+      'moved, as GET /_sim/ledger shows it), `log` and `reset` events. `watch=1` tells the ' +
+      'simulator that a person is looking at the phone (`phone`, or every phone): auto-approval ' +
+      'waits while they are.',
     tags: TAGS,
     response: {
       200: {

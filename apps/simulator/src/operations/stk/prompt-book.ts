@@ -10,6 +10,7 @@ import type { SimulatorConfig } from '../../config.ts';
 import { FaultPlan } from '../../faults.ts';
 import { checkoutRequestId, merchantRequestId, mpesaReceiptNumber } from '../../ids.ts';
 import { callbackBody } from './callback-body.ts';
+import type { Payment } from './payment.ts';
 import {
   UNANSWERED,
   type NewPrompt,
@@ -177,15 +178,10 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
   ): Prompt | undefined {
     const prompt = this.#prompts.get(id);
     if (!prompt || prompt.state !== 'open') return undefined;
-    let code = resultCode;
-    if (
-      code === '0' &&
-      prompt.plan !== 'forced' &&
-      this.#config.repeatRule &&
-      this.#isRepeat(prompt, now)
-    ) {
-      code = '17';
-    }
+    // A success may yet be a repeat (17), or a payment the payer's wallet cannot make (payment.ts).
+    let code = resultCode === '0' && this.#isRepeat(prompt, now) ? '17' : resultCode;
+    const paid = code === '0' ? this.pay?.(prompt) : undefined;
+    code = paid?.resultCode ?? code;
     this.#clearTimers(id);
     this.#autoDue.delete(id);
     prompt.state = 'completed';
@@ -193,7 +189,7 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
     prompt.resultDesc = RESULT_CODES[code] ?? 'The request could not be processed.';
     prompt.completedAt = now.toISOString();
     prompt.completedBy = by;
-    if (code === '0') prompt.receiptNumber = mpesaReceiptNumber(now);
+    if (code === '0') prompt.receiptNumber = paid?.receipt ?? mpesaReceiptNumber(now);
     this.#emit({ type: 'prompt', prompt });
     void this.#deliver(prompt);
     return prompt;
@@ -204,6 +200,9 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
    * already does. Unset, nothing is kept.
    */
   saved: (() => Promise<void> | undefined) | undefined;
+
+  /** Moves a payment's money (payment.ts); unset, a payment just gets a receipt. */
+  pay: ((prompt: Prompt) => Payment) | undefined;
 
   /** A phone page is open for a number ('*' for every number); auto-approval waits meanwhile. */
   watch(phoneNumber: string): () => void {
@@ -242,7 +241,9 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
     this.complete(id, '0', 'auto-approval');
   }
 
+  /** The repeat rule (SIM_REPEAT_RULE), which a forced result does not obey. */
   #isRepeat(prompt: Prompt, now: Date): boolean {
+    if (prompt.plan === 'forced' || !this.#config.repeatRule) return false;
     for (const other of this.#prompts.values()) {
       if (
         other !== prompt &&

@@ -3,6 +3,7 @@
  * Daraja and control routes, what SIM_STATE keeps of it, its live events and its docs.
  */
 import type { DarajaOperation, OperationContext, RunningOperation } from '../operation.ts';
+import { payFromWallet } from './payment.ts';
 import { PromptBook, type SimEvent } from './prompt-book.ts';
 import { StkKeptSchema } from './prompt.ts';
 import { promptsControlDocs } from './prompts.docs.ts';
@@ -15,8 +16,9 @@ export interface RunningStk extends RunningOperation {
   prompts: PromptBook;
 }
 
-function start({ config, clock, faults, log }: OperationContext): RunningStk {
+function start({ config, clock, faults, log, ledger }: OperationContext): RunningStk {
   const prompts = new PromptBook(config, clock, faults);
+  prompts.pay = (prompt) => payFromWallet(ledger, prompt);
   prompts.on('change', (event) => {
     if (event.type === 'callback') log.add({ kind: 'callback', ...event.attempt });
   });
