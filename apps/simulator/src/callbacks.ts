@@ -1,8 +1,10 @@
 /**
- * Delivers result callbacks the way Daraja does (docs/daraja-protocol.md §4): one POST of JSON to
- * CallBackURL, no retry unless a fault or SIM_CALLBACK_RETRIES asks for it, and every attempt
- * recorded with the receiver's answer. Shared by every Daraja API the simulator speaks: each
- * operation (operations/) makes its own callback body and hands it to `deliverCallback`.
+ * Delivers callbacks the way Daraja does (docs/daraja-protocol.md §4.3, §M1.5): one POST of JSON
+ * to the merchant's URL, no retry unless a fault or SIM_CALLBACK_RETRIES asks for it, and every
+ * attempt recorded with the receiver's answer. Shared by every Daraja API the simulator speaks and
+ * by every POST it makes to a merchant: STK's callback, the Results of the asynchronous APIs
+ * (results/), C2B's validation and confirmation. Each makes its own body and hands it to
+ * `deliverCallback`, which hands back what the receiver said.
  */
 import { z } from 'zod';
 import type { SimClock } from './clock.ts';
@@ -50,11 +52,12 @@ export type CallbackState = z.infer<typeof CallbackStateSchema>;
 
 /**
  * The identifiers that name a callback in the request log and the journal (and in `replay`'s
- * lines). STK's is its CheckoutRequestID.
+ * lines), under these names in the journal's lines: STK's CheckoutRequestID; a Result's
+ * ConversationID and OriginatorConversationID (docs/daraja-protocol.md §M1.3), which a merchant
+ * matches it on. A journal written before Results existed holds STK's alone, and still replays.
  */
-export interface CallbackIds {
-  checkoutRequestId: string;
-}
+export type CallbackIds =
+  { checkoutRequestId: string } | { conversationId: string; originatorConversationId: string };
 
 /** What a receiver did with one callback POST: its status and answer, or why there was none. */
 export interface Sent {
@@ -70,6 +73,16 @@ export type CallbackAttempt = CallbackIds & {
   attempt: number;
   requestBody: unknown;
 } & Sent;
+
+/**
+ * How a delivery ended, and what the receiver said: the answer to the attempt that settled it (the
+ * one taken, else the last tried), null when nothing was sent. C2B's validation reads the merchant's
+ * verdict in it (docs/daraja-protocol.md §M3.4). `stopped`: the simulator was reset meanwhile.
+ */
+export interface Delivered {
+  state: 'delivered' | 'failed' | 'withheld' | 'stopped';
+  answer: Sent | null;
+}
 
 const MAX_LOGGED_RESPONSE = 4096;
 
@@ -138,10 +151,12 @@ export interface Delivery {
   fault: DeliveryFault;
   /** False once the simulator was reset after the delivery began: it stops there. */
   current: () => boolean;
+  /** How long to wait for each answer: SIM_CALLBACK_TIMEOUT_MS unless given (C2B's validation). */
+  timeoutMs?: number | undefined;
   /** With SIM_STATE: a promise that the file holds every change so far (state.ts). */
   saved?: (() => Promise<void> | undefined) | undefined;
-  onState: (state: CallbackState) => void;
-  onAttempt: (attempt: CallbackAttempt & { at: string }) => void;
+  onState?: ((state: CallbackState) => void) | undefined;
+  onAttempt?: ((attempt: CallbackAttempt & { at: string }) => void) | undefined;
 }
 
 type DeliverySettings = Pick<
@@ -149,24 +164,33 @@ type DeliverySettings = Pick<
   'callbackRetries' | 'callbackRetryBackoffMs' | 'callbackTimeoutMs'
 >;
 
+/** What a delivery uses of the simulator's. */
+export interface DeliveryContext {
+  config: DeliverySettings;
+  clock: SimClock;
+  faults: FaultPlan;
+}
+
 /**
  * Delivers one callback: the faults that apply (the callback's own and the `callback` fault
  * rules, faults.ts), a delay on the simulator's clock (POST /_sim/clock/advance brings it
- * forward), the retries and the duplicates, each attempt reported as it ends.
+ * forward), the retries and the duplicates, each attempt reported as it ends (`onAttempt` adds
+ * it to the request log, hence to the event stream and the journal). Resolves, once the last copy
+ * is sent, to how it ended and the answer that settled it.
  */
 export async function deliverCallback(
   delivery: Delivery,
-  { config, clock, faults }: { config: DeliverySettings; clock: SimClock; faults: FaultPlan },
-): Promise<void> {
+  { config, clock, faults }: DeliveryContext,
+): Promise<Delivered> {
   const { ids, url, body, current } = delivery;
   const fault = callbackFault(delivery.fault, faults.decide('callback'));
   if (fault.drop) {
-    delivery.onState('withheld');
-    return;
+    delivery.onState?.('withheld');
+    return { state: 'withheld', answer: null };
   }
   if (fault.delayMs) await clock.sleep(fault.delayMs);
-  if (!current()) return;
-  delivery.onState('delivering');
+  if (!current()) return { state: 'stopped', answer: null };
+  delivery.onState?.('delivering');
   // A callback tells how the payment ended: with SIM_STATE, not before the file says so too, or
   // a simulator killed meanwhile would end it again after its restart, perhaps otherwise (a
   // timeout after a callback that said paid). A write that failed has been logged: the callback
@@ -174,8 +198,8 @@ export async function deliverCallback(
   const saving = delivery.saved?.();
   if (saving) await saving.catch(() => {});
   const post = async (attempt: number) => {
-    const sent = await sendCallback(url, body, config.callbackTimeoutMs);
-    delivery.onAttempt({
+    const sent = await sendCallback(url, body, delivery.timeoutMs ?? config.callbackTimeoutMs);
+    delivery.onAttempt?.({
       ...ids,
       url,
       attempt,
@@ -188,12 +212,15 @@ export async function deliverCallback(
   // The callback's fault, else the setting (SIM_CALLBACK_RETRIES); each wait twice the one before.
   const attempts = 1 + (fault.retries ?? config.callbackRetries);
   const firstWaitMs = fault.retryIntervalMs ?? config.callbackRetryBackoffMs;
-  let delivered = false;
+  let answer: Sent | null = null;
   for (let attempt = 1; attempt <= attempts && current(); attempt++) {
-    delivered = accepted(await post(attempt));
-    if (delivered) break;
+    answer = await post(attempt);
+    if (accepted(answer)) break;
     if (attempt < attempts) await clock.sleep(firstWaitMs * 2 ** (attempt - 1));
   }
   for (let copy = 0; copy < (fault.duplicates ?? 0) && current(); copy++) await post(1);
-  if (current()) delivery.onState(delivered ? 'delivered' : 'failed');
+  if (!current()) return { state: 'stopped', answer };
+  const state = answer !== null && accepted(answer) ? 'delivered' : 'failed';
+  delivery.onState?.(state);
+  return { state, answer };
 }

@@ -68,6 +68,20 @@ const EnvSchema = z.object({
   SIM_CALLBACK_RETRIES: int(0).pipe(z.number().max(10)),
   /** The wait before the first retry, doubled before each next one. */
   SIM_CALLBACK_RETRY_BACKOFF_MS: int(1000).pipe(z.number().max(600_000)),
+  /**
+   * The shapes of a Result (docs/daraja-protocol.md §M1.3, §M1.6) that public sources disagree on,
+   * each off by default, as every captured Result was: ResultType, ResultCode and numeric values
+   * as strings, as the docs' samples write them ("docs mode"); a failure with one ResultParameter,
+   * an object, as captured in 2020; ReferenceItem as an array, as the B2B docs' sample has it.
+   */
+  SIM_RESULT_STRINGS: flag('false'),
+  SIM_RESULT_FAILURE_PARAMETER: flag('false'),
+  SIM_RESULT_REFERENCE_ARRAY: flag('false'),
+  /**
+   * Before each Result, a notice to the request's QueueTimeOutURL, and the Result this long after
+   * it (0: no notice, as by default). What Daraja posts there was never captured (§M1.4).
+   */
+  SIM_QUEUE_TIMEOUT_NOTICE_MS: bounded(0, 0, DAY_S * 1000),
   /** Reject AccountReference over 12 and TransactionDesc over 13 characters (Daraja's documented limits). */
   SIM_STRICT_LENGTHS: flag('false'),
   /**
@@ -114,7 +128,8 @@ export const SETTING_HELP: Record<SettingName, string> = {
   SIM_SHORTCODE: 'The Lipa Na M-PESA Online shortcode it knows.',
   SIM_PASSKEY: "That shortcode's passkey (the default is Safaricom's public sandbox passkey).",
   SIM_TOKEN_TTL_S: 'Lifetime of access tokens, in seconds.',
-  SIM_CALLBACK_DELAY_MS: 'Delay before a forced outcome and its callback, in milliseconds.',
+  SIM_CALLBACK_DELAY_MS:
+    'Delay before a forced outcome and its callback, and before a Result, in milliseconds.',
   SIM_AUTO_APPROVE_S: 'Other numbers are approved after this many seconds (0: never).',
   SIM_PROMPT_TIMEOUT_S: 'An unanswered prompt ends with 1037 after this many seconds.',
   SIM_PIN: 'The PIN that pays on the virtual phone (4 to 6 digits).',
@@ -123,6 +138,13 @@ export const SETTING_HELP: Record<SettingName, string> = {
     'How long to wait for your callback endpoint to answer, in milliseconds.',
   SIM_CALLBACK_RETRIES: 'Deliveries of a callback tried again after a non-2xx answer or none.',
   SIM_CALLBACK_RETRY_BACKOFF_MS: 'The wait before the first retry, doubled before each next one.',
+  SIM_RESULT_STRINGS:
+    "Write a Result's ResultType, ResultCode and numeric values as strings, as Daraja's docs do.",
+  SIM_RESULT_FAILURE_PARAMETER:
+    'Give a failed Result one ResultParameter (BOCompletedTime) as an object, not an array.',
+  SIM_RESULT_REFERENCE_ARRAY: "Write a Result's ReferenceItem as an array, even of one item.",
+  SIM_QUEUE_TIMEOUT_NOTICE_MS:
+    'Send a timeout notice to QueueTimeOutURL before each Result, and the Result this long after (0: none).',
   SIM_STRICT_LENGTHS: 'Refuse AccountReference over 12 and TransactionDesc over 13 characters.',
   SIM_MAX_TIMESTAMP_SKEW_H:
     'Refuse a Timestamp more than this many hours from Nairobi time (0: off).',
@@ -184,6 +206,10 @@ export function loadSimulatorConfig(source: Record<string, string | undefined>) 
     callbackTimeoutMs: env.SIM_CALLBACK_TIMEOUT_MS,
     callbackRetries: env.SIM_CALLBACK_RETRIES,
     callbackRetryBackoffMs: env.SIM_CALLBACK_RETRY_BACKOFF_MS,
+    resultStrings: env.SIM_RESULT_STRINGS,
+    resultFailureParameter: env.SIM_RESULT_FAILURE_PARAMETER,
+    resultReferenceArray: env.SIM_RESULT_REFERENCE_ARRAY,
+    queueTimeoutNoticeMs: env.SIM_QUEUE_TIMEOUT_NOTICE_MS,
     strictLengths: env.SIM_STRICT_LENGTHS,
     repeatRule: env.SIM_REPEAT_RULE,
     maxTimestampSkewH: env.SIM_MAX_TIMESTAMP_SKEW_H,

@@ -1,7 +1,8 @@
 /** Identifiers shaped like Daraja's (docs/daraja-protocol.md §3.4). */
 import { randomBytes, randomInt } from 'node:crypto';
 
-const hex = (length: number) =>
+/** `length` random lowercase hex digits. */
+export const hex = (length: number) =>
   randomBytes(Math.ceil(length / 2))
     .toString('hex')
     .slice(0, length);
@@ -37,9 +38,14 @@ export function checkoutRequestId(at: Date, msisdn: string): string {
 
 const RECEIPT_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
-/** 10 uppercase alphanumerics; the first letter advances with the year (N = 2019, U = 2026). */
+/** The letter a receipt starts with, which advances with the year (N = 2019, U = 2026). */
+export function receiptYearLetter(at: Date): string {
+  return String.fromCharCode('A'.charCodeAt(0) + ((at.getUTCFullYear() - 2006) % 26));
+}
+
+/** 10 uppercase alphanumerics, the first the year's letter. */
 export function mpesaReceiptNumber(at: Date): string {
-  const yearLetter = String.fromCharCode('A'.charCodeAt(0) + ((at.getUTCFullYear() - 2006) % 26));
+  const yearLetter = receiptYearLetter(at);
   let rest = '';
   for (let i = 0; i < 9; i++) rest += RECEIPT_ALPHABET[randomInt(RECEIPT_ALPHABET.length)];
   return `${yearLetter}${rest}`;

@@ -11,7 +11,10 @@ import { redactUrl } from './redact.ts';
 
 export interface ReplayResult {
   line: number;
+  /** An STK callback's CheckoutRequestID; null for the others. */
   checkoutRequestId: string | null;
+  /** A Result's ConversationID (docs/daraja-protocol.md §M1.3): only a Result's line has one. */
+  conversationId?: string;
   status: number | null;
   error: string | null;
 }
@@ -27,6 +30,7 @@ interface JournalCallback {
   line: number;
   body: unknown;
   checkoutRequestId: string | null;
+  conversationId?: string;
 }
 
 /** The callbacks a journal holds, in order; a line that is not a journal entry is an error naming it. */
@@ -49,9 +53,12 @@ export function journalCallbacks(text: string): JournalCallback[] {
         `line ${index + 1} is not a journal entry (its kind is ${JSON.stringify(entry.kind)}, not "request" or "callback")`,
       );
     }
-    const { requestBody, checkoutRequestId } = entry as {
+    // A line names its callback by the ids callbacks.ts gives it: STK's CheckoutRequestID (every
+    // journal written before Results existed), a Result's ConversationID.
+    const { requestBody, checkoutRequestId, conversationId } = entry as {
       requestBody?: unknown;
       checkoutRequestId?: unknown;
+      conversationId?: unknown;
     };
     if (requestBody === undefined) {
       throw new ReplayError(`line ${index + 1} is a callback with no body`);
@@ -60,6 +67,7 @@ export function journalCallbacks(text: string): JournalCallback[] {
       line: index + 1,
       body: requestBody,
       checkoutRequestId: typeof checkoutRequestId === 'string' ? checkoutRequestId : null,
+      ...(typeof conversationId === 'string' && { conversationId }),
     });
   });
   return callbacks;
@@ -110,8 +118,8 @@ export async function replayJournal(
   return results;
 }
 
-function describe(callback: JournalCallback) {
-  return { line: callback.line, checkoutRequestId: callback.checkoutRequestId };
+function describe({ body: _body, ...named }: JournalCallback) {
+  return named;
 }
 
 /**
@@ -130,7 +138,8 @@ export async function runReplay(
       timeoutMs: command.timeoutMs,
       onResult: (result) => {
         const answer = result.status === null ? `no answer: ${result.error}` : result.status;
-        out(`line ${result.line}: ${result.checkoutRequestId ?? 'callback'} → ${answer}`);
+        const name = result.checkoutRequestId ?? result.conversationId ?? 'callback';
+        out(`line ${result.line}: ${name} → ${answer}`);
       },
     });
   } catch (error) {

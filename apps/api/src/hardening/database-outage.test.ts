@@ -74,7 +74,8 @@ describe.skipIf(!TEST_DATABASE_URL)('the database goes away and comes back', () 
     postgres = await startPrivatePostgres();
     simulator = await startSimulator({ SIM_CALLBACK_DELAY_MS: '200' });
     simulator.log.on('entry', (entry) => {
-      if (entry.kind !== 'callback') return;
+      // STK's callbacks only: the simulator's other APIs name theirs by ConversationID.
+      if (entry.kind !== 'callback' || !('checkoutRequestId' in entry)) return;
       callbacks.push({
         checkoutRequestId: entry.checkoutRequestId,
         body: entry.requestBody as object,

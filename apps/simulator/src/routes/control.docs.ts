@@ -147,6 +147,9 @@ const LOG_EXAMPLE = {
 const logDocs: Record<string, RouteDocs> = {
   'GET /_sim/log': {
     summary: 'The request log: each request with its answer, each callback with its receiver’s',
+    description:
+      'A callback entry is named by the ids its receiver matches it on: an STK callback by its ' +
+      '`checkoutRequestId`, a Result by its `conversationId` and `originatorConversationId`.',
     tags: TAGS,
     response: {
       200: shown('The entries, newest first, their secrets masked.', {
