@@ -8,6 +8,9 @@ import { openJournal } from './journal.ts';
 import { registerOpenApi } from './openapi.ts';
 import { startOperations } from './operations/index.ts';
 import type { PromptBook } from './operations/stk/prompt-book.ts';
+import { CertificateAuthority } from './proxy/authority.ts';
+import { forwardedPath, refuseOtherHosts } from './proxy/forward.ts';
+import { answerConnect } from './proxy/tunnel.ts';
 import { redactUrl } from './redact.ts';
 import { RequestLog } from './request-log.ts';
 import { darajaScope, localScope, type Stores } from './scopes.ts';
@@ -23,6 +26,11 @@ export interface Simulator {
   clock: SimClock;
   /** The fault rules (PUT /_sim/faults). */
   faults: FaultPlan;
+  /**
+   * The proxy mode's certificate authority (proxy/), made or read at its first use; undefined
+   * when SIM_PROXY=false.
+   */
+  authority: CertificateAuthority | undefined;
 }
 
 function fastifyOptions(
@@ -60,6 +68,8 @@ function fastifyOptions(
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     forceCloseConnections: true,
+    // A request sent whole to the simulator as a proxy: routed by its path (proxy/forward.ts).
+    rewriteUrl: (request) => forwardedPath(request, config.proxy),
   };
 }
 
@@ -102,7 +112,13 @@ export async function buildSimulator(
 
   // The simulator's description, collected from the routes registered after it.
   await registerOpenApi(app, config);
-  const stores: Stores = { config, operations, log, tokens, clock, faults, state };
+  // The proxy mode (SIM_PROXY): Daraja's hosts served by this app, tunnelled (CONNECT, TLS ended
+  // here) or sent whole; other hosts refused.
+  const authority = config.proxy ? new CertificateAuthority(config.proxyCaDir) : undefined;
+  const proxy = answerConnect(app.server, authority, app.log);
+  app.addHook('preClose', async () => proxy.close());
+  app.addHook('onRequest', refuseOtherHosts(config.proxy));
+  const stores: Stores = { config, operations, log, tokens, clock, faults, state, authority };
   await app.register(darajaScope, stores);
   await app.register(localScope, { stores, document: () => app.swagger() });
 
@@ -112,5 +128,5 @@ export async function buildSimulator(
     for (const operation of operations) operation.reset();
     clock.clearAll();
   });
-  return { app, prompts: running.stk.prompts, log, tokens, clock, faults };
+  return { app, prompts: running.stk.prompts, log, tokens, clock, faults, authority };
 }

@@ -37,6 +37,8 @@ const SAMPLE: Record<SettingName, string> = {
   SIM_REPEAT_RULE: 'false',
   SIM_JOURNAL: 'journal.jsonl',
   SIM_STATE: 'state.json',
+  SIM_PROXY: 'false',
+  SIM_PROXY_CA_DIR: 'ca',
 };
 
 function served(command: Command) {
