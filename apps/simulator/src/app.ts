@@ -10,6 +10,9 @@ import { registerOpenApi } from './openapi.ts';
 import { startOperations } from './operations/index.ts';
 import type { InitiatorBook } from './operations/initiators/initiator-book.ts';
 import type { PromptBook } from './operations/stk/prompt-book.ts';
+import { CertificateAuthority } from './proxy/authority.ts';
+import { forwardedPath, refuseOtherHosts } from './proxy/forward.ts';
+import { answerConnect } from './proxy/tunnel.ts';
 import { redactUrl } from './redact.ts';
 import { RequestLog } from './request-log.ts';
 import { darajaScope, localScope, type Stores } from './scopes.ts';
@@ -29,6 +32,11 @@ export interface Simulator {
   initiators: InitiatorBook;
   /** The simulated money every Daraja API moves (GET /_sim/ledger). */
   ledger: Ledger;
+  /**
+   * The proxy mode's certificate authority (proxy/), made or read at its first use; undefined
+   * when SIM_PROXY=false.
+   */
+  authority: CertificateAuthority | undefined;
 }
 
 function fastifyOptions(
@@ -66,6 +74,8 @@ function fastifyOptions(
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     forceCloseConnections: true,
+    // A request sent whole to the simulator as a proxy: routed by its path (proxy/forward.ts).
+    rewriteUrl: (request) => forwardedPath(request, config.proxy),
   };
 }
 
@@ -108,7 +118,13 @@ export async function buildSimulator(
 
   // The simulator's description, collected from the routes registered after it.
   await registerOpenApi(app, config);
-  const stores: Stores = { config, operations, log, tokens, clock, faults, state };
+  // The proxy mode (SIM_PROXY): Daraja's hosts served by this app, tunnelled (CONNECT, TLS ended
+  // here) or sent whole; other hosts refused.
+  const authority = config.proxy ? new CertificateAuthority(config.proxyCaDir) : undefined;
+  const proxy = answerConnect(app.server, authority, app.log);
+  app.addHook('preClose', async () => proxy.close());
+  app.addHook('onRequest', refuseOtherHosts(config.proxy));
+  const stores: Stores = { config, operations, log, tokens, clock, faults, state, authority };
   await app.register(darajaScope, stores);
   await app.register(localScope, { stores, document: () => app.swagger() });
 
@@ -127,5 +143,6 @@ export async function buildSimulator(
     faults,
     initiators: running.initiators.book,
     ledger: running.money.ledger,
+    authority,
   };
 }

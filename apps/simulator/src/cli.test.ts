@@ -45,6 +45,8 @@ const SAMPLE: Record<SettingName, string> = {
   SIM_STRICT_CREDENTIALS: 'true',
   SIM_JOURNAL: 'journal.jsonl',
   SIM_STATE: 'state.json',
+  SIM_PROXY: 'false',
+  SIM_PROXY_CA_DIR: 'ca',
 };
 
 function served(command: Command) {

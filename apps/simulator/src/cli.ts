@@ -17,6 +17,7 @@ import {
   type SimulatorConfig,
 } from './config.ts';
 import { CERTIFICATE_FILE } from './operations/initiators/credential.ts';
+import { proxyHelp } from './proxy/tunnel.ts';
 import { REPLAY_TIMEOUT_MS, ReplayError, checkReplayUrl } from './replay.ts';
 
 export const COMMAND_NAME = 'daraja-simulator';
@@ -76,6 +77,8 @@ export function helpText(): string {
     "An offline Daraja for M-PESA Express (STK push): OAuth, push, query and callbacks as Daraja's",
     'sandbox answers them, test numbers that force each outcome, a control API under /_sim/ and a',
     'virtual phone on its home page.',
+    '',
+    ...proxyHelp(),
     '',
     'Options (each is also an environment variable; a flag wins over the variable):',
     ...rows,

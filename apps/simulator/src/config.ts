@@ -1,5 +1,7 @@
 /** The simulator's settings: one zod schema, parsed once. Nothing else reads process.env. */
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { z } from 'zod';
 
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
@@ -107,7 +109,18 @@ const EnvSchema = z.object({
   SIM_JOURNAL: optionalText,
   /** Keep tokens, prompts and undelivered callbacks in this file across restarts (state.ts). */
   SIM_STATE: optionalText,
+  /** Answer CONNECT for Safaricom's two hosts, serving Daraja's routes to them (proxy/tunnel.ts). */
+  SIM_PROXY: flag('true'),
+  /** Where the proxy's certificate authority is kept (proxy/authority.ts); see `proxyCaDir` below. */
+  SIM_PROXY_CA_DIR: optionalText,
 });
+
+/**
+ * The proxy's certificate authority is kept where it outlives the process, so that a client told
+ * once to trust it goes on trusting it: the folder SIM_PROXY_CA_DIR names, else SIM_STATE's (what a
+ * restart keeps, kept together), else this one, the user's own.
+ */
+export const DEFAULT_CA_DIR = path.join(os.homedir(), '.daraja-simulator');
 
 /** Every environment variable the simulator reads. */
 export const SETTING_NAMES = Object.keys(EnvSchema.shape) as SettingName[];
@@ -160,6 +173,9 @@ export const SETTING_HELP: Record<SettingName, string> = {
     'Append every request and callback, with its answer, to this file (JSON lines; replay reads it).',
   SIM_STATE:
     'Keep tokens, prompts and undelivered callbacks in this file, so that a restart carries on.',
+  SIM_PROXY:
+    'Answer HTTPS_PROXY clients for sandbox.safaricom.co.ke and api.safaricom.co.ke (README: "Any SDK as it is").',
+  SIM_PROXY_CA_DIR: `Folder for the proxy's certificate authority (unset: SIM_STATE's folder, else ${DEFAULT_CA_DIR}).`,
 };
 
 /** Each setting's value when it is not set, as the schema gives it. */
@@ -219,6 +235,10 @@ export function loadSimulatorConfig(source: Record<string, string | undefined>) 
     strictCredentials: env.SIM_STRICT_CREDENTIALS,
     journal: env.SIM_JOURNAL,
     state: env.SIM_STATE,
+    proxy: env.SIM_PROXY,
+    proxyCaDir:
+      env.SIM_PROXY_CA_DIR ??
+      (env.SIM_STATE ? path.dirname(path.resolve(env.SIM_STATE)) : DEFAULT_CA_DIR),
   });
 }
 

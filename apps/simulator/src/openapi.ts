@@ -16,6 +16,7 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { SimulatorConfig } from './config.ts';
 import { oauthDocs } from './daraja/oauth.docs.ts';
 import { OPERATIONS } from './operations/index.ts';
+import { proxyDocs } from './proxy/proxy.routes.ts';
 import type { RouteDocs } from './route-docs.ts';
 import { controlDocs } from './routes/control.docs.ts';
 
@@ -34,6 +35,7 @@ export async function registerOpenApi(app: FastifyInstance, config: SimulatorCon
     ...operations.map((operation) => operation.docs(config)),
     controlDocs(config),
     ...operations.map((operation) => operation.controlDocs(config)),
+    proxyDocs(),
   );
   const documented = new Set(Object.keys(docs));
   await app.register(fastifySwagger, {

@@ -14,6 +14,9 @@ import { darajaRoutes } from './daraja/daraja.routes.ts';
 import type { FaultPlan } from './faults.ts';
 import { openApiRoutes } from './openapi.ts';
 import type { RunningOperation } from './operations/operation.ts';
+import type { CertificateAuthority } from './proxy/authority.ts';
+import { proxyRoutes } from './proxy/proxy.routes.ts';
+import { notThroughTheProxy } from './proxy/forward.ts';
 import { thisMachineOnly } from './remote-access.ts';
 import type { RequestLog } from './request-log.ts';
 import { controlRoutes } from './routes/control.routes.ts';
@@ -29,6 +32,8 @@ export interface Stores {
   clock: SimClock;
   faults: FaultPlan;
   state: StateKeeper | undefined;
+  /** The proxy mode's certificate authority; undefined when SIM_PROXY=false. */
+  authority: CertificateAuthority | undefined;
 }
 
 const MAX_LOGGED_BODY = 8192;
@@ -113,8 +118,9 @@ export async function localScope(
   local: FastifyInstance,
   { stores, document }: { stores: Stores; document: () => object },
 ) {
-  const { state, ...routeOptions } = stores;
+  const { state, authority, ...routeOptions } = stores;
   local.addHook('onRequest', thisMachineOnly(stores.config));
+  local.addHook('onRequest', notThroughTheProxy);
   // A control call with no body is no body, even when the client's HTTP wrapper says
   // Content-Type: application/json on every request (Fastify refuses an empty JSON body).
   const json = local.getDefaultJsonParser('error', 'error');
@@ -124,6 +130,7 @@ export async function localScope(
   await local.register(async (control) => {
     if (state) answerWhenSaved(control, state, () => ({ error: NOT_SAVED }));
     await control.register(controlRoutes, { prefix: '/_sim', ...routeOptions });
+    await control.register(proxyRoutes, { prefix: '/_sim', authority });
   });
   // /_sim/openapi.json and the page /_sim/docs.
   await local.register(openApiRoutes, { prefix: '/_sim', document });

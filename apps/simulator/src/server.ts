@@ -7,6 +7,7 @@
 import { buildSimulator } from './app.ts';
 import { COMMAND_NAME, parseCommandLine } from './cli.ts';
 import { SimulatorConfigError } from './config.ts';
+import { proxyBanner } from './proxy/tunnel.ts';
 import { exposureWarning } from './remote-access.ts';
 import { runReplay } from './replay.ts';
 
@@ -20,11 +21,19 @@ if (command.kind === 'help' || command.kind === 'version') {
   process.exitCode = await runReplay(command, console.log, console.error);
 } else {
   const { config } = command;
-  const { app } = await buildSimulator(config).catch((error: unknown) => {
-    // A SIM_JOURNAL or SIM_STATE file that cannot be used: said in a sentence, not a stack trace.
+  const cannotStart = (error: unknown): never => {
+    // A SIM_JOURNAL or SIM_STATE file, or the proxy's folder, that cannot be used: said in a
+    // sentence, not a stack trace.
     if (!(error instanceof SimulatorConfigError)) throw error;
     console.error(`Cannot start: ${error.message}`);
     process.exit(1);
+  };
+  const { app, authority } = await buildSimulator(config).catch(cannotStart);
+  // The proxy's authority is made now, not at its first use: a client is told to trust its file
+  // before it makes its first request.
+  await authority?.load().catch(async (error: unknown) => {
+    await app.close();
+    cannotStart(error);
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
@@ -45,6 +54,7 @@ if (command.kind === 'help' || command.kind === 'version') {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   app.log.info(`Daraja simulator listening on http://${host}:${port}`);
+  if (authority) app.log.info(proxyBanner(`http://${host}:${port}`, authority.certificateFile));
   const warning = exposureWarning(config);
   if (warning) app.log.warn(warning);
 }

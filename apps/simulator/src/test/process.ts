@@ -1,6 +1,7 @@
 /** Test harness: server.ts as its own process (as `npx daraja-simulator` runs it), to kill and restart. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 export const SERVER = path.join(import.meta.dirname, '..', 'server.ts');
@@ -13,12 +14,18 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * The proxy's certificate authority of every process started here, unless a test names another:
+ * not the user's own folder (~/.daraja-simulator), which a test must not write to.
+ */
+export const TEST_CA_DIR = path.join(os.tmpdir(), 'daraja-simulator-test-ca');
+
 /** The caller's environment without its HOST or SIM_* settings, so that only the test's apply. */
 function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => name !== 'HOST' && !name.startsWith('SIM')),
   );
-  return { ...inherited, LOG_LEVEL: 'warn', ...env };
+  return { ...inherited, LOG_LEVEL: 'warn', SIM_PROXY_CA_DIR: TEST_CA_DIR, ...env };
 }
 
 export interface SimulatorProcess {
