@@ -35,6 +35,7 @@ const SAMPLE: Record<SettingName, string> = {
   SIM_STRICT_LENGTHS: 'true',
   SIM_MAX_TIMESTAMP_SKEW_H: '2',
   SIM_REPEAT_RULE: 'false',
+  SIM_QR_RESPONSE_CODE: 'conversation-id',
   SIM_JOURNAL: 'journal.jsonl',
   SIM_STATE: 'state.json',
 };

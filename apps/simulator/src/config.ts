@@ -68,7 +68,11 @@ const EnvSchema = z.object({
   SIM_CALLBACK_RETRIES: int(0).pipe(z.number().max(10)),
   /** The wait before the first retry, doubled before each next one. */
   SIM_CALLBACK_RETRY_BACKOFF_MS: int(1000).pipe(z.number().max(600_000)),
-  /** Reject AccountReference over 12 and TransactionDesc over 13 characters (Daraja's documented limits). */
+  /**
+   * Reject AccountReference over 12 and TransactionDesc over 13 characters (Daraja's documented
+   * limits), and a TransactionType or CommandID with spaces around it, which Daraja takes
+   * (docs/daraja-protocol.md §8).
+   */
   SIM_STRICT_LENGTHS: flag('false'),
   /**
    * Refuse a Timestamp further than this many hours from Nairobi time (0: off). Whether Daraja does
@@ -78,6 +82,11 @@ const EnvSchema = z.object({
   SIM_MAX_TIMESTAMP_SKEW_H: z.coerce.number().min(0).max(48).default(0),
   /** Same phone, same amount, within 2 minutes → ResultCode 17 (Daraja's repeat rule). */
   SIM_REPEAT_RULE: flag('true'),
+  /**
+   * Dynamic QR's ResponseCode: "00", as client libraries expect, or an M-PESA ConversationID as
+   * Daraja's docs show it (docs/daraja-protocol.md §M8.2).
+   */
+  SIM_QR_RESPONSE_CODE: z.enum(['00', 'conversation-id']).default('00'),
   /** Append every request and callback, with its answer, to this JSON-lines file (journal.ts). */
   SIM_JOURNAL: optionalText,
   /** Keep tokens, prompts and undelivered callbacks in this file across restarts (state.ts). */
@@ -112,10 +121,13 @@ export const SETTING_HELP: Record<SettingName, string> = {
     'How long to wait for your callback endpoint to answer, in milliseconds.',
   SIM_CALLBACK_RETRIES: 'Deliveries of a callback tried again after a non-2xx answer or none.',
   SIM_CALLBACK_RETRY_BACKOFF_MS: 'The wait before the first retry, doubled before each next one.',
-  SIM_STRICT_LENGTHS: 'Refuse AccountReference over 12 and TransactionDesc over 13 characters.',
+  SIM_STRICT_LENGTHS:
+    'Refuse AccountReference over 12 and TransactionDesc over 13 characters, and a TransactionType or CommandID with spaces around it.',
   SIM_MAX_TIMESTAMP_SKEW_H:
     'Refuse a Timestamp more than this many hours from Nairobi time (0: off).',
   SIM_REPEAT_RULE: 'Same phone and amount again within 2 minutes gives ResultCode 17.',
+  SIM_QR_RESPONSE_CODE:
+    "Dynamic QR's ResponseCode: 00, or conversation-id for an AG_… id as Daraja's docs show.",
   SIM_JOURNAL:
     'Append every request and callback, with its answer, to this file (JSON lines; replay reads it).',
   SIM_STATE:
@@ -168,6 +180,7 @@ export function loadSimulatorConfig(source: Record<string, string | undefined>) 
     callbackRetryBackoffMs: env.SIM_CALLBACK_RETRY_BACKOFF_MS,
     strictLengths: env.SIM_STRICT_LENGTHS,
     repeatRule: env.SIM_REPEAT_RULE,
+    qrResponseCode: env.SIM_QR_RESPONSE_CODE,
     maxTimestampSkewH: env.SIM_MAX_TIMESTAMP_SKEW_H,
     journal: env.SIM_JOURNAL,
     state: env.SIM_STATE,

@@ -4,10 +4,12 @@
  * the SIM_STATE file and their names in the fault rules.
  */
 import type { DarajaOperation, OperationContext } from './operation.ts';
+import { qr } from './qr/qr.operation.ts';
 import { stk } from './stk/stk.operation.ts';
 
 export const OPERATIONS = {
   stk,
+  qr,
 } satisfies Record<string, DarajaOperation>;
 
 /** Each operation, running: by name, as its own `start` made it. */
