@@ -43,6 +43,7 @@ const SAMPLE: Record<SettingName, string> = {
   SIM_INITIATOR_PASSWORD: 'Safaricom3021#',
   SIM_INITIATOR_LOCK_AFTER: '3',
   SIM_STRICT_CREDENTIALS: 'true',
+  SIM_QR_RESPONSE_CODE: 'conversation-id',
   SIM_JOURNAL: 'journal.jsonl',
   SIM_STATE: 'state.json',
   SIM_PROXY: 'false',

@@ -84,7 +84,11 @@ const EnvSchema = z.object({
    * it (0: no notice, as by default). What Daraja posts there was never captured (§M1.4).
    */
   SIM_QUEUE_TIMEOUT_NOTICE_MS: bounded(0, 0, DAY_S * 1000),
-  /** Reject AccountReference over 12 and TransactionDesc over 13 characters (Daraja's documented limits). */
+  /**
+   * Reject AccountReference over 12 and TransactionDesc over 13 characters (Daraja's documented
+   * limits), and a TransactionType or CommandID with spaces around it, which Daraja takes
+   * (docs/daraja-protocol.md §8).
+   */
   SIM_STRICT_LENGTHS: flag('false'),
   /**
    * Refuse a Timestamp further than this many hours from Nairobi time (0: off). Whether Daraja does
@@ -105,6 +109,11 @@ const EnvSchema = z.object({
   SIM_INITIATOR_LOCK_AFTER: bounded(5, 0, 1000),
   /** Refuse (2001) a credential made with another certificate, which the simulator cannot read. */
   SIM_STRICT_CREDENTIALS: flag('false'),
+  /**
+   * Dynamic QR's ResponseCode: "00", as client libraries expect, or an M-PESA ConversationID as
+   * Daraja's docs show it (docs/daraja-protocol.md §M8.2).
+   */
+  SIM_QR_RESPONSE_CODE: z.enum(['00', 'conversation-id']).default('00'),
   /** Append every request and callback, with its answer, to this JSON-lines file (journal.ts). */
   SIM_JOURNAL: optionalText,
   /** Keep tokens, prompts and undelivered callbacks in this file across restarts (state.ts). */
@@ -158,7 +167,8 @@ export const SETTING_HELP: Record<SettingName, string> = {
   SIM_RESULT_REFERENCE_ARRAY: "Write a Result's ReferenceItem as an array, even of one item.",
   SIM_QUEUE_TIMEOUT_NOTICE_MS:
     'Send a timeout notice to QueueTimeOutURL before each Result, and the Result this long after (0: none).',
-  SIM_STRICT_LENGTHS: 'Refuse AccountReference over 12 and TransactionDesc over 13 characters.',
+  SIM_STRICT_LENGTHS:
+    'Refuse AccountReference over 12 and TransactionDesc over 13 characters, and a TransactionType or CommandID with spaces around it.',
   SIM_MAX_TIMESTAMP_SKEW_H:
     'Refuse a Timestamp more than this many hours from Nairobi time (0: off).',
   SIM_REPEAT_RULE: 'Same phone and amount again within 2 minutes gives ResultCode 17.',
@@ -169,6 +179,8 @@ export const SETTING_HELP: Record<SettingName, string> = {
     'Wrong credentials in a row that lock the initiator (8006) until reset (0: never).',
   SIM_STRICT_CREDENTIALS:
     "Refuse (2001) a credential made with another certificate (Safaricom's), which it cannot read.",
+  SIM_QR_RESPONSE_CODE:
+    "Dynamic QR's ResponseCode: 00, or conversation-id for an AG_… id as Daraja's docs show.",
   SIM_JOURNAL:
     'Append every request and callback, with its answer, to this file (JSON lines; replay reads it).',
   SIM_STATE:
@@ -228,6 +240,7 @@ export function loadSimulatorConfig(source: Record<string, string | undefined>) 
     queueTimeoutNoticeMs: env.SIM_QUEUE_TIMEOUT_NOTICE_MS,
     strictLengths: env.SIM_STRICT_LENGTHS,
     repeatRule: env.SIM_REPEAT_RULE,
+    qrResponseCode: env.SIM_QR_RESPONSE_CODE,
     maxTimestampSkewH: env.SIM_MAX_TIMESTAMP_SKEW_H,
     initiatorName: env.SIM_INITIATOR_NAME,
     initiatorPassword: env.SIM_INITIATOR_PASSWORD,

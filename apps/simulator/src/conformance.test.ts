@@ -293,6 +293,44 @@ describe('STK push (§3)', () => {
     }
   });
 
+  // npm mpesa-api 3.0.2 sends 'CustomerPayBillOnline ' by default, and Daraja takes it.
+  it('takes a TransactionType with spaces around it, refused only under SIM_STRICT_LENGTHS', async () => {
+    const spaced = pushBody({ TransactionType: 'CustomerPayBillOnline ' });
+    const answer = await push(spaced);
+    expect(answer.body).toMatchObject({ ResponseCode: '0' });
+    const prompt = sim.prompts.get(answer.body.CheckoutRequestID as string);
+    expect(prompt?.transactionType).toBe('CustomerPayBillOnline');
+    const till = pushBody({
+      TransactionType: ' CustomerBuyGoodsOnline\t',
+      PhoneNumber: '254722000002',
+      PartyA: '254722000002',
+    });
+    expect((await push(till)).status).toBe(200);
+    // Spaces only: a different case is another word.
+    const shouted = pushBody({ TransactionType: 'CUSTOMERPAYBILLONLINE' });
+    expectDarajaError(
+      await push(shouted),
+      400,
+      '400.002.02',
+      'Bad Request - Invalid TransactionType',
+    );
+
+    const strict = await startSimulator({ SIM_STRICT_LENGTHS: 'true' });
+    try {
+      const answered = await call(`${strict.url}/mpesa/stkpush/v1/processrequest`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Authorization: `Bearer ${await token(strict.url)}`,
+        },
+        body: spaced,
+      });
+      expectDarajaError(answered, 400, '400.002.02', 'Bad Request - Invalid TransactionType');
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('refuses a Timestamp in UTC instead of Nairobi time when SIM_MAX_TIMESTAMP_SKEW_H asks it to', async () => {
     expect((await push(pushBody())).status).toBe(200);
     const strict = await startSimulator({ SIM_MAX_TIMESTAMP_SKEW_H: '1' });

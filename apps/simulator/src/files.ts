@@ -18,8 +18,9 @@ export function fileProblem(file: string, error: unknown): string {
  * Replaces a file's content so that, whenever the process dies, the file holds either the old
  * content or the new, never a mix or nothing: the new content goes to a temporary file in the
  * same folder (a rename is atomic only within one file system), is flushed to the disk, and the
- * temporary file is renamed over the old one. One replacement of a file at a time: they share the
- * temporary file's name.
+ * temporary file is renamed over the old one, and the folder is flushed too, so that the rename
+ * itself is on the disk (a power cut could otherwise undo it). One replacement of a file at a
+ * time: they share the temporary file's name.
  */
 export async function replaceFile(file: string, text: string): Promise<void> {
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
@@ -36,5 +37,24 @@ export async function replaceFile(file: string, text: string): Promise<void> {
   } catch (error) {
     await fs.promises.rm(temporary, { force: true });
     throw error;
+  }
+  await syncFolder(path.dirname(file));
+}
+
+/**
+ * Flushes a folder's entries to the disk. Windows cannot open a folder, and some file systems
+ * refuse to flush one: there the rename is as safe as they make it, and nothing is lost by trying.
+ */
+async function syncFolder(folder: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  try {
+    const handle = await fs.promises.open(folder, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Refused by this file system (EINVAL, EISDIR): see above.
   }
 }

@@ -41,6 +41,7 @@ const DARAJA = {
   '/oauth/v1/generate': 'get',
   '/mpesa/stkpush/v1/processrequest': 'post',
   '/mpesa/stkpushquery/v1/query': 'post',
+  '/mpesa/qrcode/v1/generate': 'post',
 };
 
 type Json = Record<string, unknown>;

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { builtinModules } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import semver from 'semver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSimulator, type Simulator } from './app.ts';
 import { FORCED_NUMBERS } from './catalogue.ts';
@@ -21,6 +22,8 @@ const ROOT = path.resolve(PACKAGE_DIR, '../..');
 const readme = fs.readFileSync(path.join(PACKAGE_DIR, 'README.md'), 'utf8');
 const manifest = JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as {
   name: string;
+  private?: boolean;
+  engines: { node: string };
   bin: Record<string, string>;
   files: string[];
   dependencies: Record<string, string>;
@@ -44,6 +47,40 @@ function shippedSources(dir = import.meta.dirname): string[] {
     if (entry.isDirectory()) return entry.name === 'test' ? [] : shippedSources(file);
     return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [file] : [];
   });
+}
+
+interface Installed {
+  name: string;
+  version: string;
+  engines?: { node?: string };
+  dependencies?: Record<string, string>;
+}
+
+/** A package as npm installed it for `from`: in the nearest node_modules above it that has it. */
+function installed(name: string, from: string): { dir: string; manifest: Installed } {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'node_modules', name);
+    if (fs.existsSync(path.join(candidate, 'package.json'))) {
+      const read = fs.readFileSync(path.join(candidate, 'package.json'), 'utf8');
+      return { dir: candidate, manifest: JSON.parse(read) as Installed };
+    }
+    if (dir === path.dirname(dir)) throw new Error(`${name} is not installed for ${from}`);
+  }
+}
+
+/** Every package the simulator runs with, each once: its dependencies and theirs. */
+function runtimePackages(): Installed[] {
+  const seen = new Map<string, Installed>();
+  const visit = (names: string[], from: string) => {
+    for (const name of names) {
+      const { dir, manifest: found } = installed(name, from);
+      if (seen.has(dir)) continue;
+      seen.set(dir, found);
+      visit(Object.keys(found.dependencies ?? {}), dir);
+    }
+  };
+  visit(Object.keys(manifest.dependencies), PACKAGE_DIR);
+  return [...seen.values()];
 }
 
 function workspacePackageNames(): Set<string> {
@@ -71,6 +108,23 @@ describe('the package', () => {
     expect(manifest.name).toBe('daraja-simulator');
     expect(manifest.bin).toEqual({ 'daraja-simulator': 'dist/server.js' });
     expect(manifest.files).toEqual(['dist']);
+  });
+
+  it('can be published', () => {
+    expect(manifest.private).toBeUndefined();
+  });
+
+  // The floor itself, 22.12, was found by running the packed package: @fastify/static require()s
+  // content-disposition, an ES module only, which Node 22 does without a flag from 22.12 on (22.4
+  // stops at start-up with ERR_REQUIRE_ESM). Node 20.19 would run it too, but these dependencies'
+  // engines say 22 or newer.
+  it('asks for a Node that each of its dependencies accepts, by their own engines', () => {
+    const floor = semver.minVersion(manifest.engines.node)!;
+    const refusing = runtimePackages()
+      .filter(({ engines }) => engines?.node && !semver.satisfies(floor, engines.node))
+      .map(({ name, version, engines }) => `${name}@${version} wants Node ${engines!.node}`);
+    expect(refusing).toEqual([]);
+    expect(runtimePackages().map(({ name }) => name)).toContain('content-disposition');
   });
 
   it('lists every package its code imports among its dependencies, and none only this repository has', () => {

@@ -53,12 +53,17 @@ const NOT_SAVED =
 
 /**
  * With SIM_STATE, each answer of this scope waits until the file holds every change made so far
- * (state.ts): the one this request made, and any other the answer may show. If that write
- * fails, the answer is `failure`, a 500, instead: nothing is answered as done that a restart
- * would forget. Without SIM_STATE the hook is not there at all.
+ * (state.ts): the one this request made, and any other the answer may show. A request that may
+ * have started something (not a GET or HEAD) and succeeded is written whether or not its store
+ * said it changed: what a Daraja API accepted must survive a crash even if its code forgot to say
+ * so (a state the file already holds is not written again). If that write fails, the answer is
+ * `failure`, a 500, instead: nothing is answered as done that a restart would forget. Without
+ * SIM_STATE the hook is not there at all.
  */
 function answerWhenSaved(scope: FastifyInstance, state: StateKeeper, failure: () => object) {
-  scope.addHook('onSend', (_request, reply, payload, done) => {
+  scope.addHook('onSend', (request, reply, payload, done) => {
+    const reads = request.method === 'GET' || request.method === 'HEAD';
+    if (!reads && reply.statusCode < 300) state.changed();
     const saving = state.saved();
     if (!saving) return done(null, payload);
     saving.then(

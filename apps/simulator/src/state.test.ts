@@ -13,6 +13,7 @@ import type { NewPrompt } from './operations/stk/prompt.ts';
 import {
   call,
   pushBody,
+  queryBody,
   startReceiver,
   startSimulator,
   token,
@@ -391,6 +392,40 @@ describe('every change is in the file by the time it is answered', () => {
     const answer = await send(sim, 'POST', '/_sim/clock/advance', { seconds: 1000 });
     expect(answer.status).toBe(200);
     expect(saved().clockAheadMs).toBeGreaterThanOrEqual(999_000);
+  });
+
+  // What a Daraja API accepts is kept even when its code forgets to say it changed something (a
+  // new API's store not yet watched): the answer of a request that may start something waits
+  // for the state as it is.
+  it('a push whose store did not say it changed', async () => {
+    const sim = await start();
+    const bearer = await token(sim.url);
+    vi.spyOn(sim.prompts, 'emit').mockReturnValue(false);
+    const id = await push(sim);
+    expect(kept(id)).toMatchObject({ state: 'open' });
+    await expect(
+      call(`${sim.url}/mpesa/stkpushquery/v1/query`, {
+        method: 'POST',
+        headers: { ...JSON_BODY, Authorization: `Bearer ${bearer}` },
+        body: queryBody(id),
+      }),
+    ).resolves.toMatchObject({ status: 500, body: { errorCode: '500.001.1001' } });
+  });
+
+  it('a request that changed nothing is not written again', async () => {
+    const sim = await start();
+    const id = await push(sim);
+    await send(sim, 'POST', `/_sim/prompts/${id}/pin`, { pin: '1234' });
+    const bearer = await token(sim.url);
+    await expect.poll(() => kept(id)?.callback).toBe('delivered');
+    const renames = vi.spyOn(fs.promises, 'rename');
+    const answered = await call(`${sim.url}/mpesa/stkpushquery/v1/query`, {
+      method: 'POST',
+      headers: { ...JSON_BODY, Authorization: `Bearer ${bearer}` },
+      body: queryBody(id),
+    });
+    expect(answered.body).toMatchObject({ ResultCode: '0' });
+    expect(renames).not.toHaveBeenCalled();
   });
 
   it('a prompt ended by its own timer, before its callback is sent', async () => {

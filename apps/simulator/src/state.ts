@@ -10,12 +10,15 @@
  * succeeding or given up, a token issued or every token expired, a next outcome set or cleared,
  * fault rules set or cleared, a move of the clock, a reset) is in the file before the simulator
  * says anything that shows it: the answer to the request that made it, or to any request after
- * (app.ts holds answers back until `saved()` resolves), and the callback that reports how a
- * payment ended (prompts.ts). So a process killed the moment after an answer finds, after its
- * restart, what it answered. The changes waiting at once share one write (a group commit): a write
- * starts when the one before it ends, holding everything changed meanwhile, so that a burst of a
- * thousand pushes makes a few writes, not a thousand. Each write replaces the file whole
- * (files.ts), so a simulator killed at any moment leaves the last complete state.
+ * (scopes.ts holds answers back until `saved()` resolves), and the callback that reports how a
+ * payment ended (prompt-book.ts). Each store says when it changed; besides, every request that
+ * may start something (any but GET and HEAD) and is answered 2xx has the state written as it is
+ * before its answer leaves (scopes.ts), so that what a Daraja API accepted is kept even if its
+ * code forgot to say it changed something. So a process killed the moment after an answer finds,
+ * after its restart, what it answered. The changes waiting at once share one write (a group
+ * commit): a write starts when the one before it ends, holding everything changed meanwhile, so
+ * that a burst of a thousand pushes makes a few writes, not a thousand. Each write replaces the
+ * file whole (files.ts), so a simulator killed at any moment leaves the last complete state.
  *
  * A write that fails is logged once (until one succeeds again), and what waited for it is not
  * answered as done: a 500 in the simulator's error style. The next change, or the next request,
@@ -137,19 +140,26 @@ export interface KeptStores {
 }
 
 /**
- * Writes the stores as they are now: the state is taken at once, before anything else can change
- * it, and the promise resolves when the file holds it.
+ * What writes the stores to the file as they are now: the state is taken at once, before anything
+ * else can change it, and the promise resolves when the file holds it. A state the file already
+ * holds (its time of writing aside) is not written again: a request that may have changed
+ * something and did not (scopes.ts asks after each) costs no write.
  */
-function writeStateFile(file: string, { tokens, clock, faults, operations }: KeptStores) {
-  const state = {
-    version: STATE_VERSION,
-    savedAt: new Date().toISOString(),
-    tokens: tokens.snapshot(),
-    ...merge(operations.map((operation) => operation.snapshot())),
-    clockAheadMs: Math.round(clock.offsetMs),
-    faults: faults.list(),
+function stateWriter(file: string, { tokens, clock, faults, operations }: KeptStores) {
+  let written: string | undefined;
+  return async () => {
+    const kept = {
+      tokens: tokens.snapshot(),
+      ...merge(operations.map((operation) => operation.snapshot())),
+      clockAheadMs: Math.round(clock.offsetMs),
+      faults: faults.list(),
+    };
+    const text = JSON.stringify(kept);
+    if (text === written) return;
+    const state = { version: STATE_VERSION, savedAt: new Date().toISOString(), ...kept };
+    await replaceFile(file, JSON.stringify(state));
+    written = text;
   };
-  return replaceFile(file, JSON.stringify(state));
 }
 
 export interface StateKeeper {
@@ -158,6 +168,11 @@ export interface StateKeeper {
    * hold them failed), or undefined when it already does.
    */
   saved(): Promise<void> | undefined;
+  /**
+   * Something may have changed that no store said it changed: the next write takes the state as
+   * it is, and writes it if it is not what the file holds.
+   */
+  changed(): void;
   /** Writes what has not been written, stops watching, and lets go of the file. */
   close(): Promise<void>;
 }
@@ -181,10 +196,11 @@ export async function keepState(
 ): Promise<StateKeeper> {
   const saved = readStateFile(file);
   const lock = lockStateFile(file);
+  const writeStateFile = stateWriter(file, stores);
   try {
     if (saved) restore(saved, stores);
     try {
-      await writeStateFile(file, stores);
+      await writeStateFile();
     } catch (error) {
       throw stateError(`file ${file} cannot be written: ${fileProblem(file, error)}.`);
     }
@@ -192,10 +208,8 @@ export async function keepState(
     lock.release();
     throw error;
   }
-  const commit = groupCommit(
-    () => writeStateFile(file, stores),
-    (error) =>
-      onSaveError(`SIM_STATE file ${file} could not be written: ${fileProblem(file, error)}`),
+  const commit = groupCommit(writeStateFile, (error) =>
+    onSaveError(`SIM_STATE file ${file} could not be written: ${fileProblem(file, error)}`),
   );
   const { tokens, clock, faults, operations } = stores;
   const unkeep = operations.map((operation) => operation.keep(commit.changed, commit.saved));
@@ -204,6 +218,7 @@ export async function keepState(
   faults.onChange = commit.changed;
   return {
     saved: commit.saved,
+    changed: commit.changed,
     async close() {
       for (const stop of unkeep) stop();
       tokens.onChange = undefined;

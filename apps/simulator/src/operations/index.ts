@@ -10,6 +10,7 @@ import { InitiatorBook } from './initiators/initiator-book.ts';
 import { initiators } from './initiators/initiators.operation.ts';
 import { money } from './money/money.operation.ts';
 import type { DarajaOperation, OperationContext } from './operation.ts';
+import { qr } from './qr/qr.operation.ts';
 import { stk } from './stk/stk.operation.ts';
 
 /** Money first: its ledger is restored before any operation carries on with what moves it. */
@@ -17,6 +18,7 @@ export const OPERATIONS = {
   money,
   stk,
   initiators,
+  qr,
 } satisfies Record<string, DarajaOperation>;
 
 /** Each operation, running: by name, as its own `start` made it. */

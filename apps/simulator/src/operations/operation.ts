@@ -59,7 +59,9 @@ export interface RunningOperation {
   restore(saved: Record<string, unknown>): void;
   /**
    * Calls `changed` after every change the file must keep; `saved` tells, when it is set, when
-   * the file holds them. Returns what stops it.
+   * the file holds them. Returns what stops it. A request that succeeds (any but GET) has the
+   * state written before its answer anyway (scopes.ts); `changed` is what keeps the rest: what
+   * timers and callbacks change, between requests.
    */
   keep(changed: () => void, saved: () => Promise<void> | undefined): () => void;
   /** GET /_sim/events: what the first event shows, and the events that follow, until stopped. */

@@ -45,7 +45,9 @@ function pushBody(config: SimulatorConfig) {
   return z
     .object({
       ...common.schema,
-      TransactionType: z.enum(['CustomerPayBillOnline', 'CustomerBuyGoodsOnline']),
+      TransactionType: z
+        .enum(['CustomerPayBillOnline', 'CustomerBuyGoodsOnline'])
+        .describe('Spaces around it are trimmed, as Daraja does; refused with SIM_STRICT_LENGTHS'),
       Amount: numeric('Whole shillings, 1 to 250,000'),
       PartyA: numeric('The paying number, 2547XXXXXXXX or 2541XXXXXXXX'),
       PartyB: numeric('The receiving shortcode or till'),

@@ -2,11 +2,14 @@
  * Field rules Daraja applies to STK push and query bodies. Each failure names the field the way
  * Daraja does: "Bad Request - Invalid <Field>" (docs/daraja-protocol.md §3.5).
  */
+import { commandWord } from '../../daraja/command-words.ts';
 import type { Fields } from '../../daraja/gate.ts';
 
 const MSISDN = /^254[17][0-9]{8}$/;
 const SHORTCODE = /^[0-9]{5,7}$/;
 const MAX_AMOUNT = 250_000;
+/** Paybill and till (docs/daraja-protocol.md §3.1). */
+const TRANSACTION_TYPES = ['CustomerPayBillOnline', 'CustomerBuyGoodsOnline'] as const;
 
 /** Daraja accepts numbers or numeric strings in its "Numeric" fields. */
 function numericText(value: unknown): string | null {
@@ -100,10 +103,8 @@ function common(
 export function checkPush(body: Fields, strictLengths: boolean): Checked<ValidatedPush> {
   const head = common(body);
   if (!head.ok) return head;
-  const transactionType = body.TransactionType;
-  if (transactionType !== 'CustomerPayBillOnline' && transactionType !== 'CustomerBuyGoodsOnline') {
-    return { ok: false, field: 'TransactionType' };
-  }
+  const transactionType = commandWord(body.TransactionType, TRANSACTION_TYPES, strictLengths);
+  if (transactionType === null) return { ok: false, field: 'TransactionType' };
   const amount = amountOf(body.Amount);
   if (amount === null) return { ok: false, field: 'Amount' };
   // PhoneNumber before PartyA: a push whose two numbers are both a non-Kenyan one is refused as
