@@ -3,14 +3,14 @@
  * The gate (daraja/gate.ts) has drawn the fault rules and checked the method, the token and the
  * JSON body first.
  */
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { invalidField } from '../../catalogue.ts';
 import type { SimClock } from '../../clock.ts';
 import type { SimulatorConfig } from '../../config.ts';
 import { fail } from '../../daraja/envelope.ts';
 import type { DarajaGate } from '../../daraja/gate.ts';
-import { eatParts, requestId } from '../../ids.ts';
+import { requestId } from '../../ids.ts';
+import { conversationId } from '../../results/ids.ts';
 import { qrPng, qrText } from './qr-image.ts';
 import { checkQr } from './validation.ts';
 
@@ -18,12 +18,6 @@ import { checkQr } from './validation.ts';
 export const QR_TARGET = 'qrcode';
 export const QR_PATH = '/mpesa/qrcode/v1/generate';
 export const QR_GENERATED = 'QR Code Successfully Generated.';
-
-/** M-PESA's ConversationID: `AG_` + the Nairobi date + `_` + 20 hex (docs/daraja-protocol.md §M1.1). */
-export function conversationId(at: Date): string {
-  const { year, month, day } = eatParts(at);
-  return `AG_${year}${month}${day}_${randomBytes(10).toString('hex')}`;
-}
 
 export function qrRoutes(
   app: FastifyInstance,
