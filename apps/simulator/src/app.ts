@@ -9,6 +9,7 @@ import type { Ledger } from './money/ledger.ts';
 import { registerOpenApi } from './openapi.ts';
 import { startOperations } from './operations/index.ts';
 import type { InitiatorBook } from './operations/initiators/initiator-book.ts';
+import type { NextOutcomes } from './operations/outcomes/next-outcomes.ts';
 import type { PromptBook } from './operations/stk/prompt-book.ts';
 import { CertificateAuthority } from './proxy/authority.ts';
 import { forwardedPath, refuseOtherHosts } from './proxy/forward.ts';
@@ -32,6 +33,8 @@ export interface Simulator {
   initiators: InitiatorBook;
   /** The simulated money every Daraja API moves (GET /_sim/ledger). */
   ledger: Ledger;
+  /** Outcomes on demand for every API but STK push (their magic numbers, chosen next outcomes). */
+  outcomes: NextOutcomes;
   /**
    * The proxy mode's certificate authority (proxy/), made or read at its first use; undefined
    * when SIM_PROXY=false.
@@ -143,6 +146,7 @@ export async function buildSimulator(
     faults,
     initiators: running.initiators.book,
     ledger: running.money.ledger,
+    outcomes: running.outcomes.outcomes,
     authority,
   };
 }

@@ -94,8 +94,8 @@ describe('a state file written before each Daraja API had a folder of its own', 
     await sim.prompts.saved?.();
     const written = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
     // The keys added since: the ledger, fresh (the simulator's own shortcode only), first of the
-    // Daraja APIs' keys, and the initiators' locks, empty.
-    const { ledger, initiators, ...earlier } = written;
+    // Daraja APIs' keys, and the initiators' locks and the other APIs' next outcomes, empty.
+    const { ledger, initiators, nextOutcomes, ...earlier } = written;
     expect(Object.keys(written).indexOf('ledger')).toBe(
       Object.keys(EARLIER_FILE).indexOf('prompts'),
     );
@@ -105,6 +105,7 @@ describe('a state file written before each Daraja API had a folder of its own', 
       transactions: [],
     });
     expect(initiators).toEqual([]);
+    expect(nextOutcomes).toEqual({});
     expect(Object.keys(earlier)).toEqual(Object.keys(EARLIER_FILE));
     expect({ ...earlier, savedAt: EARLIER_FILE.savedAt, clockAheadMs: 0 }).toEqual(EARLIER_FILE);
   });

@@ -9,6 +9,8 @@ import { CredentialKey } from './initiators/credential.ts';
 import { InitiatorBook } from './initiators/initiator-book.ts';
 import { initiators } from './initiators/initiators.operation.ts';
 import { money } from './money/money.operation.ts';
+import { NextOutcomes } from './outcomes/next-outcomes.ts';
+import { outcomes } from './outcomes/outcomes.operation.ts';
 import type { DarajaOperation, OperationContext } from './operation.ts';
 import { qr } from './qr/qr.operation.ts';
 import { stk } from './stk/stk.operation.ts';
@@ -18,6 +20,7 @@ export const OPERATIONS = {
   money,
   stk,
   initiators,
+  outcomes,
   qr,
 } satisfies Record<string, DarajaOperation>;
 
@@ -27,11 +30,11 @@ export type RunningOperations = {
 };
 
 /**
- * Starts every operation with what they share, made here once: the ledger of simulated money and
- * the initiators' book (whose log lines go to `logger`).
+ * Starts every operation with what they share, made here once: the ledger of simulated money, the
+ * initiators' book (whose log lines go to `logger`) and the numbers' next outcomes.
  */
 export function startOperations(
-  shared: Omit<OperationContext, 'initiators' | 'ledger'>,
+  shared: Omit<OperationContext, 'initiators' | 'ledger' | 'outcomes'>,
   logger: Pick<FastifyBaseLogger, 'warn'>,
 ): RunningOperations {
   const book = new InitiatorBook(shared.config, new CredentialKey(), (message) =>
@@ -41,6 +44,7 @@ export function startOperations(
     ...shared,
     initiators: book,
     ledger: new Ledger(shared.config, shared.clock),
+    outcomes: new NextOutcomes(),
   };
   return Object.fromEntries(
     Object.entries(OPERATIONS).map(([name, operation]) => [name, operation.start(context)]),

@@ -20,6 +20,7 @@ import type { Ledger } from '../money/ledger.ts';
 import type { RequestLog } from '../request-log.ts';
 import type { RouteDocs } from '../route-docs.ts';
 import type { InitiatorBook } from './initiators/initiator-book.ts';
+import type { NextOutcomes } from './outcomes/next-outcomes.ts';
 
 /** What the simulator shares with every operation. */
 export interface OperationContext {
@@ -39,6 +40,11 @@ export interface OperationContext {
    * initiator and SecurityCredential (initiators/initiator-book.ts). One for all operations.
    */
   initiators: InitiatorBook;
+  /**
+   * Outcomes on demand for every API but STK push: each API registers its magic numbers and
+   * result codes when it starts, and takes a number's chosen outcome (outcomes/next-outcomes.ts).
+   */
+  outcomes: NextOutcomes;
 }
 
 /** The control app as its zod-typed routes see it. */
@@ -69,6 +75,8 @@ export interface RunningOperation {
   subscribe(send: SendEvent): () => void;
   /** A person is looking at a phone ('*': at every phone) until the function returned is called. */
   watch(phoneNumber: string): () => void;
+  /** What it adds to GET /_sim/info (its magic numbers, say), if anything. */
+  info?(): Record<string, unknown>;
   /** POST /_sim/reset and the simulator's close: forgets everything, stops every timer. */
   reset(): void;
 }

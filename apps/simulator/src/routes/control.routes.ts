@@ -59,9 +59,13 @@ export function simulatorInfo(
 /** GET /_sim/info, POST /_sim/reset and the fault rules. */
 function settingsRoutes(app: ControlApp, options: ControlRoutesOptions) {
   const { config, operations, log, clock, faults } = options;
-  app.get('/info', async () =>
-    simulatorInfo(config, { faultRules: faults.list().rules.length, clockAheadMs: clock.offsetMs }),
-  );
+  app.get('/info', async () => ({
+    ...simulatorInfo(config, {
+      faultRules: faults.list().rules.length,
+      clockAheadMs: clock.offsetMs,
+    }),
+    ...Object.assign({}, ...operations.map((operation) => operation.info?.() ?? {})),
+  }));
 
   // The clock is not moved back: time only goes forward, and tokens (which a reset keeps) expire
   // by it.

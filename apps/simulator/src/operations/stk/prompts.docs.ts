@@ -97,11 +97,14 @@ const endingDocs = () => ({
 
 const nextDocs: Record<string, RouteDocs> = {
   'PUT /_sim/numbers/:phone/next': {
-    summary: 'Choose what the next push to a number does',
+    summary: 'Choose what the next request to a number does',
     description:
-      '`outcome` is a result code, `auto`, `manual`, `paid-no-callback`, or a refusal at once: ' +
-      '`busy`, `spike-arrest`, `quota` or `internal-error`. `fault` changes how the callback is ' +
-      'delivered: `duplicates`, `delayMs`, `drop`, `retries`, `retryIntervalMs`.',
+      'For STK push (no `api`, or `api` `stk`): `outcome` is a result code, `auto`, `manual`, ' +
+      '`paid-no-callback`, or a refusal at once: `busy`, `spike-arrest`, `quota` or ' +
+      '`internal-error`. For another API (`api` as GET /_sim/info lists under ' +
+      '`forcedNumbersByApi`), `outcome` is one of its result codes. `fault` changes how the ' +
+      'callback or Result is delivered: `duplicates`, `delayMs`, `drop`, `retries`, ' +
+      '`retryIntervalMs`.',
     tags: CONTROL_TAGS,
     response: {
       200: shown('The choice, kept for the next push to the number.', {
@@ -117,7 +120,7 @@ const nextDocs: Record<string, RouteDocs> = {
     },
   },
   'DELETE /_sim/numbers/:phone/next': {
-    summary: 'Forget the choice for a number',
+    summary: 'Forget the choice for a number (`?api=` for another API than STK push)',
     tags: CONTROL_TAGS,
     response: { ...NO_CONTENT, ...errors({ 400: badPhone('params') }) },
   },

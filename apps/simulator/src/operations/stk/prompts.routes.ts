@@ -9,6 +9,7 @@ import { REFUSALS, RESULT_CODES, RefusalNameSchema, type RefusalName } from '../
 import { redactUrl } from '../../redact.ts';
 import { phoneParam } from '../../routes/phone-param.ts';
 import type { ControlApp } from '../operation.ts';
+import type { NextOutcomes } from '../outcomes/next-outcomes.ts';
 import type { PromptBook } from './prompt-book.ts';
 import type { NextOutcome, Prompt } from './prompt.ts';
 
@@ -16,22 +17,43 @@ const resultCodeSchema = z.string().refine((code) => code in RESULT_CODES, {
   message: `resultCode must be one of ${Object.keys(RESULT_CODES).join(', ')}`,
 });
 
-/** PUT /_sim/numbers/:phone/next's body: an outcome as a word or a result code. */
+const stkOutcomeSchema = z.union([
+  z.enum(['auto', 'manual', 'paid-no-callback']),
+  RefusalNameSchema,
+  resultCodeSchema,
+]);
+
+/**
+ * PUT /_sim/numbers/:phone/next's body: an outcome as a word or a result code, for STK push
+ * unless `api` names another API (whose result codes next-outcomes.ts checks).
+ */
 const nextBodySchema = z
   .object({
-    outcome: z
-      .union([z.enum(['auto', 'manual', 'paid-no-callback']), RefusalNameSchema, resultCodeSchema])
-      .optional(),
+    api: z.string().max(20).optional(),
+    outcome: z.string().max(40).optional(),
     fault: DeliveryFaultSchema.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((body, context) => {
+    if (body.api !== undefined && body.api !== 'stk') return;
+    const checked = stkOutcomeSchema.optional().safeParse(body.outcome);
+    for (const issue of checked.error?.issues ?? []) {
+      context.addIssue({ code: 'custom', path: ['outcome'], message: issue.message });
+    }
+  });
 
 /** A prompt as the control API and the events show it: its callback URL's secret masked. */
 export function shown(prompt: Prompt): Prompt {
   return { ...prompt, callbackUrl: redactUrl(prompt.callbackUrl) };
 }
 
-function toNext(body: z.infer<typeof nextBodySchema>): NextOutcome {
+/** STK push's choice, once the body's `outcome` has passed `stkOutcomeSchema`. */
+interface StkNext {
+  outcome?: z.infer<typeof stkOutcomeSchema> | undefined;
+  fault?: z.infer<typeof DeliveryFaultSchema> | undefined;
+}
+
+function toNext(body: StkNext): NextOutcome {
   const outcome = body.outcome;
   const next: NextOutcome = {};
   if (outcome === 'auto' || outcome === 'manual' || outcome === 'paid-no-callback') {
@@ -125,29 +147,45 @@ function endingRoutes(app: ControlApp, prompts: PromptBook) {
   );
 }
 
-/** PUT and DELETE /_sim/numbers/:phone/next. */
-function nextRoutes(app: ControlApp, prompts: PromptBook) {
+/** PUT and DELETE /_sim/numbers/:phone/next: STK push's own, or another API's (`api`). */
+function nextRoutes(app: ControlApp, prompts: PromptBook, outcomes: NextOutcomes) {
   app.put(
     '/numbers/:phone/next',
     { schema: { params: z.object({ phone: phoneParam }), body: nextBodySchema } },
-    async (request) => {
-      prompts.setNext(request.params.phone, toNext(request.body));
-      return { phoneNumber: request.params.phone, next: request.body };
+    async (request, reply) => {
+      const { phone } = request.params;
+      const { api, outcome, fault } = request.body;
+      if (api === undefined || api === 'stk') {
+        prompts.setNext(phone, toNext(request.body as StkNext));
+      } else {
+        if (outcome === undefined)
+          return reply.code(400).send({ error: 'body/outcome is required' });
+        const problem = outcomes.set(api, phone, { resultCode: outcome, ...(fault && { fault }) });
+        if (problem) return reply.code(400).send({ error: `body/${problem}` });
+      }
+      return { phoneNumber: phone, next: request.body };
     },
   );
 
   app.delete(
     '/numbers/:phone/next',
-    { schema: { params: z.object({ phone: phoneParam }) } },
+    {
+      schema: {
+        params: z.object({ phone: phoneParam }),
+        querystring: z.object({ api: z.string().max(20).optional() }),
+      },
+    },
     async (request, reply) => {
-      prompts.clearNext(request.params.phone);
+      const { api } = request.query;
+      if (api === undefined || api === 'stk') prompts.clearNext(request.params.phone);
+      else outcomes.clear(api, request.params.phone);
       return reply.code(204).send();
     },
   );
 }
 
-export function promptsControlRoutes(app: ControlApp, prompts: PromptBook) {
+export function promptsControlRoutes(app: ControlApp, prompts: PromptBook, outcomes: NextOutcomes) {
   promptRoutes(app, prompts);
   endingRoutes(app, prompts);
-  nextRoutes(app, prompts);
+  nextRoutes(app, prompts, outcomes);
 }

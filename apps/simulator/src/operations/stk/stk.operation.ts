@@ -16,7 +16,7 @@ export interface RunningStk extends RunningOperation {
   prompts: PromptBook;
 }
 
-function start({ config, clock, faults, log, ledger }: OperationContext): RunningStk {
+function start({ config, clock, faults, log, ledger, outcomes }: OperationContext): RunningStk {
   const prompts = new PromptBook(config, clock, faults);
   prompts.pay = (prompt) => payFromWallet(ledger, prompt);
   prompts.on('change', (event) => {
@@ -25,7 +25,7 @@ function start({ config, clock, faults, log, ledger }: OperationContext): Runnin
   return {
     prompts,
     darajaRoutes: (app, gate) => stkRoutes(app, gate, { config, prompts }),
-    controlRoutes: (app) => promptsControlRoutes(app, prompts),
+    controlRoutes: (app) => promptsControlRoutes(app, prompts, outcomes),
     snapshot: () => prompts.snapshot(),
     restore: (saved) => prompts.restore(StkKeptSchema.parse(saved)),
     keep(changed, saved) {
