@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { DEFAULT_DATA_DIR } from '../apps/api/src/config.ts';
 import { API_NODE_FLAGS } from '../apps/api/src/node-flags.ts';
 import { ROOT, waitForHttp } from './lib.ts';
 
@@ -38,6 +39,14 @@ export function productSettings(): ProductSettings {
         '127.0.0.1, 0.0.0.0 or ::, or run it alone with "npm run simulator".',
     );
     process.exit(1);
+  }
+  // The simulator's proxy mode keeps its certificate authority in a folder (by default in the
+  // home folder, for the simulator used alone): under the product, beside the database instead.
+  if (simulated && env.SIM_PROXY_CA_DIR === undefined) {
+    env.SIM_PROXY_CA_DIR = path.join(
+      path.resolve(env.DATA_DIR?.trim() || DEFAULT_DATA_DIR),
+      'simulator-proxy-ca',
+    );
   }
   return {
     env,
