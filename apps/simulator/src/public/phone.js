@@ -2,6 +2,7 @@
 // script, and every piece of text from the network goes in through textContent. The log's view is
 // log.js.
 import { renderLogEntries } from './log.js';
+import { smsForTransaction } from './money-sms.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -9,6 +10,8 @@ const state = {
   // ?phone= in any national or international form (also what the form sends before this script runs).
   phone: normalise(new URLSearchParams(location.search).get('phone') ?? ''),
   prompts: new Map(),
+  // The ledger's transactions after STK push's own (money-sms.js), newest first.
+  transactions: [],
   log: [],
   info: null,
   source: null,
@@ -57,12 +60,20 @@ function connect() {
   source.addEventListener('hello', (event) => {
     const data = JSON.parse(event.data);
     state.prompts = new Map(data.prompts.map((prompt) => [prompt.checkoutRequestId, prompt]));
+    state.transactions = data.transactions ?? [];
     state.log = data.log;
     render();
   });
   source.addEventListener('prompt', (event) => {
     const { prompt } = JSON.parse(event.data);
     state.prompts.set(prompt.checkoutRequestId, prompt);
+    renderPhone();
+  });
+  source.addEventListener('transaction', (event) => {
+    const transaction = JSON.parse(event.data);
+    if (transaction.kind === 'stk') return;
+    state.transactions.unshift(transaction);
+    state.transactions.length = Math.min(state.transactions.length, 50);
     renderPhone();
   });
   source.addEventListener('log', (event) => {
@@ -72,6 +83,7 @@ function connect() {
   });
   source.addEventListener('reset', () => {
     state.prompts.clear();
+    state.transactions = [];
     state.log = [];
     render();
   });
@@ -125,20 +137,30 @@ function renderPhone() {
   }
   renderCountdown();
 
-  const finished = [...state.prompts.values()]
+  const fromPrompts = [...state.prompts.values()]
     .filter((p) => p.state === 'completed' && watched(p))
-    .sort((a, b) => b.completedAt.localeCompare(a.completedAt))
+    .map((p) => ({
+      at: p.completedAt,
+      ok: p.resultCode === '0',
+      msisdn: p.phoneNumber,
+      text: smsFor(p),
+    }));
+  const fromLedger = state.transactions.flatMap((transaction) => {
+    const sms = smsForTransaction(transaction, state.phone, money);
+    return sms ? [{ at: transaction.at, ok: true, ...sms }] : [];
+  });
+  const messages = [...fromPrompts, ...fromLedger]
+    .sort((a, b) => b.at.localeCompare(a.at))
     .slice(0, 20);
-  const inbox = $('inbox');
-  inbox.replaceChildren(
-    ...finished.map((p) => {
+  $('inbox').replaceChildren(
+    ...messages.map((message) => {
       const item = document.createElement('li');
-      item.className = p.resultCode === '0' ? 'sms sms-ok' : 'sms sms-failed';
+      item.className = message.ok ? 'sms sms-ok' : 'sms sms-failed';
       const to = document.createElement('span');
       to.className = 'sms-to';
-      to.textContent = state.phone ? '' : `To ${national(p.phoneNumber)}`;
+      to.textContent = state.phone ? '' : `To ${national(message.msisdn)}`;
       const text = document.createElement('span');
-      text.textContent = smsFor(p);
+      text.textContent = message.text;
       item.append(to, text);
       return item;
     }),

@@ -10,7 +10,7 @@ import type { Ledger, LedgerEvent } from '../../money/ledger.ts';
 import type { DarajaOperation, OperationContext, RunningOperation } from '../operation.ts';
 import { moneyControlDocs } from './money.docs.ts';
 import { moneyControlRoutes } from './money.routes.ts';
-import { shownTransaction } from './shown.ts';
+import { toldTransaction } from './shown.ts';
 
 /** A file written before the ledger was kept has none: the ledger starts afresh. */
 export const MoneyKeptSchema = z.object({ ledger: LedgerStateSchema.optional() });
@@ -34,10 +34,17 @@ function start({ ledger }: OperationContext): RunningMoney {
       ledger.on('change', changed);
       return () => ledger.off('change', changed);
     },
-    hello: () => ({}),
+    // The phone's messages for money moved by the APIs after STK push (whose prompts tell theirs).
+    hello: () => ({
+      transactions: ledger
+        .transactions(50)
+        .filter((transaction) => transaction.kind !== 'stk')
+        .map((transaction) => toldTransaction(ledger, transaction)),
+    }),
     subscribe(send) {
       const onChange = (event: LedgerEvent) => {
-        if (event.type === 'transaction') send('transaction', shownTransaction(event.transaction));
+        if (event.type === 'transaction')
+          send('transaction', toldTransaction(ledger, event.transaction));
       };
       ledger.on('change', onChange);
       return () => ledger.off('change', onChange);

@@ -310,7 +310,34 @@ describe('GET /_sim/events', () => {
     while (!text.includes('event: transaction')) text += (await reader.read()).value ?? '';
     stop.abort();
     const data = /event: transaction\ndata: (.*)\n/.exec(text)?.[1] ?? '{}';
-    expect(JSON.parse(data)).toMatchObject({ kind: 'c2b', amount: '5.00', status: 'Completed' });
+    expect(JSON.parse(data)).toMatchObject({
+      kind: 'c2b',
+      amount: '5.00',
+      status: 'Completed',
+      // Both parties by name, for the virtual phone's message (public/money-sms.js).
+      debitName: 'NICHOLAS JOHN SONGOK',
+      creditName: 'Sandbox Test Merchant',
+    });
+  });
+
+  it('starts with the recent transactions after STK push’s own, for the phone’s messages', async () => {
+    await payByStk();
+    sim.ledger.move({
+      kind: 'b2c',
+      amount: 100_00,
+      from: { shortcode: '174379', account: 'Utility Account' },
+      to: { msisdn: '254708374149' },
+    });
+    const stop = new AbortController();
+    const stream = await fetch(`${sim.url}/_sim/events`, { signal: stop.signal });
+    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    while (!/event: hello\ndata: .*\n/.test(text)) text += (await reader.read()).value ?? '';
+    stop.abort();
+    const hello = JSON.parse(/event: hello\ndata: (.*)\n/.exec(text)![1]!);
+    expect(hello.transactions).toEqual([
+      expect.objectContaining({ kind: 'b2c', amount: '100.00', creditName: 'John Doe' }),
+    ]);
   });
 });
 
