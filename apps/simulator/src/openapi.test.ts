@@ -42,6 +42,9 @@ const DARAJA = {
   '/mpesa/stkpush/v1/processrequest': 'post',
   '/mpesa/stkpushquery/v1/query': 'post',
   '/mpesa/qrcode/v1/generate': 'post',
+  '/mpesa/transactionstatus/v1/query': 'post',
+  '/mpesa/accountbalance/v1/query': 'post',
+  '/mpesa/reversal/v1/request': 'post',
 };
 
 type Json = Record<string, unknown>;

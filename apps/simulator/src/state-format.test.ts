@@ -95,7 +95,17 @@ describe('a state file written before each Daraja API had a folder of its own', 
     const written = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
     // The keys added since: the ledger, fresh (the simulator's own shortcode only), first of the
     // Daraja APIs' keys, and the initiators' locks and the other APIs' next outcomes, empty.
-    const { ledger, initiators, nextOutcomes, ...earlier } = written;
+    const {
+      ledger,
+      initiators,
+      nextOutcomes,
+      statusResults,
+      balanceResults,
+      reversalResults,
+      ...earlier
+    } = written;
+    // The Results owed by transaction status, account balance and reversal: none.
+    expect([statusResults, balanceResults, reversalResults]).toEqual([[], [], []]);
     expect(Object.keys(written).indexOf('ledger')).toBe(
       Object.keys(EARLIER_FILE).indexOf('prompts'),
     );

@@ -5,6 +5,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { Ledger } from '../money/ledger.ts';
+import { balance } from './balance/balance.operation.ts';
 import { CredentialKey } from './initiators/credential.ts';
 import { InitiatorBook } from './initiators/initiator-book.ts';
 import { initiators } from './initiators/initiators.operation.ts';
@@ -13,6 +14,8 @@ import { NextOutcomes } from './outcomes/next-outcomes.ts';
 import { outcomes } from './outcomes/outcomes.operation.ts';
 import type { DarajaOperation, OperationContext } from './operation.ts';
 import { qr } from './qr/qr.operation.ts';
+import { reversal } from './reversal/reversal.operation.ts';
+import { status } from './status/status.operation.ts';
 import { stk } from './stk/stk.operation.ts';
 
 /** Money first: its ledger is restored before any operation carries on with what moves it. */
@@ -22,6 +25,9 @@ export const OPERATIONS = {
   initiators,
   outcomes,
   qr,
+  status,
+  balance,
+  reversal,
 } satisfies Record<string, DarajaOperation>;
 
 /** Each operation, running: by name, as its own `start` made it. */
