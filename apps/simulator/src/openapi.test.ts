@@ -42,6 +42,9 @@ const DARAJA = {
   '/mpesa/stkpush/v1/processrequest': 'post',
   '/mpesa/stkpushquery/v1/query': 'post',
   '/mpesa/qrcode/v1/generate': 'post',
+  '/mpesa/b2c/v3/paymentrequest': 'post',
+  '/mpesa/b2c/v1/paymentrequest': 'post',
+  '/mpesa/b2b/v1/paymentrequest': 'post',
 };
 
 type Json = Record<string, unknown>;

@@ -94,8 +94,17 @@ describe('a state file written before each Daraja API had a folder of its own', 
     await sim.prompts.saved?.();
     const written = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
     // The keys added since: the ledger, fresh (the simulator's own shortcode only), first of the
-    // Daraja APIs' keys, and the initiators' locks and the other APIs' next outcomes, empty.
-    const { ledger, initiators, nextOutcomes, ...earlier } = written;
+    // Daraja APIs' keys, and the initiators' locks, the other APIs' next outcomes, and B2C's and
+    // B2B's owed Results and used ids, empty.
+    const {
+      ledger,
+      initiators,
+      nextOutcomes,
+      b2cResults,
+      b2cOriginatorIds,
+      b2bResults,
+      ...earlier
+    } = written;
     expect(Object.keys(written).indexOf('ledger')).toBe(
       Object.keys(EARLIER_FILE).indexOf('prompts'),
     );
@@ -106,6 +115,7 @@ describe('a state file written before each Daraja API had a folder of its own', 
     });
     expect(initiators).toEqual([]);
     expect(nextOutcomes).toEqual({});
+    expect([b2cResults, b2cOriginatorIds, b2bResults]).toEqual([[], [], []]);
     expect(Object.keys(earlier)).toEqual(Object.keys(EARLIER_FILE));
     expect({ ...earlier, savedAt: EARLIER_FILE.savedAt, clockAheadMs: 0 }).toEqual(EARLIER_FILE);
   });

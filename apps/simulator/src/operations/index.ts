@@ -5,6 +5,8 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { Ledger } from '../money/ledger.ts';
+import { b2b } from './b2b/b2b.operation.ts';
+import { b2c } from './b2c/b2c.operation.ts';
 import { CredentialKey } from './initiators/credential.ts';
 import { InitiatorBook } from './initiators/initiator-book.ts';
 import { initiators } from './initiators/initiators.operation.ts';
@@ -22,6 +24,8 @@ export const OPERATIONS = {
   initiators,
   outcomes,
   qr,
+  b2c,
+  b2b,
 } satisfies Record<string, DarajaOperation>;
 
 /** Each operation, running: by name, as its own `start` made it. */

@@ -51,7 +51,7 @@ export function timestampSkewHours(timestamp: string, now = Date.now()): number 
   return Math.abs(now - eat) / 3600_000;
 }
 
-function isUrl(value: unknown): boolean {
+export function isUrl(value: unknown): boolean {
   if (typeof value !== 'string' || value !== value.trim() || /\s/.test(value)) return false;
   try {
     const url = new URL(value);
