@@ -2,7 +2,8 @@
  * The simulator as someone else's project gets it: `npm pack` of apps/simulator (which builds it),
  * the tarball installed into an empty folder outside this repository, `npx daraja-simulator`
  * started there, and a Daraja client's round trip against it: OAuth, an STK push for 0700000000
- * (which pays), the callback at a receiver of ours, an STK query. Then the package's programmatic
+ * (which pays), the callback at a receiver of ours, an STK query; then a B2C payout and its
+ * Result (b2c-round-trip.ts). Then the package's programmatic
  * API (`startSimulator`) from the same folder, and its types through `tsc`.
  *
  * Run by `npm test` (scripts/test.ts). Installing needs the npm registry (or npm's cache), as
@@ -23,6 +24,7 @@ import {
   startSimulatorProcess,
   stopGroup,
 } from './simulator-package/processes.ts';
+import { b2cRoundTrip } from './simulator-package/b2c-round-trip.ts';
 import { json, roundTrip, startReceiver, type Receiver } from './simulator-package/round-trip.ts';
 import { PROGRAMMATIC, TSCONFIG, TYPED } from './simulator-package/user-files.ts';
 
@@ -112,6 +114,8 @@ try {
 
   step(`OAuth → STK push → callback → STK query against ${base}`);
   await roundTrip(base, receiver);
+  step(`a B2C payout: OAuth → SecurityCredential → payment request → Result against ${base}`);
+  await b2cRoundTrip(base, receiver);
 
   step('the programmatic API and its types');
   fs.writeFileSync(path.join(appDir, 'programmatic.mjs'), PROGRAMMATIC);

@@ -119,8 +119,8 @@ describe('the rules themselves', () => {
       'body/rules/0/probability must be more than 0',
     ],
     [
-      { rules: [{ operation: 'b2c', probability: 1, error: 'busy' }] },
-      'body/rules/0/operation must be one of oauth, stkpush, query, qrcode, transactionstatus, accountbalance, reversal, callback',
+      { rules: [{ operation: 'b2pochi', probability: 1, error: 'busy' }] },
+      'body/rules/0/operation must be one of oauth, stkpush, query, qrcode, b2c, b2b, transactionstatus, accountbalance, reversal, callback',
     ],
     [
       { rules: [{ operation: 'stkpush', probability: 1, error: 'late' }] },

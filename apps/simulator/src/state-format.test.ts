@@ -94,18 +94,20 @@ describe('a state file written before each Daraja API had a folder of its own', 
     await sim.prompts.saved?.();
     const written = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
     // The keys added since: the ledger, fresh (the simulator's own shortcode only), first of the
-    // Daraja APIs' keys, and the initiators' locks and the other APIs' next outcomes, empty.
+    // Daraja APIs' keys, and the initiators' locks, the other APIs' next outcomes, and the Results
+    // owed and ids used by B2C, B2B, transaction status, account balance and reversal, empty.
     const {
       ledger,
       initiators,
       nextOutcomes,
+      b2cResults,
+      b2cOriginatorIds,
+      b2bResults,
       statusResults,
       balanceResults,
       reversalResults,
       ...earlier
     } = written;
-    // The Results owed by transaction status, account balance and reversal: none.
-    expect([statusResults, balanceResults, reversalResults]).toEqual([[], [], []]);
     expect(Object.keys(written).indexOf('ledger')).toBe(
       Object.keys(EARLIER_FILE).indexOf('prompts'),
     );
@@ -116,6 +118,14 @@ describe('a state file written before each Daraja API had a folder of its own', 
     });
     expect(initiators).toEqual([]);
     expect(nextOutcomes).toEqual({});
+    expect([
+      b2cResults,
+      b2cOriginatorIds,
+      b2bResults,
+      statusResults,
+      balanceResults,
+      reversalResults,
+    ]).toEqual([[], [], [], [], [], []]);
     expect(Object.keys(earlier)).toEqual(Object.keys(EARLIER_FILE));
     expect({ ...earlier, savedAt: EARLIER_FILE.savedAt, clockAheadMs: 0 }).toEqual(EARLIER_FILE);
   });

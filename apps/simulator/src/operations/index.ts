@@ -5,6 +5,8 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { Ledger } from '../money/ledger.ts';
+import { b2b } from './b2b/b2b.operation.ts';
+import { b2c } from './b2c/b2c.operation.ts';
 import { balance } from './balance/balance.operation.ts';
 import { CredentialKey } from './initiators/credential.ts';
 import { InitiatorBook } from './initiators/initiator-book.ts';
@@ -25,6 +27,8 @@ export const OPERATIONS = {
   initiators,
   outcomes,
   qr,
+  b2c,
+  b2b,
   status,
   balance,
   reversal,

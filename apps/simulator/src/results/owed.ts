@@ -1,9 +1,11 @@
 /**
- * The Results an API owes (docs/daraja-protocol.md §M1.6): a request acknowledged whose Result is
- * not yet delivered. Daraja never forgets a request it accepted, so with SIM_STATE the book is kept
- * with the rest, and after a restart each Result still owed goes out, late if its time has passed,
- * as Daraja would deliver it after an outage. A Result is forgotten once its delivery has ended
- * (taken, refused to the end, or withheld by a fault): the request log and the journal keep it.
+ * The Results an API owes (docs/daraja-protocol.md §M1.6): each request acknowledged whose Result
+ * has not yet reached its ResultURL. The API decides the outcome when it accepts the request and
+ * hands it here; this book delivers it when it falls due (`deliverResult`) and forgets it once the
+ * delivery has ended. With SIM_STATE the book is kept, so that a Result owed when the simulator
+ * stopped is delivered after its restart: late, if its time passed meanwhile, as Daraja would
+ * after an outage. One that was on its way when the simulator died is sent again (a receiver may
+ * get it twice; it must match Results on their ids anyway, §M1.5).
  */
 import { z } from 'zod';
 import { CallbackStateSchema, DeliveryFaultSchema, type DeliveryFault } from '../callbacks.ts';
@@ -17,7 +19,7 @@ const ItemSchema = z.object({
 });
 
 /** A ResultOutcome (result.ts) as SIM_STATE keeps it. */
-const OutcomeSchema = z.object({
+export const ResultOutcomeSchema = z.object({
   conversation: z.object({ originatorConversationId: z.string(), conversationId: z.string() }),
   resultCode: z.string(),
   resultDesc: z.string(),
@@ -25,103 +27,117 @@ const OutcomeSchema = z.object({
   parameters: z.array(ItemSchema).optional(),
   queue: z.string(),
   reference: z.array(ItemSchema).optional(),
-}) satisfies z.ZodType<ResultOutcome>;
+});
 
-/** One Result owed: how the request ended, where it goes, and when it was accepted. */
 export const OwedResultSchema = z.object({
-  outcome: OutcomeSchema,
+  outcome: ResultOutcomeSchema,
   resultUrl: z.string(),
   queueTimeoutUrl: z.string(),
-  acceptedAt: z.iso.datetime(),
+  /** When it falls due: SIM_CALLBACK_DELAY_MS after the request. */
+  dueAt: z.iso.datetime(),
   fault: DeliveryFaultSchema,
+  /** `waiting`, or `delivering` once it is on its way. */
   state: CallbackStateSchema,
 });
 export type OwedResult = z.infer<typeof OwedResultSchema>;
 
-/** What an API asks to owe: the request's Result, and the delivery fault a number chose for it. */
-export interface NewOwedResult {
+/** What an API gives the book: the outcome it decided, where to send it, and how. */
+export interface ResultOwed {
   outcome: ResultOutcome;
   resultUrl: string;
   queueTimeoutUrl: string;
+  /** A number's chosen delivery fault (PUT /_sim/numbers/:phone/next); none unless given. */
   fault?: DeliveryFault | undefined;
 }
 
-type DeliveryContext = Pick<OperationContext, 'config' | 'clock' | 'faults' | 'log'>;
+/** Those still to be delivered are at most this many: the oldest are forgotten first. */
+const MAX_OWED = 1000;
 
 export class OwedResults {
-  readonly #context: DeliveryContext;
+  readonly #context: Pick<OperationContext, 'config' | 'clock' | 'faults' | 'log'>;
   readonly #owed = new Map<string, OwedResult>();
-  /** Moves on at each reset: a delivery begun before it stops. */
   #generation = 0;
   /** SIM_STATE's hook: called after every change the file must keep. */
   onChange: (() => void) | undefined;
-  /** With SIM_STATE: a promise that the file holds every change so far (state.ts). */
+  /** With SIM_STATE: a promise that the file holds every change so far. */
   saved: (() => Promise<void> | undefined) | undefined;
 
-  constructor(context: DeliveryContext) {
+  constructor(context: Pick<OperationContext, 'config' | 'clock' | 'faults' | 'log'>) {
     this.#context = context;
   }
 
-  /**
-   * Owes a Result: it goes SIM_CALLBACK_DELAY_MS after now (deliver.ts). Called before the
-   * request is acknowledged, so that the file holds it when the acknowledgement leaves.
-   */
-  owe(owed: NewOwedResult): void {
-    const entry: OwedResult = {
-      ...owed,
-      fault: owed.fault ?? {},
-      acceptedAt: this.#context.clock.now().toISOString(),
+  /** SIM_STATE's `keep` (operations/operation.ts): the hooks, until the function returned is called. */
+  keep(changed: () => void, saved: () => Promise<void> | undefined): () => void {
+    this.onChange = changed;
+    this.saved = saved;
+    return () => {
+      this.onChange = undefined;
+      this.saved = undefined;
+    };
+  }
+
+  /** Owes a Result from now: it goes SIM_CALLBACK_DELAY_MS later. */
+  owe({ outcome, resultUrl, queueTimeoutUrl, fault = {} }: ResultOwed): void {
+    const { clock, config } = this.#context;
+    const dueAt = new Date(clock.now().getTime() + config.callbackDelayMs).toISOString();
+    const owed: OwedResult = {
+      outcome,
+      resultUrl,
+      queueTimeoutUrl,
+      dueAt,
+      fault,
       state: 'waiting',
     };
-    this.#owed.set(entry.outcome.conversation.conversationId, entry);
+    this.#owed.set(outcome.conversation.conversationId, owed);
+    for (const id of this.#owed.keys()) {
+      if (this.#owed.size <= MAX_OWED) break;
+      this.#owed.delete(id);
+    }
     this.onChange?.();
-    void this.#deliver(entry);
+    void this.#deliver(owed);
   }
 
-  /** The Results still owed, oldest first. */
-  list(): OwedResult[] {
-    return [...this.#owed.values()];
-  }
-
+  /** Those owed, oldest first (copies: SIM_STATE writes them later). */
   snapshot(): OwedResult[] {
-    return structuredClone(this.list());
+    return structuredClone([...this.#owed.values()]);
   }
 
-  /** Carries on after a restart: each Result still owed is delivered, at once if overdue. */
+  /** Carries on after a restart: each owed Result is delivered when due, or at once if overdue. */
   restore(saved: OwedResult[]): void {
     this.reset();
-    for (const entry of saved) {
-      this.#owed.set(entry.outcome.conversation.conversationId, entry);
-      void this.#deliver(entry);
-    }
+    for (const owed of saved) this.#owed.set(owed.outcome.conversation.conversationId, owed);
+    for (const owed of saved) void this.#deliver(owed);
   }
 
-  /** Forgets every Result owed; deliveries on their way stop. */
+  /** Forgets every Result owed; those on their way stop. */
   reset(): void {
-    this.#generation++;
     this.#owed.clear();
+    this.#generation++;
   }
 
-  async #deliver(entry: OwedResult): Promise<void> {
+  async #deliver(owed: OwedResult): Promise<void> {
     const generation = this.#generation;
-    const { config, clock } = this.#context;
-    const dueMs = Date.parse(entry.acceptedAt) + config.callbackDelayMs;
-    await deliverResult(
+    const id = owed.outcome.conversation.conversationId;
+    const current = () => generation === this.#generation && this.#owed.get(id) === owed;
+    const delivered = await deliverResult(
       {
-        outcome: entry.outcome,
-        resultUrl: entry.resultUrl,
-        queueTimeoutUrl: entry.queueTimeoutUrl,
-        delayMs: Math.max(0, dueMs - clock.now().getTime()),
-        fault: entry.fault,
-        current: () => generation === this.#generation,
+        outcome: owed.outcome,
+        resultUrl: owed.resultUrl,
+        queueTimeoutUrl: owed.queueTimeoutUrl,
+        delayMs: Math.max(0, Date.parse(owed.dueAt) - this.#context.clock.now().getTime()),
+        fault: owed.fault,
+        current,
         saved: () => this.saved?.(),
         onState: (state) => {
-          if (state === 'waiting' || state === 'delivering') entry.state = state;
-          else this.#owed.delete(entry.outcome.conversation.conversationId);
+          owed.state = state;
           this.onChange?.();
         },
       },
       this.#context,
     );
+    if (delivered.state !== 'stopped' && current()) {
+      this.#owed.delete(id);
+      this.onChange?.();
+    }
   }
 }
