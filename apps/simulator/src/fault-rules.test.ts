@@ -120,7 +120,7 @@ describe('the rules themselves', () => {
     ],
     [
       { rules: [{ operation: 'b2c', probability: 1, error: 'busy' }] },
-      'body/rules/0/operation must be one of oauth, stkpush, query, qrcode, callback',
+      'body/rules/0/operation must be one of oauth, stkpush, query, qrcode, c2bregister, c2bsimulate, callback',
     ],
     [
       { rules: [{ operation: 'stkpush', probability: 1, error: 'late' }] },

@@ -25,7 +25,7 @@ describe('fault rules', () => {
   it.each([
     [
       { rules: [{ operation: 'b2c', probability: 1, error: 'busy' }] },
-      /^rules\.0\.operation: must be one of oauth, stkpush, query, qrcode, callback$/,
+      /^rules\.0\.operation: must be one of oauth, stkpush, query, qrcode, c2bregister, c2bsimulate, callback$/,
     ],
     [
       { rules: [{ operation: 'stkpush', probability: 0, error: 'busy' }] },

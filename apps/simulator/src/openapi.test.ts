@@ -42,6 +42,10 @@ const DARAJA = {
   '/mpesa/stkpush/v1/processrequest': 'post',
   '/mpesa/stkpushquery/v1/query': 'post',
   '/mpesa/qrcode/v1/generate': 'post',
+  '/mpesa/c2b/v1/registerurl': 'post',
+  '/mpesa/c2b/v2/registerurl': 'post',
+  '/mpesa/c2b/v1/simulate': 'post',
+  '/mpesa/c2b/v2/simulate': 'post',
 };
 
 type Json = Record<string, unknown>;

@@ -94,8 +94,9 @@ describe('a state file written before each Daraja API had a folder of its own', 
     await sim.prompts.saved?.();
     const written = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
     // The keys added since: the ledger, fresh (the simulator's own shortcode only), first of the
-    // Daraja APIs' keys, and the initiators' locks and the other APIs' next outcomes, empty.
-    const { ledger, initiators, nextOutcomes, ...earlier } = written;
+    // Daraja APIs' keys, and the initiators' locks, the other APIs' next outcomes and C2B's
+    // shortcodes and payments, empty.
+    const { ledger, initiators, nextOutcomes, c2b, ...earlier } = written;
     expect(Object.keys(written).indexOf('ledger')).toBe(
       Object.keys(EARLIER_FILE).indexOf('prompts'),
     );
@@ -106,6 +107,7 @@ describe('a state file written before each Daraja API had a folder of its own', 
     });
     expect(initiators).toEqual([]);
     expect(nextOutcomes).toEqual({});
+    expect(c2b).toEqual({ shortcodes: [], payments: [] });
     expect(Object.keys(earlier)).toEqual(Object.keys(EARLIER_FILE));
     expect({ ...earlier, savedAt: EARLIER_FILE.savedAt, clockAheadMs: 0 }).toEqual(EARLIER_FILE);
   });

@@ -5,6 +5,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { Ledger } from '../money/ledger.ts';
+import { c2b } from './c2b/c2b.operation.ts';
 import { CredentialKey } from './initiators/credential.ts';
 import { InitiatorBook } from './initiators/initiator-book.ts';
 import { initiators } from './initiators/initiators.operation.ts';
@@ -22,6 +23,7 @@ export const OPERATIONS = {
   initiators,
   outcomes,
   qr,
+  c2b,
 } satisfies Record<string, DarajaOperation>;
 
 /** Each operation, running: by name, as its own `start` made it. */
