@@ -54,10 +54,13 @@ export type CallbackState = z.infer<typeof CallbackStateSchema>;
  * The identifiers that name a callback in the request log and the journal (and in `replay`'s
  * lines), under these names in the journal's lines: STK's CheckoutRequestID; a Result's
  * ConversationID and OriginatorConversationID (docs/daraja-protocol.md §M1.3), which a merchant
- * matches it on. A journal written before Results existed holds STK's alone, and still replays.
+ * matches it on; C2B's TransID, with which of its two notifications it is (§M3.3). A journal
+ * written before Results existed holds STK's alone, and still replays.
  */
 export type CallbackIds =
-  { checkoutRequestId: string } | { conversationId: string; originatorConversationId: string };
+  | { checkoutRequestId: string }
+  | { conversationId: string; originatorConversationId: string }
+  | { transId: string; notification: 'validation' | 'confirmation' };
 
 /** What a receiver did with one callback POST: its status and answer, or why there was none. */
 export interface Sent {

@@ -44,6 +44,8 @@ const SAMPLE: Record<SettingName, string> = {
   SIM_INITIATOR_LOCK_AFTER: '3',
   SIM_STRICT_CREDENTIALS: 'true',
   SIM_QR_RESPONSE_CODE: 'conversation-id',
+  SIM_C2B_VALIDATION_TIMEOUT_MS: '2000',
+  SIM_C2B_PRODUCTION_URLS: 'true',
   SIM_JOURNAL: 'journal.jsonl',
   SIM_STATE: 'state.json',
   SIM_PROXY: 'false',

@@ -114,6 +114,18 @@ const EnvSchema = z.object({
    * Daraja's docs show it (docs/daraja-protocol.md §M8.2).
    */
   SIM_QR_RESPONSE_CODE: z.enum(['00', 'conversation-id']).default('00'),
+  /**
+   * How long C2B waits for a merchant's validation answer before its registered ResponseType
+   * decides: "usually < 8 seconds" (docs/daraja-protocol.md §M3.4). A shortcode may have its own
+   * (PUT /_sim/c2b/shortcodes/:shortcode).
+   */
+  SIM_C2B_VALIDATION_TIMEOUT_MS: bounded(8000, 100, 600_000),
+  /**
+   * C2B register URL as production plays it (docs/daraja-protocol.md §M3.1): a shortcode's URLs
+   * are registered once (500.003.1001 after), and only over HTTPS. Off: the sandbox, which lets a
+   * registration be overwritten and takes HTTP.
+   */
+  SIM_C2B_PRODUCTION_URLS: flag('false'),
   /** Append every request and callback, with its answer, to this JSON-lines file (journal.ts). */
   SIM_JOURNAL: optionalText,
   /** Keep tokens, prompts and undelivered callbacks in this file across restarts (state.ts). */
@@ -181,6 +193,10 @@ export const SETTING_HELP: Record<SettingName, string> = {
     "Refuse (2001) a credential made with another certificate (Safaricom's), which it cannot read.",
   SIM_QR_RESPONSE_CODE:
     "Dynamic QR's ResponseCode: 00, or conversation-id for an AG_… id as Daraja's docs show.",
+  SIM_C2B_VALIDATION_TIMEOUT_MS:
+    "How long C2B waits for the merchant's validation answer before ResponseType decides, in milliseconds.",
+  SIM_C2B_PRODUCTION_URLS:
+    'C2B register URL as in production: once per shortcode (500.003.1001 after), HTTPS only.',
   SIM_JOURNAL:
     'Append every request and callback, with its answer, to this file (JSON lines; replay reads it).',
   SIM_STATE:
@@ -241,6 +257,8 @@ export function loadSimulatorConfig(source: Record<string, string | undefined>) 
     strictLengths: env.SIM_STRICT_LENGTHS,
     repeatRule: env.SIM_REPEAT_RULE,
     qrResponseCode: env.SIM_QR_RESPONSE_CODE,
+    c2bValidationTimeoutMs: env.SIM_C2B_VALIDATION_TIMEOUT_MS,
+    c2bProductionUrls: env.SIM_C2B_PRODUCTION_URLS,
     maxTimestampSkewH: env.SIM_MAX_TIMESTAMP_SKEW_H,
     initiatorName: env.SIM_INITIATOR_NAME,
     initiatorPassword: env.SIM_INITIATOR_PASSWORD,

@@ -120,7 +120,7 @@ describe('the rules themselves', () => {
     ],
     [
       { rules: [{ operation: 'b2pochi', probability: 1, error: 'busy' }] },
-      'body/rules/0/operation must be one of oauth, stkpush, query, qrcode, b2c, b2b, transactionstatus, accountbalance, reversal, callback',
+      'body/rules/0/operation must be one of oauth, stkpush, query, qrcode, c2bregister, c2bsimulate, b2c, b2b, transactionstatus, accountbalance, reversal, callback',
     ],
     [
       { rules: [{ operation: 'stkpush', probability: 1, error: 'late' }] },

@@ -25,7 +25,7 @@ describe('fault rules', () => {
   it.each([
     [
       { rules: [{ operation: 'b2pochi', probability: 1, error: 'busy' }] },
-      /^rules\.0\.operation: must be one of oauth, stkpush, query, qrcode, b2c, b2b, transactionstatus, accountbalance, reversal, callback$/,
+      /^rules\.0\.operation: must be one of oauth, stkpush, query, qrcode, c2bregister, c2bsimulate, b2c, b2b, transactionstatus, accountbalance, reversal, callback$/,
     ],
     [
       { rules: [{ operation: 'stkpush', probability: 0, error: 'busy' }] },

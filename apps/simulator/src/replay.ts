@@ -15,6 +15,9 @@ export interface ReplayResult {
   checkoutRequestId: string | null;
   /** A Result's ConversationID (docs/daraja-protocol.md §M1.3): only a Result's line has one. */
   conversationId?: string;
+  /** A C2B notification's TransID and which it is (docs/daraja-protocol.md §M3.3). */
+  transId?: string;
+  notification?: string;
   status: number | null;
   error: string | null;
 }
@@ -31,6 +34,8 @@ interface JournalCallback {
   body: unknown;
   checkoutRequestId: string | null;
   conversationId?: string;
+  transId?: string;
+  notification?: string;
 }
 
 /** The callbacks a journal holds, in order; a line that is not a journal entry is an error naming it. */
@@ -54,11 +59,13 @@ export function journalCallbacks(text: string): JournalCallback[] {
       );
     }
     // A line names its callback by the ids callbacks.ts gives it: STK's CheckoutRequestID (every
-    // journal written before Results existed), a Result's ConversationID.
-    const { requestBody, checkoutRequestId, conversationId } = entry as {
+    // journal written before Results existed), a Result's ConversationID, a C2B TransID.
+    const { requestBody, checkoutRequestId, conversationId, transId, notification } = entry as {
       requestBody?: unknown;
       checkoutRequestId?: unknown;
       conversationId?: unknown;
+      transId?: unknown;
+      notification?: unknown;
     };
     if (requestBody === undefined) {
       throw new ReplayError(`line ${index + 1} is a callback with no body`);
@@ -68,6 +75,8 @@ export function journalCallbacks(text: string): JournalCallback[] {
       body: requestBody,
       checkoutRequestId: typeof checkoutRequestId === 'string' ? checkoutRequestId : null,
       ...(typeof conversationId === 'string' && { conversationId }),
+      ...(typeof transId === 'string' && { transId }),
+      ...(typeof notification === 'string' && { notification }),
     });
   });
   return callbacks;
@@ -138,7 +147,8 @@ export async function runReplay(
       timeoutMs: command.timeoutMs,
       onResult: (result) => {
         const answer = result.status === null ? `no answer: ${result.error}` : result.status;
-        const name = result.checkoutRequestId ?? result.conversationId ?? 'callback';
+        const c2b = result.transId && `${result.transId} (${result.notification ?? 'C2B'})`;
+        const name = result.checkoutRequestId ?? result.conversationId ?? c2b ?? 'callback';
         out(`line ${result.line}: ${name} → ${answer}`);
       },
     });

@@ -95,7 +95,8 @@ describe('a state file written before each Daraja API had a folder of its own', 
     const written = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
     // The keys added since: the ledger, fresh (the simulator's own shortcode only), first of the
     // Daraja APIs' keys, and the initiators' locks, the other APIs' next outcomes, and the Results
-    // owed and ids used by B2C, B2B, transaction status, account balance and reversal, empty.
+    // owed and ids used by B2C, B2B, transaction status, account balance and reversal and C2B's
+    // shortcodes and payments, empty.
     const {
       ledger,
       initiators,
@@ -106,6 +107,7 @@ describe('a state file written before each Daraja API had a folder of its own', 
       statusResults,
       balanceResults,
       reversalResults,
+      c2b,
       ...earlier
     } = written;
     expect(Object.keys(written).indexOf('ledger')).toBe(
@@ -126,6 +128,7 @@ describe('a state file written before each Daraja API had a folder of its own', 
       balanceResults,
       reversalResults,
     ]).toEqual([[], [], [], [], [], []]);
+    expect(c2b).toEqual({ shortcodes: [], payments: [] });
     expect(Object.keys(earlier)).toEqual(Object.keys(EARLIER_FILE));
     expect({ ...earlier, savedAt: EARLIER_FILE.savedAt, clockAheadMs: 0 }).toEqual(EARLIER_FILE);
   });

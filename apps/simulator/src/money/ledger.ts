@@ -19,6 +19,7 @@ import { darajaAmount } from './amounts.ts';
 import {
   refusal,
   type LedgerState,
+  type Refusal,
   type MoveRequest,
   type MoveResult,
   type ShortcodeBook,
@@ -106,6 +107,15 @@ export class Ledger extends EventEmitter<{ change: [LedgerEvent] }> {
     return moved;
   }
 
+  /**
+   * Why `move` would refuse this movement now, or undefined if it would make it; nothing changes.
+   * C2B asks before the merchant's validation, which a wallet that cannot pay never reaches.
+   */
+  check(request: MoveRequest): Refusal | undefined {
+    const parties = this.#parties(request, this.#today());
+    return 'reason' in parties ? parties : undefined;
+  }
+
   /** Records a transaction that moved no money: declined, cancelled or expired. */
   record(request: MoveRequest, status: Exclude<TransactionStatus, 'Completed'>): Transaction {
     const transaction = this.#book(request, status);
@@ -188,15 +198,20 @@ export class Ledger extends EventEmitter<{ change: [LedgerEvent] }> {
       throw new RangeError(`amounts are whole cents above 0: ${amount}, charges ${charges}`);
     }
     const day = this.#today();
-    const from = this.#accounts.party(request.from);
-    if ('reason' in from) return { ok: false, ...from };
-    const to = this.#accounts.party(request.to);
-    if ('reason' in to) return { ok: false, ...to };
-    const refused = refuseDebit(from, amount, charges, day) ?? refuseCredit(to, amount, day);
-    if (refused) return { ok: false, ...refused };
-    from.add(-amount, -charges, day);
-    to.add(amount, 0, day);
+    const parties = this.#parties(request, day);
+    if ('reason' in parties) return { ok: false, ...parties };
+    parties.from.add(-amount, -charges, day);
+    parties.to.add(amount, 0, day);
     return { ok: true, transaction: this.#book(request, 'Completed') };
+  }
+
+  /** Both sides of a movement, found, or why it cannot be made now. */
+  #parties({ amount, charges = 0, ...request }: MoveRequest, day: string) {
+    const from = this.#accounts.party(request.from);
+    if ('reason' in from) return from;
+    const to = this.#accounts.party(request.to);
+    if ('reason' in to) return to;
+    return refuseDebit(from, amount, charges, day) ?? refuseCredit(to, amount, day) ?? { from, to };
   }
 
   #book(request: MoveRequest, status: TransactionStatus): Transaction {

@@ -8,6 +8,7 @@ import { Ledger } from '../money/ledger.ts';
 import { b2b } from './b2b/b2b.operation.ts';
 import { b2c } from './b2c/b2c.operation.ts';
 import { balance } from './balance/balance.operation.ts';
+import { c2b } from './c2b/c2b.operation.ts';
 import { CredentialKey } from './initiators/credential.ts';
 import { InitiatorBook } from './initiators/initiator-book.ts';
 import { initiators } from './initiators/initiators.operation.ts';
@@ -27,6 +28,7 @@ export const OPERATIONS = {
   initiators,
   outcomes,
   qr,
+  c2b,
   b2c,
   b2b,
   status,

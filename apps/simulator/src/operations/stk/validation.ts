@@ -12,7 +12,7 @@ const MAX_AMOUNT = 250_000;
 const TRANSACTION_TYPES = ['CustomerPayBillOnline', 'CustomerBuyGoodsOnline'] as const;
 
 /** Daraja accepts numbers or numeric strings in its "Numeric" fields. */
-function numericText(value: unknown): string | null {
+export function numericText(value: unknown): string | null {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value === 'string' && value.trim() !== '') return value.trim();
   return null;
