@@ -25,6 +25,7 @@ import {
   stopGroup,
 } from './simulator-package/processes.ts';
 import { b2cRoundTrip } from './simulator-package/b2c-round-trip.ts';
+import { c2bRoundTrip } from './simulator-package/c2b-round-trip.ts';
 import { json, roundTrip, startReceiver, type Receiver } from './simulator-package/round-trip.ts';
 import { PROGRAMMATIC, TSCONFIG, TYPED } from './simulator-package/user-files.ts';
 
@@ -116,6 +117,8 @@ try {
   await roundTrip(base, receiver);
   step(`a B2C payout: OAuth → SecurityCredential → payment request → Result against ${base}`);
   await b2cRoundTrip(base, receiver);
+  step(`a C2B payment: OAuth → register URL (v2) → simulate → confirmation against ${base}`);
+  await c2bRoundTrip(base, receiver);
 
   step('the programmatic API and its types');
   fs.writeFileSync(path.join(appDir, 'programmatic.mjs'), PROGRAMMATIC);

@@ -5,17 +5,12 @@
  */
 import crypto from 'node:crypto';
 import { check } from './processes.ts';
-import { json, type Receiver } from './round-trip.ts';
+import { accessToken, json, type Receiver } from './round-trip.ts';
 
 const CUSTOMER = '254705912645';
 
 export async function b2cRoundTrip(base: string, receiver: Receiver) {
-  const basic = Buffer.from('check-key:check-secret').toString('base64');
-  const grant = await json(
-    await fetch(`${base}/oauth/v1/generate?grant_type=client_credentials`, {
-      headers: { Authorization: `Basic ${basic}` },
-    }),
-  );
+  const token = await accessToken(base);
   const certificate = await (await fetch(`${base}/_sim/certificate`)).text();
   const credential = crypto
     .publicEncrypt(
@@ -27,7 +22,7 @@ export async function b2cRoundTrip(base: string, receiver: Receiver) {
   const request = await fetch(`${base}/mpesa/b2c/v3/paymentrequest`, {
     method: 'POST',
     headers: {
-      Authorization: `Bearer ${String(grant.access_token)}`,
+      Authorization: `Bearer ${token}`,
       'Content-Type': 'application/json',
     },
     body: JSON.stringify({

@@ -66,6 +66,17 @@ export async function json(response: Response): Promise<Record<string, unknown>>
   }
 }
 
+/** A token, as any Daraja client gets one first. */
+export async function accessToken(base: string): Promise<string> {
+  const basic = Buffer.from('check-key:check-secret').toString('base64');
+  const grant = await json(
+    await fetch(`${base}/oauth/v1/generate?grant_type=client_credentials`, {
+      headers: { Authorization: `Basic ${basic}` },
+    }),
+  );
+  return String(grant.access_token);
+}
+
 /** Nairobi time (UTC+3, no daylight saving), as Daraja's Timestamp wants it: YYYYMMDDHHmmss. */
 function timestamp(): string {
   return new Date(Date.now() + 3 * 3600_000).toISOString().slice(0, 19).replace(/[-T:]/g, '');

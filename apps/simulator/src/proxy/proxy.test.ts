@@ -16,6 +16,7 @@ import {
   type Harness,
   type Receiver,
 } from '../test/harness.ts';
+import { PASSWORD, credentialFor } from '../test/initiators.ts';
 import { PRODUCTION, SANDBOX, connectRequest, exchange, viaProxy } from '../test/proxy-client.ts';
 import { NOT_THROUGH_THE_PROXY, PROXY_OFF, notADarajaHost } from './forward.ts';
 
@@ -116,6 +117,47 @@ describe('the proxy mode', () => {
     expect(refused.body).toMatchObject({
       errorCode: '404.001.03',
       errorMessage: 'Invalid Access Token',
+    });
+  });
+
+  it('takes a B2C payment request for sandbox.safaricom.co.ke and posts its Result', async () => {
+    // The client's SecurityCredential is made with the simulator's certificate, which it is given
+    // as a file (GET /_sim/certificate, or the package's copy): the proxy does not serve /_sim/.
+    const credential = await credentialFor(sim, PASSWORD);
+    const token = await viaProxy(sim.url, ca, `${SANDBOX}${TOKEN_PATH}`, {
+      headers: { Authorization: basic },
+    });
+    const payout = await viaProxy(sim.url, ca, `${SANDBOX}/mpesa/b2c/v3/paymentrequest`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token.body.access_token}` },
+      body: {
+        OriginatorConversationID: 'proxy-b2c-1',
+        InitiatorName: 'testapi',
+        SecurityCredential: credential,
+        CommandID: 'BusinessPayment',
+        Amount: 10,
+        PartyA: '600992',
+        PartyB: '254705912645',
+        Remarks: 'Through the proxy',
+        QueueTimeOutURL: `${receiver.url}/b2c-timeout`,
+        ResultURL: `${receiver.url}/b2c`,
+        Occassion: 'Proxy',
+      },
+    });
+    expect(payout.status).toBe(200);
+    expect(payout.peer?.subjectAltName).toBe('DNS:sandbox.safaricom.co.ke');
+    expect(payout.body).toEqual({
+      OriginatorConversationID: 'proxy-b2c-1',
+      ConversationID: expect.stringMatching(/^AG_\d{8}_/),
+      ResponseCode: '0',
+      ResponseDescription: 'Accept the service request successfully.',
+    });
+    const results = () => receiver.received.filter((each) => each.path === '/callback/b2c');
+    await expect.poll(results).toHaveLength(1);
+    expect(results()[0]!.body.Result).toMatchObject({
+      ResultCode: 0,
+      OriginatorConversationID: 'proxy-b2c-1',
+      ConversationID: payout.body.ConversationID,
     });
   });
 
