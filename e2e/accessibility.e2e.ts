@@ -73,4 +73,28 @@ describe('accessibility', () => {
     expect(await violations()).toEqual([]);
     expect(await fitsWidth(page)).toBe(true);
   });
+
+  it('the virtual phone’s M-PESA menu: its choices, a form with a field at fault, a payment told', async () => {
+    await page.goto(`${simulatorUrl}/?phone=0712349999`);
+    await page.getByText('Watching 0712349999.').waitFor();
+    await page.getByRole('button', { name: 'M-PESA menu' }).click();
+    await page.getByRole('heading', { name: 'Lipa na M-PESA' }).waitFor();
+    expect(await violations()).toEqual([]);
+
+    await page.getByRole('button', { name: 'Pay Bill' }).click();
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByText('Enter the business number: 5 to 7 digits.').waitFor();
+    expect(await violations()).toEqual([]);
+    expect(await fitsWidth(page)).toBe(true);
+
+    await page.getByLabel('Business number').fill('600984');
+    await page.getByLabel('Account number').fill('AXE-1');
+    await page.getByLabel('Amount (Ksh)').fill('5');
+    await page.getByLabel('M-PESA PIN', { exact: true }).fill('1234');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('status').filter({ hasText: 'Paid Ksh5.00' }).waitFor();
+    await page.locator('.sms-ok').waitFor();
+    expect(await violations()).toEqual([]);
+    expect(await fitsWidth(page)).toBe(true);
+  });
 });

@@ -192,13 +192,17 @@ describe('the repeat rule', () => {
 });
 
 describe('the virtual phone page', () => {
-  it('is served with its script and style', async () => {
+  it('is served with its scripts and styles, those it names and those its script imports', async () => {
     const page = await fetch(`${sim.url}/`);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await page.text();
     expect(html).toContain('Virtual phone');
-    expect((await fetch(`${sim.url}/phone.js`)).status).toBe(200);
-    expect((await fetch(`${sim.url}/phone.css`)).status).toBe(200);
+    const named = [...html.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((match) => match[1]);
+    expect(named).toEqual(['/phone.css', '/pay-menu.css', '/phone.js']);
+    const imported = ['/log.js', '/money-sms.js', '/pay-menu.js', '/pay-outcome.js'];
+    for (const asset of [...named, ...imported]) {
+      expect((await fetch(`${sim.url}${asset}`)).status, asset).toBe(200);
+    }
   });
 });
 

@@ -3,6 +3,7 @@
 // log.js.
 import { renderLogEntries } from './log.js';
 import { smsForTransaction } from './money-sms.js';
+import { startPayMenu } from './pay-menu.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -62,6 +63,7 @@ function connect() {
     state.prompts = new Map(data.prompts.map((prompt) => [prompt.checkoutRequestId, prompt]));
     state.transactions = data.transactions ?? [];
     state.log = data.log;
+    for (const payment of [...(data.c2bPayments ?? [])].reverse()) payMenu.paymentChanged(payment);
     render();
   });
   source.addEventListener('prompt', (event) => {
@@ -76,6 +78,10 @@ function connect() {
     state.transactions.length = Math.min(state.transactions.length, 50);
     renderPhone();
   });
+  source.addEventListener('c2b', (event) => {
+    const { payment } = JSON.parse(event.data);
+    if (payment) payMenu.paymentChanged(payment);
+  });
   source.addEventListener('log', (event) => {
     state.log.unshift(JSON.parse(event.data));
     state.log.length = Math.min(state.log.length, 200);
@@ -85,6 +91,7 @@ function connect() {
     state.prompts.clear();
     state.transactions = [];
     state.log = [];
+    payMenu.reset();
     render();
   });
   state.source = source;
@@ -145,7 +152,9 @@ function renderPhone() {
       msisdn: p.phoneNumber,
       text: smsFor(p),
     }));
+  // Only money moved sends a message: a payment the merchant cancelled is told by the menu.
   const fromLedger = state.transactions.flatMap((transaction) => {
+    if (transaction.status !== 'Completed') return [];
     const sms = smsForTransaction(transaction, state.phone, money);
     return sms ? [{ at: transaction.at, ok: true, ...sms }] : [];
   });
@@ -182,6 +191,7 @@ function renderWatching() {
     ? `Watching ${national(state.phone)}.`
     : 'Watching all numbers.';
   $('watch-number').value = state.phone ? national(state.phone) : '';
+  payMenu.refresh();
 }
 
 function renderLog() {
@@ -195,6 +205,8 @@ function render() {
 }
 
 // ---- wiring ------------------------------------------------------------------------------------
+
+const payMenu = startPayMenu({ phone: () => state.phone, money, national });
 
 $('watch-form').addEventListener('submit', (event) => {
   event.preventDefault();
