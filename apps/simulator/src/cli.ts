@@ -250,7 +250,7 @@ export function parseCommandLine(
   } catch (error) {
     if (!(error instanceof SimulatorConfigError)) throw error;
     const setting = SETTING_FLAGS.find(({ name }) => name === error.setting);
-    if (setting && setting.name in fromFlags) {
+    if (setting && Object.hasOwn(fromFlags, setting.name)) {
       return {
         kind: 'error',
         message: `Bad value for --${setting.flag} (${JSON.stringify(fromFlags[setting.name])}): ${error.problem}`,

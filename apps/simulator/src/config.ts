@@ -128,7 +128,7 @@ const EnvSchema = z.object({
   SIM_C2B_PRODUCTION_URLS: flag('false'),
   /** Append every request and callback, with its answer, to this JSON-lines file (journal.ts). */
   SIM_JOURNAL: optionalText,
-  /** Keep tokens, prompts and undelivered callbacks in this file across restarts (state.ts). */
+  /** Keep tokens, prompts, the ledger, Results and callbacks owed in this file across restarts (state.ts). */
   SIM_STATE: optionalText,
   /** Answer CONNECT for Safaricom's two hosts, serving Daraja's routes to them (proxy/tunnel.ts). */
   SIM_PROXY: flag('true'),
@@ -200,7 +200,7 @@ export const SETTING_HELP: Record<SettingName, string> = {
   SIM_JOURNAL:
     'Append every request and callback, with its answer, to this file (JSON lines; replay reads it).',
   SIM_STATE:
-    'Keep tokens, prompts and undelivered callbacks in this file, so that a restart carries on.',
+    'Keep tokens, prompts, the ledger, Results and callbacks owed in this file, so that a restart carries on.',
   SIM_PROXY:
     'Answer HTTPS_PROXY clients for sandbox.safaricom.co.ke and api.safaricom.co.ke (README: "Any SDK as it is").',
   SIM_PROXY_CA_DIR: `Folder for the proxy's certificate authority (unset: SIM_STATE's folder, else ${DEFAULT_CA_DIR}).`,

@@ -120,6 +120,29 @@ describe('SIM_STATE', () => {
     }
   });
 
+  it('judges a kept lock again by SIM_INITIATOR_LOCK_AFTER as it is at the restart', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sim-initiators-'));
+    const file = path.join(dir, 'state.json');
+    const restarted = async (lockAfter: string) => {
+      const sim = (await simulator({ SIM_STATE: file, SIM_INITIATOR_LOCK_AFTER: lockAfter })).sim;
+      const state = (await initiators(sim)).initiators[0];
+      await sim.app.close();
+      return state;
+    };
+    try {
+      const first = (await simulator({ SIM_STATE: file, SIM_INITIATOR_LOCK_AFTER: '2' })).sim;
+      await failTimes(first, 2);
+      await first.app.close();
+      // Never locks (0), or a higher threshold not yet reached: unlocked, the failures kept.
+      expect(await restarted('0')).toMatchObject({ failures: 2, locked: false });
+      expect(await restarted('3')).toMatchObject({ failures: 2, locked: false });
+      // Back to 2: the two failures lock it again.
+      expect(await restarted('2')).toMatchObject({ failures: 2, locked: true });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reads a file written before initiators were kept', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sim-initiators-'));
     const file = path.join(dir, 'state.json');

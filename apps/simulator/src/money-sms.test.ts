@@ -47,3 +47,38 @@ describe('the phone’s message for a transaction', () => {
     expect(smsForTransaction(payout, '254711222333', money)).toBeNull();
   });
 });
+
+describe('the phone’s message for a reversal', () => {
+  const reversal = {
+    ...payout,
+    receipt: 'UKR9Z8Y7X6',
+    kind: 'reversal',
+    reverses: 'UKR1A2B3C4',
+  };
+
+  it('tells a customer paid back that the original transaction was reversed, and credited', () => {
+    const back = {
+      ...reversal,
+      debit: { shortcode: '600992', account: 'Utility Account' },
+      credit: { msisdn: '254708374149' },
+    };
+    expect(smsForTransaction(back, '254708374149', money).text).toMatch(
+      /^UKR9Z8Y7X6 Confirmed\. Transaction UKR1A2B3C4 has been reversed\. Ksh100\.00 is credited to your M-PESA account on \d+\/\d+\/26 at \d+:\d\d [AP]M\.$/,
+    );
+  });
+
+  it('tells a customer whose payout is taken back that it is debited, with no transaction cost', () => {
+    const out = {
+      ...reversal,
+      debit: { msisdn: '254708374149' },
+      credit: { shortcode: '600992', account: 'Utility Account' },
+      debitName: 'John Doe',
+      creditName: 'Safaricom Daraja 992',
+    };
+    const sms = smsForTransaction(out, '254708374149', money);
+    expect(sms.msisdn).toBe('254708374149');
+    expect(sms.text).toMatch(
+      /^UKR9Z8Y7X6 Confirmed\. Transaction UKR1A2B3C4 has been reversed\. Ksh100\.00 is debited from your M-PESA account on .* at .*\.$/,
+    );
+  });
+});

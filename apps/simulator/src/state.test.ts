@@ -83,7 +83,7 @@ function newPrompt(phone: string): NewPrompt {
 describe('the state file', () => {
   it('is written at start, and holds a new prompt and token within 100 ms', async () => {
     const sim = await start();
-    expect(saved()).toMatchObject({ version: 1, prompts: [], tokens: [], next: [] });
+    expect(saved()).toMatchObject({ version: 2, prompts: [], tokens: [], next: [] });
     const id = await push(sim);
     await sleep(100);
     const state = saved();
@@ -240,11 +240,17 @@ describe('a state file that cannot be used stops the start with a sentence', () 
       '{"version":1,"tokens":[]}',
       /is not a state file this simulator wrote \(savedAt: .*\): move it away/,
     ],
-    ['another version', '{"version":2}', /is not a state file this simulator wrote \(version: /],
-  ])('%s: it is named, and left as it is', async (_case, content) => {
+    ['another version', '{"version":0}', /is not a state file this simulator wrote \(version: /],
+    [
+      'a newer simulator’s',
+      '{"version":3,"ledger":{}}',
+      /is not a state file this simulator can read: a newer simulator wrote it \(format 3; this one reads 1 to 2\)\. Start that simulator on it again, or move it away/,
+    ],
+  ])('%s: it is named, and left as it is', async (_case, content, why) => {
     fs.writeFileSync(file, content);
     const refusal = startSimulator({ SIM_STATE: file });
     await expect(refusal).rejects.toThrow(/^SIM_STATE file .*state\.json is not/);
+    await expect(refusal).rejects.toThrow(why);
     await expect(refusal).rejects.toThrow(
       /the simulator does not overwrite a state file it cannot read, so that the prompts in it are not lost\.$/,
     );

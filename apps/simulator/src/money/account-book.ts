@@ -98,7 +98,8 @@ export class AccountBook {
     // A shortcode that changes kind starts again with the new kind's accounts.
     const accounts = { ...(known?.kind === kind ? known.accounts : DEFAULT_ACCOUNTS[kind]) };
     for (const [name, cents] of Object.entries(change.balances ?? {})) {
-      if (!(name in accounts)) {
+      // Own keys only: `toString` is in every object, and is no account (nor is `__proto__`).
+      if (!Object.hasOwn(accounts, name)) {
         return {
           error: `A ${kind} has no ${name}: its accounts are ${Object.keys(accounts).join(', ')}`,
         };
@@ -127,10 +128,13 @@ export class AccountBook {
     this.#addShortcode(this.#home.shortcode, 'paybill').name = this.#home.businessName;
   }
 
+  /** Carries on from SIM_STATE; the simulator's own shortcode takes SIM_BUSINESS_NAME as it is now. */
   restore(shortcodes: ShortcodeBook[], wallets: Wallet[]): void {
     this.clear();
     for (const book of shortcodes) this.shortcodes.set(book.shortcode, book);
     for (const wallet of wallets) this.wallets.set(wallet.msisdn, wallet);
+    const home = this.shortcodes.get(this.#home.shortcode);
+    if (home) home.name = this.#home.businessName;
   }
 
   #addShortcode(code: string, kind: ShortcodeKind): ShortcodeBook {

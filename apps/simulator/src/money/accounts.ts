@@ -63,6 +63,15 @@ export const MSISDN = /^254[17][0-9]{8}$/;
  * B2C payout as large before the wallet reaches M-PESA's maximum balance.
  */
 export const DEFAULT_WALLET_BALANCE: Cents = 250_000_00;
+/**
+ * The most a shortcode's account may hold, and the lowest its Charges Paid Account may fall to: KES
+ * 1,000,000,000,000.00 (a trillion shillings, far above any business's float). The limit is the
+ * simulator's own, not M-PESA's (docs/daraja-protocol.md §M12): it keeps every balance, and every
+ * sum of a balance and an amount, a whole number of cents that JavaScript counts exactly (below
+ * Number.MAX_SAFE_INTEGER, about 90 trillion shillings), so that no cent is made up or lost.
+ */
+export const SHORTCODE_MAX_BALANCE: Cents = 1_000_000_000_000_00;
+
 /** M-PESA's limits on a customer (§M4.1): the most a wallet holds, and moves in a day each way. */
 export const WALLET_MAX_BALANCE: Cents = 500_000_00;
 export const WALLET_DAILY_LIMIT: Cents = 500_000_00;

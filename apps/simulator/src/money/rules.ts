@@ -3,9 +3,12 @@
  * Paid Account excepted: it counts charges as a negative balance), and a wallet keeps M-PESA's
  * limits on a customer (§M4.1): at most 500,000.00 held, and 500,000.00 moved each way in a day.
  * The ledger checks both sides before it changes either, so that a movement is whole or nothing.
+ * A shortcode's accounts keep the simulator's own bounds (SHORTCODE_MAX_BALANCE), so that every sum
+ * stays exact.
  */
 import {
   CHARGES_ACCOUNT,
+  SHORTCODE_MAX_BALANCE,
   WALLET_DAILY_LIMIT,
   WALLET_MAX_BALANCE,
   type AccountName,
@@ -23,6 +26,8 @@ export interface Party {
   wallet?: Wallet;
   /** The Charges Paid Account pays what it does not hold: its balance counts charges paid. */
   mayGoNegative: boolean;
+  /** A shortcode's account: what its Charges Paid Account holds, where its charges go. */
+  chargesBalance?: Cents;
   /** Adds `amount` (negative: pays it), and `charges` (negative: pays them), on `day`. */
   add(amount: Cents, charges: Cents, day: string): void;
 }
@@ -47,6 +52,7 @@ export function accountParty(book: ShortcodeBook, account: AccountName): Party {
     label: `The ${account} of ${book.shortcode}`,
     balance: book.accounts[account] ?? 0,
     mayGoNegative: account === CHARGES_ACCOUNT,
+    chargesBalance: book.accounts[CHARGES_ACCOUNT] ?? 0,
     add(amount, charges) {
       book.accounts[account] = (book.accounts[account] ?? 0) + amount;
       if (charges !== 0)
@@ -76,6 +82,18 @@ export function refuseDebit(
       `${party.label} holds ${kes(party.balance)}: ${kes(needed)} is needed.`,
     );
   }
+  // The Charges Paid Account goes below zero, but not past the simulator's bound.
+  const lowest = -SHORTCODE_MAX_BALANCE;
+  const charged = wallet ? undefined : party.chargesBalance;
+  if (
+    (party.mayGoNegative && party.balance - needed < lowest) ||
+    (charged !== undefined && charged - charges < lowest)
+  ) {
+    return refusal(
+      'insufficient-funds',
+      `${party.label} cannot pay ${kes(needed)} (charges ${kes(charges)}): its shortcode's ${CHARGES_ACCOUNT} would fall below the simulator's lowest, ${kes(lowest)}.`,
+    );
+  }
   if (wallet && movedToday(wallet, day, 'outToday') + amount > WALLET_DAILY_LIMIT) {
     return refusal(
       'daily-limit',
@@ -85,10 +103,17 @@ export function refuseDebit(
   return undefined;
 }
 
-/** Why the credit side cannot take `amount`, if it cannot: only a wallet has limits. */
+/** Why the credit side cannot take `amount`, if it cannot: a wallet's limits, or the simulator's bound. */
 export function refuseCredit(party: Party, amount: Cents, day: string): Refusal | undefined {
   const wallet = party.wallet;
-  if (!wallet) return undefined;
+  if (!wallet) {
+    return party.balance + amount > SHORTCODE_MAX_BALANCE
+      ? refusal(
+          'max-balance',
+          `${party.label} holds ${kes(party.balance)}: ${kes(amount)} more would pass the most the simulator lets an account hold, ${kes(SHORTCODE_MAX_BALANCE)}.`,
+        )
+      : undefined;
+  }
   if (wallet.balance + amount > WALLET_MAX_BALANCE) {
     return refusal(
       'max-balance',

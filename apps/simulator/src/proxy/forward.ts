@@ -10,13 +10,28 @@
  * (/_sim/) and the virtual phone answer at the simulator's own address only.
  */
 import type http from 'node:http';
+import type net from 'node:net';
 import type { onRequestAsyncHookHandler } from 'fastify';
 import { ERRORS } from '../catalogue.ts';
 import { darajaError } from '../daraja/envelope.ts';
 import { DARAJA_HOSTS, isDarajaHost } from './authority.ts';
 
-/** The tunnels' decrypted connections and the requests sent whole: what came through the proxy. */
-export const PROXIED = new WeakSet<object>();
+/**
+ * The tunnels' decrypted connections and the requests sent whole: what came through the proxy,
+ * each with the simulator's address as its client reached it (`addressOf`), '' when unknown.
+ */
+export const PROXIED = new WeakMap<object, string>();
+
+/**
+ * The address a client reached the simulator at, as its HTTPS_PROXY names it
+ * (`http://127.0.0.1:3001`, `http://[::1]:3001`): where the control API answers it too.
+ */
+export function addressOf(socket: net.Socket): string {
+  const host = socket.localAddress?.replace(/^::ffff:(?=\d+\.)/, '');
+  const port = socket.localPort;
+  if (!host || !port) return '';
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
 
 const HOSTS = DARAJA_HOSTS.map((host) => `${host}:443`).join(' and ');
 
@@ -24,8 +39,9 @@ export const notADarajaHost = (target: string) =>
   `The simulator's proxy answers only for ${HOSTS}, which it serves itself; it is not an open proxy, so ${target} is refused. Keep other hosts out of the proxy with NO_PROXY.`;
 export const PROXY_OFF =
   "The simulator's proxy mode is off (SIM_PROXY=false): it serves no host. Turn it on with --proxy, or give your client the simulator's address as Daraja's.";
-export const NOT_THROUGH_THE_PROXY =
-  'The control API (/_sim/) and the virtual phone are not served through the proxy: use them at the simulator’s own address (http://127.0.0.1:3001 unless --host or --port says otherwise).';
+/** `address`: the simulator's own, as the client reached it ('' when unknown: not named). */
+export const notThroughTheProxyMessage = (address: string) =>
+  `The control API (/_sim/) and the virtual phone are not served through the proxy: use them at the simulator’s own address${address ? ` (${address})` : ''}, without the proxy.`;
 
 const ABSOLUTE = /^[a-z][a-z0-9+.-]*:\/\//i;
 
@@ -39,7 +55,7 @@ export function forwardedPath(request: http.IncomingMessage, proxyOn: boolean): 
   const target = URL.parse(url);
   if (target?.protocol !== 'https:' || !isDarajaHost(target.hostname)) return url;
   if (target.port !== '' || target.username !== '' || target.password !== '') return url;
-  PROXIED.add(request);
+  PROXIED.set(request, addressOf(request.socket));
   return `${target.pathname}${target.search}`;
 }
 
@@ -66,9 +82,10 @@ export function refuseOtherHosts(proxyOn: boolean): onRequestAsyncHookHandler {
  * control API with a sentence, anything else as Daraja answers a path it does not have.
  */
 export const notThroughTheProxy: onRequestAsyncHookHandler = async (request, reply) => {
-  if (!PROXIED.has(request.raw) && !PROXIED.has(request.raw.socket)) return;
+  const reached = PROXIED.get(request.raw) ?? PROXIED.get(request.raw.socket);
+  if (reached === undefined) return;
   if (request.url.startsWith('/_sim')) {
-    return reply.code(403).send({ error: NOT_THROUGH_THE_PROXY });
+    return reply.code(403).send({ error: notThroughTheProxyMessage(reached) });
   }
   return reply.code(404).send(darajaError(ERRORS.notFound, ''));
 };

@@ -18,7 +18,7 @@ import {
 } from '../test/harness.ts';
 import { PASSWORD, credentialFor } from '../test/initiators.ts';
 import { PRODUCTION, SANDBOX, connectRequest, exchange, viaProxy } from '../test/proxy-client.ts';
-import { NOT_THROUGH_THE_PROXY, PROXY_OFF, notADarajaHost } from './forward.ts';
+import { PROXY_OFF, notADarajaHost, notThroughTheProxyMessage } from './forward.ts';
 
 const basic = `Basic ${Buffer.from('key:secret').toString('base64')}`;
 const TOKEN_PATH = '/oauth/v1/generate?grant_type=client_credentials';
@@ -185,7 +185,7 @@ describe('the proxy mode', () => {
     ]) {
       const answer = await viaProxy(sim.url, ca, url);
       expect(answer.status, url).toBe(403);
-      expect(answer.body).toEqual({ error: NOT_THROUGH_THE_PROXY });
+      expect(answer.body).toEqual({ error: notThroughTheProxyMessage(sim.url) });
     }
     const faults = { rules: [{ operation: 'stkpush', probability: 1, error: 'busy' }] };
     const put = await viaProxy(sim.url, ca, `${SANDBOX}/_sim/faults`, {
@@ -218,7 +218,7 @@ describe('the proxy mode', () => {
     );
     const control = await whole(`${PRODUCTION}/_sim/info`);
     expect(control).toMatch(/^HTTP\/1\.1 403 Forbidden/);
-    expect(control).toContain(JSON.stringify({ error: NOT_THROUGH_THE_PROXY }));
+    expect(control).toContain(JSON.stringify({ error: notThroughTheProxyMessage(sim.url) }));
   });
 });
 

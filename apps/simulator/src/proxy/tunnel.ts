@@ -22,18 +22,29 @@ import {
   type DarajaHost,
 } from './authority.ts';
 import { DEFAULT_CA_DIR } from '../config.ts';
-import { PROXIED, PROXY_OFF, notADarajaHost } from './forward.ts';
+import { PROXIED, PROXY_OFF, addressOf, notADarajaHost } from './forward.ts';
 
 /** How a client trusts the authority, by language (README: "Any SDK as it is"). */
 const TRUST =
   'Node: NODE_EXTRA_CA_CERTS, and NODE_USE_ENV_PROXY=1 for its own fetch and https; ' +
   'Python: REQUESTS_CA_BUNDLE or SSL_CERT_FILE; PHP: CURLOPT_CAINFO';
 
-/** `host:port` of a CONNECT request (the authority form, RFC 9110 §9.3.6), the host in lower case. */
+/**
+ * `host:port` of a CONNECT request (the authority form, RFC 9110 §9.3.6), the host in lower case
+ * and without the trailing dot of a fully qualified name (`sandbox.safaricom.co.ke.`: the same host).
+ */
 function targetOf(url: string | undefined): { host: string; port: string } | undefined {
-  const match = /^(\[[^\]]+\]|[^:[\]]+):([0-9]+)$/.exec(url ?? '');
+  const match = /^(\[[^\]]+\]|[^:[\]]+?)\.?:([0-9]+)$/.exec(url ?? '');
   return match ? { host: match[1]!.toLowerCase(), port: match[2]! } : undefined;
 }
+
+/**
+ * How long a tunnel may stay silent before its first request (its TLS handshake included): two
+ * minutes, far more than any client takes, so that a client that opens a tunnel and sends nothing
+ * does not hold a connection forever. Any traffic starts the wait again; once a request has been
+ * answered, the HTTP server's keep-alive timeout replaces it, as on the plain port.
+ */
+export const TUNNEL_IDLE_MS = 120_000;
 
 /** An HTTP answer on a socket that HTTP no longer reads, and the end of it. */
 function answer(socket: Duplex, status: string, message: string): void {
@@ -51,12 +62,13 @@ export interface Proxy {
 
 /**
  * Answers CONNECT on the simulator's HTTP server. Without an authority (SIM_PROXY=false), every
- * CONNECT is refused, saying that the proxy is off.
+ * CONNECT is refused, saying that the proxy is off. `idleMs`: TUNNEL_IDLE_MS but in tests.
  */
 export function answerConnect(
   server: http.Server,
   authority: CertificateAuthority | undefined,
   log: FastifyBaseLogger,
+  idleMs = TUNNEL_IDLE_MS,
 ): Proxy {
   const open = new Set<Duplex>();
   server.on('connect', (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -78,7 +90,8 @@ export function answerConnect(
         socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
         // What the client sent after its CONNECT without waiting (its TLS hello, at most).
         if (head.length > 0) socket.unshift(head);
-        serveTls(server, socket, secureContext, host, authority.certificateFile, log);
+        const tunnel = { host, caFile: authority.certificateFile, idleMs };
+        serveTls(server, socket as net.Socket, secureContext, tunnel, log);
       },
       (error: Error) => {
         log.error(`The proxy cannot answer for ${host}: ${error.message}`);
@@ -103,19 +116,20 @@ const reason = (error: Error) => (error as { reason?: string }).reason ?? error.
 /** TLS over the tunnel, as `host`, and the decrypted connection to the HTTP server. */
 function serveTls(
   server: http.Server,
-  socket: Duplex,
+  socket: net.Socket,
   secureContext: tls.SecureContext,
-  host: DarajaHost,
-  caFile: string,
+  { host, caFile, idleMs }: { host: DarajaHost; caFile: string; idleMs: number },
   log: FastifyBaseLogger,
 ): void {
-  const secure = new tls.TLSSocket(socket as net.Socket, {
+  const secure = new tls.TLSSocket(socket, {
     isServer: true,
     secureContext,
     // HTTP/1.1: the server speaks no other.
     ALPNProtocols: ['http/1.1'],
   });
-  PROXIED.add(secure);
+  PROXIED.set(secure, addressOf(socket));
+  // The HTTP server sets its own timeouts on the connection once a request comes (keep-alive).
+  secure.setTimeout(idleMs, () => secure.destroy());
   let established = false;
   secure.once('secure', () => (established = true));
   secure.on('error', (error: Error) => {

@@ -11,6 +11,15 @@ function when(at) {
 }
 
 /**
+ * A reversal's message, in M-PESA's words: the original transaction (`reverses`, its receipt) has
+ * been reversed, and the amount is credited to the wallet, or taken back from it.
+ */
+function reversalText(transaction, amount, date, time, credited) {
+  const way = credited ? 'credited to' : 'debited from';
+  return `${transaction.receipt} Confirmed. Transaction ${transaction.reverses} has been reversed. ${amount} is ${way} your M-PESA account on ${date} at ${time}.`;
+}
+
+/**
  * The message `phone` (12 digits) got for `transaction`, or null when it concerns another number
  * (every number when `phone` is '').
  */
@@ -19,12 +28,17 @@ export function smsForTransaction(transaction, phone, money) {
   const from = transaction.debit.msisdn;
   const { date, time } = when(transaction.at);
   const amount = money(transaction.amount);
+  const reversal = transaction.kind === 'reversal';
   if (to && (!phone || to === phone)) {
-    const what = transaction.kind === 'reversal' ? 'reversed to you' : 'received';
     return {
       msisdn: to,
-      text: `${transaction.receipt} Confirmed. You have ${what} ${amount} from ${transaction.debitName ?? transaction.debit.shortcode} on ${date} at ${time}.`,
+      text: reversal
+        ? reversalText(transaction, amount, date, time, true)
+        : `${transaction.receipt} Confirmed. You have received ${amount} from ${transaction.debitName ?? transaction.debit.shortcode} on ${date} at ${time}.`,
     };
+  }
+  if (from && reversal && (!phone || from === phone)) {
+    return { msisdn: from, text: reversalText(transaction, amount, date, time, false) };
   }
   if (from && (!phone || from === phone)) {
     const account = transaction.reference ? ` for account ${transaction.reference}` : '';

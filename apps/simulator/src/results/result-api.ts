@@ -55,7 +55,9 @@ export const FAMILY_CODES: Readonly<Record<string, string>> = {
 export function failed(resultCode: string, fault?: DeliveryFault): Decided {
   return {
     resultCode,
-    resultDesc: FAMILY_CODES[resultCode] ?? 'The service request could not be processed.',
+    resultDesc: Object.hasOwn(FAMILY_CODES, resultCode)
+      ? FAMILY_CODES[resultCode]!
+      : 'The service request could not be processed.',
     fault,
   };
 }

@@ -72,7 +72,7 @@ export function payBusiness(
 ): B2bPayment {
   let fault: DeliveryFault = {};
   const fail = (code: string): B2bPayment => {
-    const resultCode = code in B2B_RESULTS ? (code as B2bResultCode) : '1';
+    const resultCode = Object.hasOwn(B2B_RESULTS, code) ? (code as B2bResultCode) : '1';
     const outcome = { conversation, resultCode, resultDesc: B2B_RESULTS[resultCode], queue: 'b2b' };
     return { outcome, fault };
   };

@@ -65,7 +65,7 @@ export function payOut(
 ): Payout {
   let fault: DeliveryFault = {};
   const fail = (code: string): Payout => {
-    const resultCode = code in B2C_RESULTS ? (code as B2cResultCode) : '1';
+    const resultCode = Object.hasOwn(B2C_RESULTS, code) ? (code as B2cResultCode) : '1';
     const outcome = { conversation, resultCode, resultDesc: B2C_RESULTS[resultCode], queue: 'b2c' };
     return { outcome, fault };
   };

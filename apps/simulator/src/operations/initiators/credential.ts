@@ -28,6 +28,8 @@ export type CredentialReading =
   | { kind: 'not-encrypted' }
   /** 256 bytes our key does not decrypt: made with another certificate, Safaricom's above all. */
   | { kind: 'foreign' }
+  /** Made with our certificate but with OAEP padding, which Daraja does not take (§M2.1). */
+  | { kind: 'oaep' }
   /** Made with our certificate: the password it holds. */
   | { kind: 'ours'; password: string };
 
@@ -64,8 +66,30 @@ export class CredentialKey {
     }
     const ciphertext = Buffer.from(credential, 'base64');
     if (ciphertext.length !== CIPHERTEXT_BYTES) return { kind: 'not-encrypted' };
+    // OAEP first: its check is exact (a block made otherwise fails it but for a chance of 2^-160),
+    // while one OAEP block in a few hundred happens to look like PKCS#1 v1.5 padding.
+    if (this.#isOaep(ciphertext)) return { kind: 'oaep' };
     const password = this.#decrypt(ciphertext);
     return password === undefined ? { kind: 'foreign' } : { kind: 'ours', password };
+  }
+
+  /**
+   * Whether our key decrypts the block as OAEP, with SHA-1 (OpenSSL's and most libraries' default)
+   * or SHA-256: a client that used our certificate with the wrong padding (Daraja asks for
+   * "PKCS #1.5 padding (not OAEP)", §M2.1).
+   */
+  #isOaep(ciphertext: Buffer): boolean {
+    return ['sha1', 'sha256'].some((oaepHash) => {
+      try {
+        crypto.privateDecrypt(
+          { key: this.#privateKey, padding: crypto.constants.RSA_PKCS1_OAEP_PADDING, oaepHash },
+          ciphertext,
+        );
+        return true;
+      } catch {
+        return false;
+      }
+    });
   }
 
   /**

@@ -92,6 +92,13 @@ export class InitiatorBook {
         if (this.#config.strictCredentials) return this.#failed(state);
         this.#noticeForeign(name);
         return this.#passed(state);
+      case 'oaep':
+        this.#notice(
+          `The SecurityCredential of initiator ${name} was made with the simulator's certificate ` +
+            'but with OAEP padding: Daraja asks for PKCS#1 v1.5 padding (not OAEP), so it fails ' +
+            '(2001). Encrypt with RSA_PKCS1_PADDING (PKCS1v15, RSA/ECB/PKCS1Padding).',
+        );
+        return this.#failed(state);
       default:
         return this.#failed(state);
     }
@@ -115,11 +122,15 @@ export class InitiatorBook {
     return this.list().filter((state) => state.failures > 0 || state.locked);
   }
 
-  /** Carries on from what SIM_STATE held; names no longer configured are dropped. */
+  /**
+   * Carries on from what SIM_STATE held; names no longer configured are dropped. A lock is judged
+   * again by SIM_INITIATOR_LOCK_AFTER as it is now: 0 unlocks, a higher threshold unlocks an
+   * initiator whose failures no longer reach it, a lower one locks.
+   */
   restore(saved: InitiatorState[]): void {
-    for (const { name, failures, locked } of saved) {
+    for (const { name, failures } of saved) {
       const state = this.#states.get(name);
-      if (state) Object.assign(state, { failures, locked });
+      if (state) Object.assign(state, { failures, locked: this.#locks(failures) });
     }
   }
 
@@ -144,10 +155,15 @@ export class InitiatorBook {
   }
 
   #set(state: InitiatorState, failures: number) {
-    const lockAfter = this.#config.initiatorLockAfter;
     state.failures = failures;
-    state.locked = lockAfter > 0 && failures >= lockAfter;
+    state.locked = this.#locks(failures);
     this.onChange?.();
+  }
+
+  /** Whether this many failures in a row lock an initiator (SIM_INITIATOR_LOCK_AFTER; 0: never). */
+  #locks(failures: number): boolean {
+    const lockAfter = this.#config.initiatorLockAfter;
+    return lockAfter > 0 && failures >= lockAfter;
   }
 
   #noticeForeign(name: string) {

@@ -31,7 +31,9 @@ const shortcodeDocs: RouteDocs = {
     '`balances` by Daraja’s account names, in shillings (`1500` or `"1500.00"`): a paybill has ' +
     'a Working, Float, Utility, Charges Paid and Organization Settlement Account, a till a ' +
     'Merchant and a Charges Paid Account. Accounts not named keep their balance; a shortcode not ' +
-    'yet known is known from now on. Only the Charges Paid Account goes below zero. `kind` ' +
+    'yet known is known from now on. Only the Charges Paid Account goes below zero. A balance ' +
+    'is at most 1,000,000,000,000.00 (the simulator’s own bound, which keeps every sum exact; ' +
+    'the Charges Paid Account at least its negative), and a payment past it is refused. `kind` ' +
     '(`paybill` or `till`) changed starts the shortcode again with that kind’s accounts.',
   tags: CONTROL_TAGS,
   response: {
@@ -59,7 +61,8 @@ const walletDocs: RouteDocs = {
   summary: 'Set a customer’s wallet: balance, name, registered',
   description:
     '`balance` in shillings, from 0 to 500,000 (M-PESA’s maximum balance); `name` as Daraja’s ' +
-    'results give it (`254708374149 - John Doe`); `registered` false for a number M-PESA does ' +
+    'results give it (`254708374149 - John Doe`), 1 to 60 characters, no control characters ' +
+    '(line breaks, tabs); `registered` false for a number M-PESA does ' +
     'not know as a registered customer. A number not yet known is known from now on.',
   tags: CONTROL_TAGS,
   response: {

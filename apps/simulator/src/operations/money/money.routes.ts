@@ -4,7 +4,12 @@
  * most two decimals (`1000`, `"1000.00"`), and go out as Daraja's text.
  */
 import { z } from 'zod';
-import { SHORTCODE, ShortcodeKindSchema, WALLET_MAX_BALANCE } from '../../money/accounts.ts';
+import {
+  SHORTCODE,
+  SHORTCODE_MAX_BALANCE,
+  ShortcodeKindSchema,
+  WALLET_MAX_BALANCE,
+} from '../../money/accounts.ts';
 import { darajaAmount, toCents } from '../../money/amounts.ts';
 import type { Ledger } from '../../money/ledger.ts';
 import { phoneParam } from '../../routes/phone-param.ts';
@@ -20,7 +25,18 @@ const amount = z.union([z.number(), z.string()], { error: AMOUNT_RULE }).transfo
   return cents ?? 0;
 });
 
-const name = z.string().trim().min(1, 'must not be empty').max(60, 'must be at most 60 characters');
+/** Line breaks, tabs, escapes: a name is written into messages and logs on one line. */
+const CONTROL = /[\p{Cc}\u2028\u2029]/u;
+
+const name = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(60, 'must be at most 60 characters')
+  .refine((text) => !CONTROL.test(text), 'must not hold control characters');
+
+/** The simulator's bound on a shortcode's account (accounts.ts SHORTCODE_MAX_BALANCE). */
+export const MAX_ACCOUNT_RULE = `must be from ${darajaAmount(-SHORTCODE_MAX_BALANCE)} (the Charges Paid Account; the others 0.00) to ${darajaAmount(SHORTCODE_MAX_BALANCE)}, the most the simulator lets an account hold`;
 
 export const MAX_WALLET_RULE = `must be from 0.00 to ${darajaAmount(WALLET_MAX_BALANCE)}, M-PESA's maximum balance`;
 
@@ -28,7 +44,17 @@ const shortcodeBody = z
   .object({
     kind: ShortcodeKindSchema.optional(),
     name: name.optional(),
-    balances: z.record(z.string(), amount).optional(),
+    balances: z
+      .record(
+        z.string(),
+        amount.pipe(
+          z
+            .number()
+            .min(-SHORTCODE_MAX_BALANCE, MAX_ACCOUNT_RULE)
+            .max(SHORTCODE_MAX_BALANCE, MAX_ACCOUNT_RULE),
+        ),
+      )
+      .optional(),
   })
   .strict();
 

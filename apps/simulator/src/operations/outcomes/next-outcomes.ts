@@ -59,8 +59,8 @@ export class NextOutcomes {
    */
   set(api: string, phone: string, choice: NextChoice): string | undefined {
     const menu = this.#menus.get(api);
-    if (!menu) return `api must be one of stk, ${this.apis().join(', ')}`;
-    if (!(choice.resultCode in menu.resultCodes)) {
+    if (!menu) return `api must be one of ${['stk', ...this.apis()].join(', ')}`;
+    if (!Object.hasOwn(menu.resultCodes, choice.resultCode)) {
       return `resultCode must be one of ${Object.keys(menu.resultCodes).join(', ')} for ${api}`;
     }
     const numbers = this.#next.get(api) ?? new Map<string, NextChoice>();
@@ -84,7 +84,9 @@ export class NextOutcomes {
       this.clear(api, phone);
       return { resultCode: chosen.resultCode, fault: chosen.fault ?? {} };
     }
-    const forced = this.#menus.get(api)?.forcedNumbers[phone];
+    const menu = this.#menus.get(api);
+    const forced =
+      menu && Object.hasOwn(menu.forcedNumbers, phone) ? menu.forcedNumbers[phone] : undefined;
     return forced ? { resultCode: forced.resultCode, fault: {} } : undefined;
   }
 

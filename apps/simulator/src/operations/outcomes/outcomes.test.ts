@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, startSimulator, type Harness } from '../../test/harness.ts';
-import type { OutcomeMenu } from './next-outcomes.ts';
+import { NextOutcomes, type OutcomeMenu } from './next-outcomes.ts';
 
 /** A menu as an API's might be: two result codes, one magic number (`example`, no real API). */
 const MENU: OutcomeMenu = {
@@ -97,5 +97,25 @@ describe('PUT /_sim/numbers/:phone/next for an API after STK push', () => {
       resultCode: '2040',
       fault: {},
     });
+  });
+});
+
+describe('NextOutcomes.set', () => {
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    'refuses %s, which every object has, as a result code',
+    (code) => {
+      const outcomes = new NextOutcomes();
+      outcomes.register('b2c', { resultCodes: { '0': 'Paid.' }, forcedNumbers: {} });
+      expect(outcomes.set('b2c', '254708374149', { resultCode: code })).toBe(
+        'resultCode must be one of 0 for b2c',
+      );
+      expect(outcomes.take('b2c', '254708374149')).toBeUndefined();
+    },
+  );
+
+  it('names only STK push, with no stray comma, when no other API is registered', () => {
+    expect(new NextOutcomes().set('b2c', '254708374149', { resultCode: '0' })).toBe(
+      'api must be one of stk',
+    );
   });
 });

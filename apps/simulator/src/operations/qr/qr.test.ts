@@ -109,6 +109,16 @@ describe('POST /mpesa/qrcode/v1/generate', () => {
     }
   });
 
+  it('counts a text’s length by characters once trimmed: spaces around and emoji are no extra', async () => {
+    for (const MerchantName of [`  ${'M'.repeat(100)}  `, '\u{1F6D2}'.repeat(100)]) {
+      const answer = await generate({ ...REQUEST, MerchantName, Size: '1000' });
+      expect(answer.status, MerchantName).toBe(200);
+      expect(png(answer.body.QRCode).text).toContain(MerchantName.trim());
+    }
+    const longer = await generate({ ...REQUEST, MerchantName: '\u{1F6D2}'.repeat(101) });
+    expect(longer.body.errorMessage).toBe('Bad Request - Invalid MerchantName');
+  });
+
   it.each([
     ['MerchantName', { MerchantName: undefined }],
     ['MerchantName', { MerchantName: '  ' }],

@@ -37,9 +37,11 @@ export interface QrRequest {
   size: number;
 }
 
+/** A text, not blank, of at most MAX_TEXT characters once trimmed (an emoji is one, not two). */
 function text(value: unknown): string | null {
-  if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_TEXT) return null;
-  return value.trim();
+  if (typeof value !== 'string') return null;
+  const trimmed = value.trim();
+  return trimmed === '' || [...trimmed].length > MAX_TEXT ? null : trimmed;
 }
 
 /** Digits as Daraja's "numeric" fields take them: a number, or a string of digits. */

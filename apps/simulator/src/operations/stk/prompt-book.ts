@@ -186,7 +186,9 @@ export class PromptBook extends EventEmitter<{ change: [SimEvent] }> {
     this.#autoDue.delete(id);
     prompt.state = 'completed';
     prompt.resultCode = code;
-    prompt.resultDesc = RESULT_CODES[code] ?? 'The request could not be processed.';
+    prompt.resultDesc = Object.hasOwn(RESULT_CODES, code)
+      ? RESULT_CODES[code]!
+      : 'The request could not be processed.';
     prompt.completedAt = now.toISOString();
     prompt.completedBy = by;
     if (code === '0') prompt.receiptNumber = paid?.receipt ?? mpesaReceiptNumber(now);

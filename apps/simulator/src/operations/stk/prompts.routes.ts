@@ -13,7 +13,7 @@ import type { NextOutcomes } from '../outcomes/next-outcomes.ts';
 import type { PromptBook } from './prompt-book.ts';
 import type { NextOutcome, Prompt } from './prompt.ts';
 
-const resultCodeSchema = z.string().refine((code) => code in RESULT_CODES, {
+const resultCodeSchema = z.string().refine((code) => Object.hasOwn(RESULT_CODES, code), {
   message: `resultCode must be one of ${Object.keys(RESULT_CODES).join(', ')}`,
 });
 
@@ -58,7 +58,7 @@ function toNext(body: StkNext): NextOutcome {
   const next: NextOutcome = {};
   if (outcome === 'auto' || outcome === 'manual' || outcome === 'paid-no-callback') {
     next.outcome = { kind: outcome };
-  } else if (outcome !== undefined && outcome in REFUSALS) {
+  } else if (outcome !== undefined && Object.hasOwn(REFUSALS, outcome)) {
     next.outcome = { kind: 'refuse', error: outcome as RefusalName };
   } else if (outcome !== undefined) {
     next.outcome = { kind: 'result', resultCode: outcome };
