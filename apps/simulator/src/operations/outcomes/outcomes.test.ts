@@ -76,6 +76,12 @@ describe('PUT /_sim/numbers/:phone/next for an API after STK push', () => {
     });
     expect(deleted.status).toBe(204);
     expect(target.outcomes.take('example', '254711222333')).toBeUndefined();
+    // An API it does not know is said so, not silently taken for done.
+    const unknown = await call(`${target.url}/_sim/numbers/0711222333/next?api=nope`, {
+      method: 'DELETE',
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatch(/^querystring\/api must be one of stk, .*example/);
     await put(target, '0711222333', { api: 'example', outcome: '2040' });
     await call(`${target.url}/_sim/reset`, { method: 'POST' });
     expect(target.outcomes.take('example', '254711222333')).toBeUndefined();

@@ -178,7 +178,12 @@ function nextRoutes(app: ControlApp, prompts: PromptBook, outcomes: NextOutcomes
     async (request, reply) => {
       const { api } = request.query;
       if (api === undefined || api === 'stk') prompts.clearNext(request.params.phone);
-      else outcomes.clear(api, request.params.phone);
+      else if (outcomes.menu(api)) outcomes.clear(api, request.params.phone);
+      else {
+        return reply.code(400).send({
+          error: `querystring/api must be one of ${['stk', ...outcomes.apis()].join(', ')}`,
+        });
+      }
       return reply.code(204).send();
     },
   );
