@@ -59,9 +59,18 @@ describe('B2C’s magic numbers', () => {
     rig = await startPaymentRig();
     const utility = rig.sim.ledger.shortcode('600992').accounts['Utility Account'];
     expect((await rig.post(V3, payout(rig, { PartyB: number }))).status).toBe(200);
-    expect(await rig.nextResult()).toEqual(failed(written(code), DESCS[code]!));
+    const result = await rig.nextResult();
+    expect(result).toEqual(failed(written(code), DESCS[code]!));
     expect(rig.sim.ledger.shortcode('600992').accounts['Utility Account']).toBe(utility);
-    expect(rig.sim.ledger.transactions()).toEqual([]);
+    // M-PESA's books keep a declined payout, so that transaction status finds it; a wrong
+    // credential never reaches them.
+    const books = rig.sim.ledger.transactions();
+    if (code === '2001' || code === '8006') expect(books).toEqual([]);
+    else {
+      expect(books).toEqual([expect.objectContaining({ kind: 'b2c', status: 'Declined' })]);
+      const found = rig.sim.ledger.byOriginatorConversationId(result.OriginatorConversationID);
+      expect(found).toMatchObject({ status: 'Declined', amount: 10_00, charges: 0 });
+    }
   });
 
   it('are listed by GET /_sim/info under b2c', async () => {

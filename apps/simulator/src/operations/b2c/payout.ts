@@ -69,13 +69,7 @@ export function payOut(
     const outcome = { conversation, resultCode, resultDesc: B2C_RESULTS[resultCode], queue: 'b2c' };
     return { outcome, fault };
   };
-  if (credential.kind === 'failed') return fail(credential.resultCode);
-  const forced = outcomes.take('b2c', request.partyB);
-  fault = forced?.fault ?? {};
-  if (forced && forced.resultCode !== '0') return fail(forced.resultCode);
-  const refused = declined(request, ledger);
-  if (refused) return fail(refused);
-  const moved = ledger.move({
+  const movement = {
     kind: 'b2c',
     amount: request.amount * 100,
     charges: B2C_CHARGE,
@@ -84,8 +78,24 @@ export function payOut(
     conversationId: conversation.conversationId,
     originatorConversationId: conversation.originatorConversationId,
     ...(request.occasion !== undefined && { reference: request.occasion }),
-  });
-  if (!moved.ok) return fail(moved.resultCode);
+  } as const;
+  // A payout M-PESA declined is kept as a Declined transaction that moved nothing, so that
+  // transaction status finds it by its OriginatorConversationID (§M4.5); a wrong credential (2001,
+  // 8006, played by a number or not) never reaches M-PESA's books, nor does a payout of nothing
+  // (Amount 0, declined with 2).
+  const decline = (code: string): Payout => {
+    const books = movement.amount > 0 && code !== '2001' && code !== '8006';
+    if (books) ledger.record({ ...movement, charges: 0 }, 'Declined');
+    return fail(code);
+  };
+  if (credential.kind === 'failed') return fail(credential.resultCode);
+  const forced = outcomes.take('b2c', request.partyB);
+  fault = forced?.fault ?? {};
+  if (forced && forced.resultCode !== '0') return decline(forced.resultCode);
+  const refused = declined(request, ledger);
+  if (refused) return decline(refused);
+  const moved = ledger.move(movement);
+  if (!moved.ok) return decline(moved.resultCode);
   const receipt = moved.transaction.receipt;
   const accounts = ledger.shortcode(request.partyA).accounts;
   const wallet = ledger.wallet(request.partyB);
