@@ -152,7 +152,15 @@ describe('B2B’s failing Results', () => {
     const result = await rig.nextResult();
     expect(result).toMatchObject(failed(code, desc));
     expect(result).not.toHaveProperty('ResultParameters');
-    expect(rig.sim.ledger.transactions()).toEqual([]);
+    // Declined in M-PESA's books, nothing moved; a wrong credential never reaches them.
+    const books = rig.sim.ledger.transactions();
+    if (code === 2001 || code === 8006) expect(books).toEqual([]);
+    else {
+      expect(books).toEqual([expect.objectContaining({ kind: 'b2b', status: 'Declined' })]);
+      expect(
+        rig.sim.ledger.byOriginatorConversationId(result.OriginatorConversationID),
+      ).toBeDefined();
+    }
   });
 
   it('1 when the Working Account cannot pay; 2028 from a till, which has none', async () => {

@@ -81,21 +81,31 @@ export function payBusiness(
     outcomes.take('b2b', request.partyB) ??
     (request.requester === undefined ? undefined : outcomes.take('b2b', request.requester));
   fault = forced?.fault ?? {};
-  if (forced && forced.resultCode !== '0') return fail(forced.resultCode);
-  const payee = ledger.shortcode(
-    request.partyB,
-    request.commandId === 'BusinessBuyGoods' ? 'till' : 'paybill',
-  );
-  const moved = ledger.move({
+  const kind = request.commandId === 'BusinessBuyGoods' ? 'till' : 'paybill';
+  const movement = {
     kind: 'b2b',
     amount: request.amount * 100,
     from: { shortcode: request.partyA, account: 'Working Account' },
-    to: { shortcode: payee.shortcode, account: collectionAccount(payee.kind) },
+    to: { shortcode: request.partyB, account: collectionAccount(kind) },
     conversationId: conversation.conversationId,
     originatorConversationId: conversation.originatorConversationId,
     ...(request.accountReference !== undefined && { reference: request.accountReference }),
+  } as const;
+  // As B2C's (b2c/payout.ts): a payment M-PESA declined is kept as Declined, for transaction
+  // status; a wrong credential and a payment of nothing never reach its books.
+  const decline = (code: string): B2bPayment => {
+    if (movement.amount > 0 && code !== '2001' && code !== '8006') {
+      ledger.record(movement, 'Declined');
+    }
+    return fail(code);
+  };
+  if (forced && forced.resultCode !== '0') return decline(forced.resultCode);
+  const payee = ledger.shortcode(request.partyB, kind);
+  const moved = ledger.move({
+    ...movement,
+    to: { shortcode: payee.shortcode, account: collectionAccount(payee.kind) },
   });
-  if (!moved.ok) return fail(moved.resultCode);
+  if (!moved.ok) return decline(moved.resultCode);
   const working = ledger.shortcode(request.partyA).accounts['Working Account'] ?? 0;
   // In the order of the docs' success sample, each Value a string as there (§M8.1).
   const parameters: ResultItem[] = [
