@@ -40,8 +40,11 @@ export const url = (value: unknown): string | null => (isUrl(value) ? (value as 
  * of 1 to 100 characters. It is refused under the docs' spelling when both are wrong.
  */
 export function occasion(body: Fields): string | null | undefined {
-  const value = body.Occassion ?? body.Occasion;
-  if (value === undefined || value === '') return undefined;
+  // Empty or null counts as not sent, under either spelling, so that an empty `Occassion` does not
+  // hide an `Occasion` that is wrong.
+  const given = (value: unknown) => value !== undefined && value !== null && value !== '';
+  const value = given(body.Occassion) ? body.Occassion : body.Occasion;
+  if (!given(value)) return undefined;
   return textWithin(value, 1, 100);
 }
 

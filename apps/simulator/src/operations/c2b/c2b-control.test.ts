@@ -72,7 +72,7 @@ describe('magic numbers and a number’s next payment', () => {
       outcome: '1032',
     });
     expect(bad.status).toBe(400);
-    expect(bad.body.error).toMatch(/^body\/resultCode must be one of 0, 1, no-answer for c2b$/);
+    expect(bad.body.error).toMatch(/^body\/outcome must be one of 0, 1, no-answer for c2b$/);
   });
 });
 
@@ -134,8 +134,8 @@ describe('the request log', () => {
 describe('the control routes', () => {
   it('PUT /_sim/c2b/shortcodes/:shortcode refuses what it does not know', async () => {
     const cases: [string, unknown, RegExp][] = [
-      ['/c2b/shortcodes/12', {}, /^params\/shortcode shortcode must be 5 to 7 digits$/],
-      ['/c2b/shortcodes/600984', { validationTimeoutMs: 5 }, /validationTimeoutMs must be/],
+      ['/c2b/shortcodes/12', {}, /^params\/shortcode must be 5 to 7 digits$/],
+      ['/c2b/shortcodes/600984', { validationTimeoutMs: 5 }, /^body\/validationTimeoutMs must be/],
       ['/c2b/shortcodes/600984', { externalValidation: 'yes' }, /externalValidation/],
       ['/c2b/shortcodes/600984', { other: 1 }, /other/],
     ];
@@ -184,7 +184,7 @@ describe('the control routes', () => {
       pin: '1234',
     });
     expect(answer.status).toBe(400);
-    expect(answer.body.error).toMatch(/amount must be whole shillings/);
+    expect(answer.body.error).toMatch(/^body\/amount must be whole shillings/);
   });
 
   it('POST /_sim/reset forgets registrations and payments', async () => {

@@ -15,9 +15,9 @@ import type { C2bPayment, C2bShortcode, Registration } from './c2b-kept.ts';
 import type { C2bPayments } from './payments.ts';
 import { MAX_BILL_REF } from './validation.ts';
 
-export const SHORTCODE_RULE = 'shortcode must be 5 to 7 digits';
-export const TIMEOUT_RULE = 'validationTimeoutMs must be 100 to 600000 milliseconds, or null';
-export const AMOUNT_RULE = 'amount must be whole shillings from 1 to 250000';
+export const SHORTCODE_RULE = 'must be 5 to 7 digits';
+export const TIMEOUT_RULE = 'must be 100 to 600000 milliseconds, or null';
+export const AMOUNT_RULE = 'must be whole shillings from 1 to 250000';
 export const WRONG_PIN = 'Wrong PIN: nothing was paid';
 
 const shortcodeParams = z.object({ shortcode: z.string().regex(SHORTCODE, SHORTCODE_RULE) });

@@ -224,7 +224,10 @@ export function c2bControlDocs(): Record<string, RouteDocs> {
       response: {
         200: shown('The shortcode.', { on: { summary: 'Validation on', value: SHORTCODE } }),
         ...errors({
-          400: { ...badShortcode, timeout: { summary: 'Too long', error: `body/${TIMEOUT_RULE}` } },
+          400: {
+            ...badShortcode,
+            timeout: { summary: 'Too long', error: `body/validationTimeoutMs ${TIMEOUT_RULE}` },
+          },
         }),
       },
     },

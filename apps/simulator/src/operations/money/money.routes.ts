@@ -68,7 +68,7 @@ const walletBody = z
   })
   .strict();
 
-export const SHORTCODE_RULE = 'shortcode must be 5 to 7 digits';
+export const SHORTCODE_RULE = 'must be 5 to 7 digits';
 
 export function moneyControlRoutes(app: ControlApp, ledger: Ledger) {
   app.get(

@@ -209,7 +209,7 @@ describe('setting balances', () => {
       return answer.body.error as string;
     };
     expect(await refused('/ledger/shortcodes/12', {})).toBe(
-      'params/shortcode shortcode must be 5 to 7 digits',
+      'params/shortcode must be 5 to 7 digits',
     );
     expect(
       await refused('/ledger/shortcodes/600992', {

@@ -61,7 +61,7 @@ export class NextOutcomes {
     const menu = this.#menus.get(api);
     if (!menu) return `api must be one of ${['stk', ...this.apis()].join(', ')}`;
     if (!Object.hasOwn(menu.resultCodes, choice.resultCode)) {
-      return `resultCode must be one of ${Object.keys(menu.resultCodes).join(', ')} for ${api}`;
+      return `outcome must be one of ${Object.keys(menu.resultCodes).join(', ')} for ${api}`;
     }
     const numbers = this.#next.get(api) ?? new Map<string, NextChoice>();
     numbers.set(phone, choice);

@@ -60,7 +60,7 @@ describe('PUT /_sim/numbers/:phone/next for an API after STK push', () => {
     });
     expect(await put(target, '0711222333', { api: 'example', outcome: '1032' })).toMatchObject({
       status: 400,
-      body: { error: 'body/resultCode must be one of 0, 2040 for example' },
+      body: { error: 'body/outcome must be one of 0, 2040 for example' },
     });
     expect((await put(target, '0711222333', { api: 'example' })).status).toBe(400);
     // STK's outcomes are checked as before.
@@ -113,7 +113,7 @@ describe('NextOutcomes.set', () => {
       const outcomes = new NextOutcomes();
       outcomes.register('b2c', { resultCodes: { '0': 'Paid.' }, forcedNumbers: {} });
       expect(outcomes.set('b2c', '254708374149', { resultCode: code })).toBe(
-        'resultCode must be one of 0 for b2c',
+        'outcome must be one of 0 for b2c',
       );
       expect(outcomes.take('b2c', '254708374149')).toBeUndefined();
     },
