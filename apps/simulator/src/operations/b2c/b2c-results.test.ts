@@ -104,6 +104,13 @@ describe('B2C’s failures from the ledger', () => {
     expect(ledger.shortcode('600992').accounts['Utility Account']).toBe(4999_00);
   });
 
+  it('keeps no transaction for a number no customer can have, which has no party to book', async () => {
+    rig = await startPaymentRig();
+    await rig.post(V3, payout(rig, { PartyB: '254200000000' }));
+    expect((await rig.nextResult()).ResultCode).toBe('SFC_IC0003');
+    expect(rig.sim.ledger.transactions()).toEqual([]);
+  });
+
   it('4: past the customer’s daily limit of KES 500,000 received', async () => {
     rig = await startPaymentRig();
     rig.sim.ledger.setWallet('254711000004', { balance: 0 });

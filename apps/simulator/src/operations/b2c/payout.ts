@@ -82,9 +82,11 @@ export function payOut(
   // A payout M-PESA declined is kept as a Declined transaction that moved nothing, so that
   // transaction status finds it by its OriginatorConversationID (§M4.5); a wrong credential (2001,
   // 8006, played by a number or not) never reaches M-PESA's books, nor does a payout of nothing
-  // (Amount 0, declined with 2).
+  // (Amount 0, declined with 2) or one to a number no customer can have (SFC_IC0003), which has no
+  // party for the books, nor a name transaction status could give it.
   const decline = (code: string): Payout => {
-    const books = movement.amount > 0 && code !== '2001' && code !== '8006';
+    const books =
+      movement.amount > 0 && MSISDN.test(request.partyB) && code !== '2001' && code !== '8006';
     if (books) ledger.record({ ...movement, charges: 0 }, 'Declined');
     return fail(code);
   };
