@@ -23,6 +23,7 @@ import {
   type MoveRequest,
   type MoveResult,
   type ShortcodeBook,
+  type Side,
   type Transaction,
   type TransactionStatus,
   type Wallet,
@@ -72,6 +73,15 @@ export class Ledger extends EventEmitter<{ change: [LedgerEvent] }> {
   wallet(msisdn: string): Readonly<Wallet> {
     if (!MSISDN.test(msisdn)) throw new RangeError(`${msisdn} is not a customer's number`);
     return this.#accounts.wallet(msisdn);
+  }
+
+  /** The name the ledger has for one side of a movement, without making it known (else null). */
+  nameOf(side: Side): string | null {
+    const found =
+      'msisdn' in side
+        ? this.#accounts.wallets.get(side.msisdn)
+        : this.#accounts.shortcodes.get(side.shortcode);
+    return found?.name ?? null;
   }
 
   shortcodes(): Readonly<ShortcodeBook>[] {

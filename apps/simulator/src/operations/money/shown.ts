@@ -4,7 +4,7 @@
  */
 import { darajaAmount } from '../../money/amounts.ts';
 import { balanceText, type Ledger } from '../../money/ledger.ts';
-import type { Side, ShortcodeBook, Transaction, Wallet } from '../../money/ledger.schema.ts';
+import type { ShortcodeBook, Transaction, Wallet } from '../../money/ledger.schema.ts';
 
 export function shownShortcode(book: Readonly<ShortcodeBook>) {
   return {
@@ -42,12 +42,6 @@ export function shownTransaction(transaction: Readonly<Transaction>) {
   };
 }
 
-/** A party's name as M-PESA's messages give it: the business's name, or the customer's. */
-function partyName(ledger: Ledger, side: Side): string | null {
-  if ('msisdn' in side) return ledger.wallets().find((w) => w.msisdn === side.msisdn)?.name ?? null;
-  return ledger.shortcodes().find((book) => book.shortcode === side.shortcode)?.name ?? null;
-}
-
 /**
  * A transaction as the event stream tells it, with both parties' names, so that the virtual
  * phone can write the customer's M-PESA message (public/money-sms.js).
@@ -55,7 +49,7 @@ function partyName(ledger: Ledger, side: Side): string | null {
 export function toldTransaction(ledger: Ledger, transaction: Readonly<Transaction>) {
   return {
     ...shownTransaction(transaction),
-    debitName: partyName(ledger, transaction.debit),
-    creditName: partyName(ledger, transaction.credit),
+    debitName: ledger.nameOf(transaction.debit),
+    creditName: ledger.nameOf(transaction.credit),
   };
 }
