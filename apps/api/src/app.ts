@@ -16,7 +16,7 @@ import { CALLBACK_SECRET_LENGTH, type Config } from './config.ts';
 import type { DbHandle } from './db/create-db.ts';
 import { startReconciler } from './transactions/reconciler.ts';
 import { startPhoneRetention } from './transactions/phone-retention.ts';
-import type { DarajaClient } from './daraja/daraja-client.ts';
+import type { DarajaClient, DarajaMoneyClient } from './daraja/daraja-client.ts';
 import { routeMethods } from './lib/route-methods.ts';
 import { transactionRoutes } from './transactions/transactions.routes.ts';
 import { transactionEventRoutes } from './transactions/events.routes.ts';
@@ -24,6 +24,7 @@ import { payerCheckRoutes } from './transactions/payer-check.routes.ts';
 import type { PaymentDeps } from './transactions/transactions.service.ts';
 import { callbackRoutes } from './callbacks/callback.routes.ts';
 import { callbackUrls } from './callbacks/callback-paths.ts';
+import { keptOnlyCallback } from './callbacks/kept-callback.ts';
 import { stkPushCallback } from './callbacks/stk-push.callback.ts';
 import { systemRoutes } from './system/system.routes.ts';
 import { ownerChangeGate, registerOperators } from './operators/operators.plugin.ts';
@@ -45,6 +46,8 @@ export interface AppDeps extends LoggerSettings {
   callbackSecret: string;
   database: DbHandle;
   daraja: DarajaClient;
+  /** Reversals, transaction status and C2B registration; none: refunds and till payments are off. */
+  money?: DarajaMoneyClient;
   /** Run the reconciliation loop in this process (server.ts does; most tests call it directly). */
   reconcile?: boolean;
   now?: () => Date;
@@ -143,7 +146,46 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: Pay
         secret: deps.callbackSecret,
         allowedIps: config.callbackAllowedIps,
         bodyLimit: limits.callbackBodyBytes,
-        handlers: { 'stk-push': stkPushCallback(paymentDeps) },
+        handlers: {
+          'stk-push': stkPushCallback(paymentDeps),
+          'queue-timeout': keptOnlyCallback(
+            database.db,
+            'queue-timeout',
+            paymentDeps.now,
+            'M-PESA’s word that a Result API request timed out in its queue',
+          ),
+          // UNFINISHED (issue 24): kept only, until the refund and C2B services handle them.
+          reversal: keptOnlyCallback(
+            database.db,
+            'reversal',
+            paymentDeps.now,
+            'A reversal’s Result',
+          ),
+          'refund-status': keptOnlyCallback(
+            database.db,
+            'refund-status',
+            paymentDeps.now,
+            'A transaction status Result about a refund',
+          ),
+          'receipt-status': keptOnlyCallback(
+            database.db,
+            'receipt-status',
+            paymentDeps.now,
+            'A transaction status Result about a receipt',
+          ),
+          'c2b-validation': keptOnlyCallback(
+            database.db,
+            'c2b-validation',
+            paymentDeps.now,
+            'M-PESA asks whether to take a till or paybill payment',
+          ),
+          'c2b-confirmation': keptOnlyCallback(
+            database.db,
+            'c2b-confirmation',
+            paymentDeps.now,
+            'M-PESA tells of a till or paybill payment',
+          ),
+        },
       });
       await api.register(payerCheckRoutes, {
         deps: paymentDeps,

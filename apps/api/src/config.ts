@@ -15,6 +15,7 @@ import {
   reconcileSettings,
   warningsFor,
 } from './config/settings.ts';
+import { c2bSettings, refundSettings } from './config/money-settings.ts';
 import { ConfigError, Problems, readSettings } from './config/problems.ts';
 
 export {
@@ -40,6 +41,8 @@ export function loadConfig(source: Record<string, string | undefined>) {
   const reconcile = reconcileSettings(env, problems);
   const http = httpSettings(env, problems);
   const operators = operatorSettings(env, problems);
+  const refunds = refundSettings(env, problems);
+  const c2b = c2bSettings(env, problems);
   problems.throwIfAny();
 
   return Object.freeze({
@@ -79,6 +82,10 @@ export function loadConfig(source: Record<string, string | undefined>) {
     phoneRetentionDays: env.PHONE_RETENTION_DAYS,
     /** HISTORY_ACCESS and the operators' sessions (operators/). */
     operators,
+    /** Refunds by reversal: the initiator (undefined: not set up), age limit, recovery. */
+    refunds,
+    /** Till and paybill payments (C2B); undefined: none taken. */
+    c2b,
   });
 }
 

@@ -30,7 +30,7 @@ for (const dialect of DIALECTS) {
         config,
         callbackSecret: TEST_CALLBACK_SECRET,
         database,
-        daraja: createDarajaClient(config.mpesa),
+        daraja: createDarajaClient({ ...config.mpesa, initiator: config.refunds.initiator }),
         logStream: stream,
       });
       const payment = await app.inject({

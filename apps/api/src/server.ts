@@ -67,8 +67,18 @@ async function main(): Promise<void> {
     exitWith(`The database (DATABASE_URL) cannot be prepared`, error),
   );
 
-  const daraja = createDarajaClient(config.mpesa);
-  const app = await buildApp({ config, callbackSecret, database, daraja, reconcile: true });
+  const daraja = orExit(
+    () => createDarajaClient({ ...config.mpesa, initiator: config.refunds.initiator }),
+    'The initiator that refunds (MPESA_INITIATOR_NAME) cannot be set up',
+  );
+  const app = await buildApp({
+    config,
+    callbackSecret,
+    database,
+    daraja,
+    money: daraja,
+    reconcile: true,
+  });
   // Logged, never thrown: the pool drops the connection and opens another when one is needed.
   connectionLost = (error) =>
     app.log.warn(

@@ -30,7 +30,8 @@ export const SEARCH_MAX_LENGTH = 100;
 
 /**
  * `timeout` is M-PESA's own word that the prompt went unanswered or expired (no money moved);
- * `unknown` is ours: M-PESA never told us the outcome, so the money may or may not have moved.
+ * `unknown` is ours: M-PESA never told us the outcome, so the money may or may not have moved;
+ * `refunded`: a success whose money M-PESA has given back (a reversal, docs/product.md §10).
  */
 export const TRANSACTION_STATUSES = [
   'pending',
@@ -39,8 +40,28 @@ export const TRANSACTION_STATUSES = [
   'cancelled',
   'timeout',
   'unknown',
+  'refunded',
 ] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
+/**
+ * How a payment came: `prompt`, the STK push the shop sent; `till` and `paybill`, paid by the
+ * customer from the phone's own menu (Lipa na M-PESA: Buy Goods, Pay Bill), told by Daraja's C2B
+ * confirmation (docs/daraja-protocol.md §M3).
+ */
+export const PAYMENT_CHANNELS = ['prompt', 'till', 'paybill'] as const;
+export type PaymentChannel = (typeof PAYMENT_CHANNELS)[number];
+
+/**
+ * A refund's life (docs/product.md §10): `requested` once sent to Daraja's Reversal API (or while
+ * its answer is awaited), then `reversed` (the money went back) or `failed` (it did not; the owner
+ * may ask again).
+ */
+export const REFUND_STATUSES = ['requested', 'reversed', 'failed'] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+/** The reason an owner gives for a refund; Daraja's Remarks gets its first 100 characters. */
+export const REFUND_REASON_MAX_LENGTH = 200;
 
 /**
  * Required word for word (docs/product.md §2, §5, §8), each on its own so that the web app's first

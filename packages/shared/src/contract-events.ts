@@ -9,7 +9,8 @@ import { EventKind } from './event-kinds.ts';
 
 /**
  * Who recorded an event: saving and sending the request (`initiation`), M-PESA's callback, an STK
- * query, reconciliation giving up, or a person's review.
+ * query, reconciliation giving up, a person's review, a refund (asked for, and M-PESA's Result or
+ * transaction status about it), or a till or paybill payment told by C2B.
  */
 export const EVENT_SOURCES = [
   'initiation',
@@ -17,6 +18,8 @@ export const EVENT_SOURCES = [
   'query',
   'reconciliation',
   'review',
+  'refund',
+  'c2b',
 ] as const;
 export type EventSource = (typeof EVENT_SOURCES)[number];
 

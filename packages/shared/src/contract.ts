@@ -9,11 +9,13 @@ import {
   DESCRIPTION_MAX_LENGTH,
   MAX_AMOUNT,
   MIN_AMOUNT,
+  PAYMENT_CHANNELS,
   REFERENCE_MAX_LENGTH,
+  REFUND_REASON_MAX_LENGTH,
+  REFUND_STATUSES,
   SEARCH_MAX_LENGTH,
   TRANSACTION_STATUSES,
   messages,
-  type TransactionStatus,
 } from './constants.ts';
 import { ErrorCode } from './error-codes.ts';
 import { normaliseKenyanPhone } from './phone.ts';
@@ -87,6 +89,7 @@ export type InitiatePaymentInput = z.input<typeof initiatePaymentSchema>;
 export type InitiatePayment = z.output<typeof initiatePaymentSchema>;
 
 export const transactionStatusSchema = z.enum(TRANSACTION_STATUSES);
+export const paymentChannelSchema = z.enum(PAYMENT_CHANNELS);
 
 export const transactionSchema = z.object({
   _id: z.string(),
@@ -103,6 +106,13 @@ export const transactionSchema = z.object({
   mpesaReceiptNumber: z.string().nullable(),
   transactionDate: z.string().nullable(),
   responseDescription: z.string().nullable(),
+  /** How it came: a prompt the shop sent, or the customer's own menu (till, paybill). */
+  channel: paymentChannelSchema,
+  /**
+   * A till or paybill payer's name as M-PESA gives it (C2B FirstName, MiddleName, LastName); null
+   * for a prompt, and for whoever is not the merchant (personal data, as the number is).
+   */
+  payerName: z.string().nullable(),
 });
 export type Transaction = z.infer<typeof transactionSchema>;
 
@@ -136,29 +146,38 @@ const day = (name: string) =>
  * `to` are business days, both included; `q` is a phone number in any accepted form, an M-PESA
  * receipt (any letter case) or the start of a reference.
  */
-const filterFields = {
-  status: z
+/**
+ * One or several of `values` (repeated, or comma-separated), each said once; undefined for none.
+ */
+function oneOrSeveral<const T extends string>(name: string, values: readonly T[]) {
+  return z
     .union([z.string(), z.array(z.string())])
     .optional()
     .transform((value, ctx) => {
       if (value === undefined) return undefined;
-      const statuses = [value]
+      const given = [value]
         .flat()
         .flatMap((part) => part.split(','))
         .map((part) => part.trim())
         .filter(Boolean);
-      for (const status of statuses) {
-        if (!(TRANSACTION_STATUSES as readonly string[]).includes(status)) {
+      for (const one of given) {
+        if (!(values as readonly string[]).includes(one)) {
           ctx.addIssue({
             code: 'custom',
-            message: `status must be one or more of ${TRANSACTION_STATUSES.join(', ')} (got "${status.slice(0, 40)}")`,
+            message: `${name} must be one or more of ${values.join(', ')} (got "${one.slice(0, 40)}")`,
           });
           return z.NEVER;
         }
       }
-      const unique = [...new Set(statuses)] as TransactionStatus[];
+      const unique = [...new Set(given)] as T[];
       return unique.length > 0 ? unique : undefined;
-    }),
+    });
+}
+
+const filterFields = {
+  status: oneOrSeveral('status', TRANSACTION_STATUSES),
+  /** How the payments came: prompt, till, paybill (one or several). */
+  channel: oneOrSeveral('channel', PAYMENT_CHANNELS),
   from: day('from'),
   to: day('to'),
   q: z
@@ -220,12 +239,21 @@ export const transactionListResponseSchema = z.object({
 });
 export type TransactionListResponse = z.infer<typeof transactionListResponseSchema>;
 
-/** What came in over a period: successes' total, payments started, and the share that succeeded. */
+/**
+ * What came in over a period: successes' total (net of refunds: a refunded payment is no longer a
+ * success), payments started, the share that succeeded, and what was given back.
+ */
 export const periodSummarySchema = z.object({
   collected: z.number(),
+  /** The payments of the period refunded since, and their total. */
+  refundedCount: z.number(),
+  refunded: z.number(),
   count: z.number(),
   successCount: z.number(),
-  /** Successes among the payments with an outcome (pending ones not counted); null if none. */
+  /**
+   * Successes (refunded ones included: they were paid) among the payments with an outcome
+   * (pending ones not counted); null if none.
+   */
   successRate: z.number().nullable(),
 });
 export type PeriodSummary = z.infer<typeof periodSummarySchema>;
@@ -251,6 +279,98 @@ export const summaryResponseSchema = z.object({
 export type Summary = z.infer<typeof summaryResponseSchema>['data'];
 
 /**
+ * Why a payment cannot be refunded: not paid (not a success), flagged for review, older than
+ * REFUND_MAX_AGE_DAYS, refunds not set up (no initiator), or a refund asked for already.
+ */
+export const REFUND_BLOCKS = ['not_paid', 'flagged', 'too_old', 'not_set_up', 'exists'] as const;
+export type RefundBlock = (typeof REFUND_BLOCKS)[number];
+
+/** A payment's refund (docs/product.md §10). */
+export const refundSchema = z.object({
+  id: z.string(),
+  status: z.enum(REFUND_STATUSES),
+  amount: z.number(),
+  reason: z.string(),
+  /** The owner who asked for it, by name. */
+  requestedBy: z.string(),
+  requestedAt: z.string(),
+  updatedAt: z.string(),
+  /** M-PESA's code for a failure (R000001, 2001, …), which the web app words; null otherwise. */
+  resultCode: z.string().nullable(),
+  /** M-PESA's own words for the outcome, as they came. */
+  resultDescription: z.string().nullable(),
+  /** The reversal's own M-PESA receipt, once reversed. */
+  reversalReceipt: z.string().nullable(),
+});
+export type Refund = z.infer<typeof refundSchema>;
+
+/**
+ * `POST /api/mpesa/transactions/:id/refund`: why, and the amount the owner confirmed (it must be
+ * the payment's: a refund gives back the whole payment).
+ */
+export const refundRequestSchema = z.object(
+  {
+    reason: z
+      .string({ error: 'Please give the reason for the refund' })
+      .transform((value) => stripControlCharacters(value.normalize('NFC')).trim())
+      .pipe(
+        z
+          .string()
+          .min(2, 'Please give the reason for the refund (at least 2 characters)')
+          .max(
+            REFUND_REASON_MAX_LENGTH,
+            `The reason must be at most ${REFUND_REASON_MAX_LENGTH} characters`,
+          ),
+      ),
+    amount: z
+      .number({ error: 'amount must be the payment’s amount, as a number' })
+      .int('amount must be the payment’s amount, as a number'),
+  },
+  { error: 'The request body must be a JSON object' },
+);
+export type RefundRequest = z.infer<typeof refundRequestSchema>;
+
+export const refundResponseSchema = z.object({ success: z.literal(true), data: refundSchema });
+
+/**
+ * `POST /api/mpesa/receipt-checks`: the M-PESA receipt from a payer's SMS, for a till or paybill
+ * payment whose confirmation never came; M-PESA is asked (transaction status) and, once it answers,
+ * the payment is in the history. `GET /api/mpesa/receipt-checks/:id` tells how the check went.
+ */
+export const receiptCheckRequestSchema = z.object(
+  {
+    receipt: z
+      .string({ error: 'Please enter the M-PESA receipt from the SMS, such as UAB1C2D3E4' })
+      .trim()
+      .toUpperCase()
+      .regex(
+        /^[A-Z0-9]{10}$/,
+        'Please enter the M-PESA receipt from the SMS, such as UAB1C2D3E4 (10 letters and digits)',
+      ),
+  },
+  { error: 'The request body must be a JSON object' },
+);
+export const RECEIPT_CHECK_STATUSES = ['asked', 'found', 'not_found', 'failed'] as const;
+export const receiptCheckSchema = z.object({
+  id: z.string(),
+  receipt: z.string(),
+  /**
+   * `asked`: M-PESA's answer is awaited; `found`: the payment is in the history
+   * (`transactionId`); `not_found`: M-PESA knows no such payment to this shop; `failed`: M-PESA
+   * could not be asked or refused (`resultCode`).
+   */
+  status: z.enum(RECEIPT_CHECK_STATUSES),
+  transactionId: z.string().nullable(),
+  resultCode: z.string().nullable(),
+  requestedAt: z.string(),
+});
+export type ReceiptCheck = z.infer<typeof receiptCheckSchema>;
+export const receiptCheckResponseSchema = z.object({
+  success: z.literal(true),
+  data: receiptCheckSchema,
+});
+
+/**
  * What only the merchant's view of a payment carries (HISTORY_ACCESS=operators, to a signed-in
  * operator or a key that reads payments): the flag and M-PESA's own messages as they came.
  */
@@ -261,6 +381,15 @@ export const merchantDetailsSchema = z.object({
   customerMessage: z.string().nullable(),
   /** Whether the one reading may review it (an owner, when it is flagged or its outcome unknown). */
   mayReview: z.boolean(),
+  /** Its refund, if one was asked for (one per payment). */
+  refund: refundSchema.nullable(),
+  /**
+   * Whether the one reading may refund it now (a signed-in owner, refunds set up, a success not
+   * flagged, not too old, no refund but a failed one); otherwise why not, for an owner
+   * (`refundBlockedBy`), null when nothing is to be said (not an owner, already refunded).
+   */
+  mayRefund: z.boolean(),
+  refundBlockedBy: z.enum(REFUND_BLOCKS).nullable(),
   /** Every callback M-PESA sent for this payment, its body exactly as it came, oldest first. */
   callbacks: z.array(
     z.object({ receivedAt: z.string(), outcome: z.string(), rawBody: z.string() }),

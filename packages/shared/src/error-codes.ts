@@ -51,6 +51,15 @@ const ERROR_CODES = [
   'INVALID_CURSOR',
   'TRANSACTION_NOT_FOUND',
   'REVIEW_REFUSED',
+  // Refunds (docs/product.md §10): why a payment cannot be refunded, and the receipt checks.
+  'REFUND_NOT_PAID',
+  'REFUND_FLAGGED',
+  'REFUND_TOO_OLD',
+  'REFUNDS_NOT_SET_UP',
+  'REFUND_EXISTS',
+  'REFUND_AMOUNT_MISMATCH',
+  'RECEIPT_CHECK_NOT_FOUND',
+  'C2B_NOT_SET_UP',
   // M-PESA's refusals of a push, and its silence.
   'MPESA_INVALID_PHONE',
   'MPESA_INVALID_AMOUNT',

@@ -40,6 +40,16 @@ export const EventKind = /* @__PURE__ */ z.enum([
   'flag_cleared',
   /** A person settled an unknown outcome from the M-PESA statement. */
   'unknown_settled',
+  /** A till or paybill payment recorded from M-PESA's C2B confirmation. */
+  'c2b_confirmed',
+  /** A till or paybill payment recorded from a transaction status query for its receipt. */
+  'c2b_found',
+  /** An owner asked for a refund: the reversal was sent to M-PESA (or its answer is awaited). */
+  'refund_requested',
+  /** M-PESA reversed the payment: its money went back to the payer. */
+  'refunded',
+  /** The reversal failed: the money stayed with the shop (the refund may be asked for again). */
+  'refund_failed',
   /** Recorded by an earlier version in words none of the kinds above match; told by its note. */
   'other',
 ]);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CALLBACK_KINDS } from './callback-kinds.ts';
 import {
   CALLBACK_PREFIX,
+  CALLBACK_PREFIXES,
   callbackRoute,
   callbackUrls,
   redactCallbackUrl,
@@ -21,10 +22,22 @@ describe('callback paths', () => {
     const callbackUrlFor = callbackUrls('', SECRET);
     for (const kind of CALLBACK_KINDS) {
       const url = callbackUrlFor(kind);
-      expect(url.startsWith(`${CALLBACK_PREFIX}${SECRET}`)).toBe(true);
-      expect(`/api${callbackRoute(kind)}`.startsWith(`${CALLBACK_PREFIX}:secret`)).toBe(true);
+      const prefix = CALLBACK_PREFIXES.find((one) => url.startsWith(`${one}${SECRET}`));
+      expect(prefix, kind).toBeDefined();
+      expect(`/api${callbackRoute(kind)}`.startsWith(`${prefix}:secret`)).toBe(true);
       expect(redactCallbackUrl(url)).not.toContain(SECRET);
     }
+  });
+
+  it('gives the C2B URLs no word Daraja refuses to register (docs/daraja-protocol.md §M3.1)', () => {
+    const callbackUrlFor = callbackUrls('https://shop.example.com', 'secret-of-the-shop-0001');
+    for (const kind of ['c2b-validation', 'c2b-confirmation'] as const) {
+      expect(callbackUrlFor(kind)).not.toMatch(/m-?pesa|safaricom|exe|cmd|sql|query/i);
+    }
+    expect(callbackUrlFor('c2b-confirmation')).toBe(
+      'https://shop.example.com/api/c2b/secret-of-the-shop-0001/confirmation',
+    );
+    expect(CALLBACK_PREFIX).toBe('/api/mpesa/callback/');
   });
 
   it('masks the secret in a request URL and leaves every other URL as it is', () => {

@@ -70,6 +70,25 @@ export const EnvSchema = z.object({
       `must be ${CALLBACK_SECRET_LENGTH.min} to ${CALLBACK_SECRET_LENGTH.max} letters, digits, "-" or "_"`,
     )
     .optional(),
+  MPESA_INITIATOR_NAME: z.string().trim().min(1).max(60).optional(),
+  MPESA_INITIATOR_PASSWORD: z.string().min(1).max(200).optional(),
+  MPESA_CERTIFICATE_PATH: optionalText,
+  MPESA_SECURITY_CREDENTIAL: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be the base64 SecurityCredential the Daraja portal made')
+    .max(2048)
+    .optional(),
+  REFUND_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  REFUND_CHECK_AFTER_S: seconds(60, 1),
+  REFUND_GIVE_UP_S: seconds(3600, 1),
+  MPESA_C2B_SHORTCODE: shortcode('must be a 5 to 7 digit till or paybill number').optional(),
+  MPESA_C2B_VERSION: z.enum(['v1', 'v2']).default('v2'),
+  MPESA_C2B_VALIDATION: z.enum(['off', 'amount', 'invoice']).default('off'),
+  MPESA_C2B_RESPONSE_TYPE: z.enum(['Completed', 'Cancelled']).default('Completed'),
+  MPESA_C2B_REGISTER: z.enum(['start', 'command']).optional(),
+  C2B_MIN_AMOUNT: z.coerce.number().int().min(1).max(250_000).default(1),
+  C2B_MAX_AMOUNT: z.coerce.number().int().min(1).max(250_000).default(250_000),
   DARAJA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   SIMULATOR_PUBLIC_URL: httpUrl().optional(),
   RECONCILE_AFTER_S: seconds(90, 1),

@@ -1,6 +1,6 @@
 /** Table types. Rows are read through `Selectable<…>`; nothing re-declares these shapes. */
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
-import type { EventKind, TransactionStatus } from '@mpesa/shared';
+import type { EventKind, PaymentChannel, RefundStatus, TransactionStatus } from '@mpesa/shared';
 import type { CallbackKind } from '../callbacks/callback-kinds.ts';
 import type { OperatorRole } from '../operators/roles.ts';
 import type { ApiKeyScope, AuditAction, AuditActorKind } from '@mpesa/shared/contract-admin';
@@ -35,6 +35,61 @@ export interface TransactionTable {
    * CheckoutRequestID, the callbacks and the events); null while the number is kept.
    */
   phone_masked_at: Generated<string | null>;
+  /** How it came: a prompt the shop sent, or the payer's own menu (C2B: till, paybill). */
+  channel: Generated<PaymentChannel>;
+  /** A till or paybill payer's name, as M-PESA gave it; null for a prompt. */
+  payer_name: Generated<string | null>;
+  /**
+   * A till or paybill payer's number exactly as M-PESA gave it: masked (C2B v2) or a SHA-256 in
+   * hex (v1); `phone_number` holds what the history shows of it. Null for a prompt.
+   */
+  payer_msisdn: Generated<string | null>;
+  /** The shortcode that received it; null: the STK push's MPESA_PARTY_B. */
+  shortcode: Generated<string | null>;
+}
+
+/**
+ * A payment's refund (one per payment: `transaction_id` is unique), by Daraja's Reversal API, and
+ * the bookkeeping of asking transaction status when its Result does not come.
+ */
+export interface RefundTable {
+  id: string;
+  transaction_id: string;
+  status: RefundStatus;
+  amount: number;
+  reason: string;
+  /** The owner who asked for it, by name as it was then, and by id. */
+  requested_by: string;
+  requested_by_id: string | null;
+  /** The reversal request's OriginatorConversationID and Daraja's ConversationID. */
+  originator_conversation_id: string | null;
+  conversation_id: string | null;
+  /** The OriginatorConversationID of the latest transaction status query asked about it. */
+  status_query_id: string | null;
+  result_code: string | null;
+  result_description: string | null;
+  /** The reversal's own receipt (the Result's TransactionID). */
+  reversal_receipt: string | null;
+  created_at: string;
+  updated_at: string;
+  next_check_at: string | null;
+  check_attempts: Generated<number>;
+  lease_until: string | null;
+  lease_owner: string | null;
+}
+
+/** A receipt the merchant typed, and the transaction status query asked about it. */
+export interface ReceiptCheckTable {
+  id: string;
+  receipt: string;
+  status: 'asked' | 'found' | 'not_found' | 'failed';
+  requested_by: string;
+  originator_conversation_id: string | null;
+  /** The payment found (recorded, or already in the history). */
+  transaction_id: string | null;
+  result_code: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** Every callback body exactly as it arrived, whatever became of it. */
@@ -87,7 +142,8 @@ export interface TransactionEventTable {
 }
 
 /** `review`: a person cleared a flag (npm run review). */
-export type EventSource = 'initiation' | 'callback' | 'query' | 'reconciliation' | 'review';
+export type EventSource =
+  'initiation' | 'callback' | 'query' | 'reconciliation' | 'review' | 'refund' | 'c2b';
 
 /** One open prompt per phone: held while its transaction is pending and at least PHONE_COOLDOWN_S. */
 export interface PhoneLockTable {
@@ -191,6 +247,8 @@ export interface Database {
   audit_events: AuditEventTable;
   api_keys: ApiKeyTable;
   password_links: PasswordLinkTable;
+  refunds: RefundTable;
+  receipt_checks: ReceiptCheckTable;
 }
 
 export type TransactionRow = Selectable<TransactionTable>;
@@ -198,5 +256,7 @@ export type NewTransactionRow = Insertable<TransactionTable>;
 export type TransactionPatch = Updateable<TransactionTable>;
 export type NewCallbackRow = Insertable<CallbackTable>;
 export type NewTransactionEventRow = Insertable<TransactionEventTable>;
+export type RefundRow = Selectable<RefundTable>;
+export type ReceiptCheckRow = Selectable<ReceiptCheckTable>;
 export type OperatorRow = Selectable<OperatorTable>;
 export type OperatorSessionRow = Selectable<OperatorSessionTable>;

@@ -26,7 +26,17 @@ export interface SeedPlan {
 
 /** Every column the app fills when it saves a payment (leases and flags stay empty). */
 export type SeedTransaction = Required<
-  Omit<NewTransactionRow, 'lease_until' | 'lease_owner' | 'flagged_reason' | 'phone_masked_at'>
+  Omit<
+    NewTransactionRow,
+    | 'lease_until'
+    | 'lease_owner'
+    | 'flagged_reason'
+    | 'phone_masked_at'
+    | 'channel'
+    | 'payer_name'
+    | 'payer_msisdn'
+    | 'shortcode'
+  >
 >;
 export type SeedEvent = Required<NewTransactionEventRow>;
 export interface SeededPayment {

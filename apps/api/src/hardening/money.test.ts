@@ -238,7 +238,7 @@ for (const dialect of DIALECTS) {
         const reconciler = startReconciler({
           db: world.database.db,
           dialect: world.database.dialect,
-          daraja: createDarajaClient(config.mpesa),
+          daraja: createDarajaClient({ ...config.mpesa, initiator: config.refunds.initiator }),
           callbackUrl: 'unused',
           log: silent,
           now: () => new Date(Date.now() + 1500),

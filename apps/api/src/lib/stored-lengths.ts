@@ -26,6 +26,14 @@ export const MAX_LENGTH = {
   operatorName: 64,
   /** A stored password hash: `scrypt$N$r$p$salt$hash` (operators/password.ts). */
   passwordHash: 200,
+  /** A conversation id Daraja's Result APIs give or take (OriginatorConversationID, ConversationID). */
+  conversationId: 100,
+  /** Daraja's own words for a Result (ResultDesc), as kept. */
+  resultDescription: 300,
+  /** A till or paybill payer's name as M-PESA gives it (first, middle and last). */
+  payerName: 200,
+  /** A C2B payer's number as M-PESA gives it: v2's masked form, or v1's SHA-256 in hex. */
+  payerMsisdn: 64,
   /** The few words an audit line carries beyond who, what and to what (audit/audit.ts). */
   auditDetail: 1200,
 } as const;
@@ -46,6 +54,10 @@ export const COLUMN_LENGTHS: Record<string, number> = {
   'transactions.lease_until': 32,
   'transactions.lease_owner': MAX_LENGTH.ownId,
   'transactions.phone_masked_at': 32,
+  'transactions.channel': 16,
+  'transactions.payer_name': MAX_LENGTH.payerName,
+  'transactions.payer_msisdn': MAX_LENGTH.payerMsisdn,
+  'transactions.shortcode': 16,
   'callbacks.id': MAX_LENGTH.ownId,
   'callbacks.kind': 16,
   'callbacks.received_at': 32,
@@ -105,6 +117,32 @@ export const COLUMN_LENGTHS: Record<string, number> = {
   'password_links.token_hash': 64,
   'password_links.created_at': 32,
   'password_links.expires_at': 32,
+  'refunds.id': MAX_LENGTH.ownId,
+  'refunds.transaction_id': MAX_LENGTH.ownId,
+  'refunds.status': 16,
+  'refunds.reason': 200,
+  'refunds.requested_by': MAX_LENGTH.operatorName,
+  'refunds.requested_by_id': MAX_LENGTH.ownId,
+  'refunds.originator_conversation_id': MAX_LENGTH.conversationId,
+  'refunds.conversation_id': MAX_LENGTH.conversationId,
+  'refunds.status_query_id': MAX_LENGTH.conversationId,
+  'refunds.result_code': MAX_LENGTH.resultCode,
+  'refunds.result_description': MAX_LENGTH.resultDescription,
+  'refunds.reversal_receipt': MAX_LENGTH.receiptNumber,
+  'refunds.created_at': 32,
+  'refunds.updated_at': 32,
+  'refunds.next_check_at': 32,
+  'refunds.lease_until': 32,
+  'refunds.lease_owner': MAX_LENGTH.ownId,
+  'receipt_checks.id': MAX_LENGTH.ownId,
+  'receipt_checks.receipt': MAX_LENGTH.receiptNumber,
+  'receipt_checks.status': 16,
+  'receipt_checks.requested_by': MAX_LENGTH.operatorName,
+  'receipt_checks.originator_conversation_id': MAX_LENGTH.conversationId,
+  'receipt_checks.transaction_id': MAX_LENGTH.ownId,
+  'receipt_checks.result_code': MAX_LENGTH.resultCode,
+  'receipt_checks.created_at': 32,
+  'receipt_checks.updated_at': 32,
 };
 
 /**

@@ -38,6 +38,10 @@ const PAID: TransactionRow = {
   lease_owner: null,
   flagged_reason: null,
   phone_masked_at: null,
+  channel: 'prompt',
+  payer_name: null,
+  payer_msisdn: null,
+  shortcode: null,
 };
 
 export const SAMPLE = {
@@ -84,8 +88,22 @@ export const SAMPLE_CALLBACK = {
 /** The figures on the sample payment's day: it alone, paid, in the last 14 business days. */
 export const SAMPLE_SUMMARY: Summary = {
   timeZone: 'Africa/Nairobi',
-  today: { collected: 450, count: 1, successCount: 1, successRate: 1 },
-  last7Days: { collected: 450, count: 1, successCount: 1, successRate: 1 },
+  today: {
+    collected: 450,
+    refundedCount: 0,
+    refunded: 0,
+    count: 1,
+    successCount: 1,
+    successRate: 1,
+  },
+  last7Days: {
+    collected: 450,
+    refundedCount: 0,
+    refunded: 0,
+    count: 1,
+    successCount: 1,
+    successRate: 1,
+  },
   daily: Array.from({ length: 14 }, (_, index) => ({
     day: `2026-03-${String(index + 1).padStart(2, '0')}`,
     byStatus: index === 13 ? [{ status: 'success' as const, count: 1, amount: 450 }] : [],

@@ -94,7 +94,13 @@ describe('the API description (/api/openapi.json, /api/docs)', () => {
       'GET /api/ready',
       'POST /api/auth/sign-in',
       'POST /api/auth/sign-out',
+      'POST /api/c2b/:secret/confirmation',
+      'POST /api/c2b/:secret/validation',
       'POST /api/mpesa/callback/:secret',
+      'POST /api/mpesa/callback/:secret/queue-timeout',
+      'POST /api/mpesa/callback/:secret/receipt-status',
+      'POST /api/mpesa/callback/:secret/refund-status',
+      'POST /api/mpesa/callback/:secret/reversal',
       'POST /api/mpesa/stkpush',
       'POST /api/mpesa/transactions/:id/check',
     ]);

@@ -19,7 +19,7 @@ export function reconcileOnce(
   return reconcileDue({
     db: database.db,
     dialect: database.dialect,
-    daraja: createDarajaClient(config.mpesa),
+    daraja: createDarajaClient({ ...config.mpesa, initiator: config.refunds.initiator }),
     callbackUrl: 'unused',
     log: silent,
     now,

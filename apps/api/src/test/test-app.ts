@@ -27,12 +27,14 @@ export interface TestAppOptions {
 
 export async function createTestApp({ database, daraja, env = {}, now }: TestAppOptions) {
   const config = testConfig(env);
-  const client = daraja ?? createDarajaClient(config.mpesa);
+  // Refunds and till payments talk to Daraja at MPESA_BASE_URL (a simulator), whatever `daraja` is.
+  const money = createDarajaClient({ ...config.mpesa, initiator: config.refunds.initiator });
   const app = await buildApp({
     config,
     callbackSecret: TEST_CALLBACK_SECRET,
     database,
-    daraja: client,
+    daraja: daraja ?? money,
+    money,
     logger: false,
     ...(now ? { now } : {}),
   });

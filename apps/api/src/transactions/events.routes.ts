@@ -134,6 +134,7 @@ const STATUS_WORDS: Record<TransactionStatus, string> = {
   cancelled: 'cancelled',
   timeout: 'timed out',
   unknown: 'outcome unknown',
+  refunded: 'refunded',
 };
 
 /** A result as M-PESA reported it: "paid (receipt UF1E26WQJZ)", "cancelled by the payer". */
@@ -249,6 +250,11 @@ export function describeEvent(row: TimelineRow): TransactionEvent {
         // Our own sentence: why it gave up.
         detail: short(row.note),
       };
+      break;
+    // UNFINISHED (issue 24): the refund and C2B events' own sentences.
+    case 'refund':
+    case 'c2b':
+      told = { title: short(row.note) ?? STATUS_WORDS[row.to_status], detail: null };
       break;
     case 'review': {
       const verdict = row.from_status === row.to_status ? 'kept' : 'marked';

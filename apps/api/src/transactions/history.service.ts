@@ -120,6 +120,8 @@ export async function exportTransactions(
 
 function periodSummary(totals: readonly PeriodTotals[]): PeriodSummary {
   let collected = 0;
+  let refunded = 0;
+  let refundedCount = 0;
   let count = 0;
   let successCount = 0;
   let pending = 0;
@@ -129,11 +131,19 @@ function periodSummary(totals: readonly PeriodTotals[]): PeriodSummary {
       collected += total.amount;
       successCount += total.count;
     }
+    // Paid, then given back: not collected, and a success all the same.
+    if (total.status === 'refunded') {
+      refunded += total.amount;
+      refundedCount += total.count;
+      successCount += total.count;
+    }
     if (total.status === 'pending') pending += total.count;
   }
   const decided = count - pending;
   return {
     collected,
+    refunded,
+    refundedCount,
     count,
     successCount,
     successRate: decided > 0 ? successCount / decided : null,

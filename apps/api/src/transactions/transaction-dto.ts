@@ -1,5 +1,5 @@
 import { maskCheckoutId, recognisablePhone } from '@mpesa/shared';
-import type { Transaction, TransactionView } from '@mpesa/shared/contract';
+import type { MerchantDetails, Transaction, TransactionView } from '@mpesa/shared/contract';
 import type { TransactionRow } from '../db/schema.ts';
 
 /** The record as the web app reads it (docs/product.md §3), plus the Daraja identifiers. */
@@ -19,6 +19,8 @@ export function toTransactionDto(row: TransactionRow): Transaction {
     mpesaReceiptNumber: row.mpesa_receipt_number,
     transactionDate: row.transaction_date,
     responseDescription: row.response_description,
+    channel: row.channel,
+    payerName: row.payer_name,
   };
 }
 
@@ -33,6 +35,7 @@ export function payersView(transaction: Transaction): TransactionView {
     ...transaction,
     view: 'payer',
     phoneNumber: recognisablePhone(transaction.phoneNumber),
+    payerName: null,
     checkoutRequestId:
       transaction.checkoutRequestId === null ? null : maskCheckoutId(transaction.checkoutRequestId),
   };
@@ -42,15 +45,20 @@ export function payersView(transaction: Transaction): TransactionView {
  * A payment as the merchant's view shows it (HISTORY_ACCESS=operators, to an operator or a key
  * that reads payments): all of it, with the flag and M-PESA's own messages as they came.
  */
+/** What the merchant's view says of a payment's refund (refunds/refund-rules.ts decides it). */
+export type RefundView = Pick<MerchantDetails, 'refund' | 'mayRefund' | 'refundBlockedBy'>;
+
 export function merchantView(
   row: TransactionRow,
   callbacks: readonly { received_at: string; outcome: string; raw_body: string }[],
   reader: { owner: boolean },
+  refund: RefundView,
 ): TransactionView {
   return {
     ...toTransactionDto(row),
     view: 'merchant',
     merchant: {
+      ...refund,
       flaggedReason: row.flagged_reason,
       customerMessage: row.customer_message,
       // What a review can settle: a flag, or an outcome M-PESA never gave (review.ts).
