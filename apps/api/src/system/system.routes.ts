@@ -32,6 +32,11 @@ function configRoute(app: SystemApp, config: Config): void {
               simulatorUrl: z.string().nullable(),
               /** Whom the payer pays (BUSINESS_NAME), for the payment form; null when not known. */
               businessName: z.string().nullable(),
+              /**
+               * The till or paybill whose payments from customers' own menus the history takes
+               * (MPESA_C2B_SHORTCODE); null when none: the receipt check is then not offered.
+               */
+              c2bShortcode: z.string().nullable(),
             }),
             'The settings.',
             {
@@ -41,11 +46,17 @@ function configRoute(app: SystemApp, config: Config): void {
                   mpesaEnv: 'simulator',
                   simulatorUrl: 'http://127.0.0.1:3001',
                   businessName: 'Mama Mboga Groceries',
+                  c2bShortcode: '600100',
                 },
               },
               production: {
                 summary: 'Paying through Safaricom',
-                value: { mpesaEnv: 'production', simulatorUrl: null, businessName: null },
+                value: {
+                  mpesaEnv: 'production',
+                  simulatorUrl: null,
+                  businessName: null,
+                  c2bShortcode: null,
+                },
               },
             },
           ),
@@ -57,6 +68,7 @@ function configRoute(app: SystemApp, config: Config): void {
       mpesaEnv: config.mpesa.env,
       simulatorUrl: config.mpesa.simulatorUrl ?? null,
       businessName: config.businessName ?? null,
+      c2bShortcode: config.c2b?.shortcode ?? null,
     }),
   );
 }

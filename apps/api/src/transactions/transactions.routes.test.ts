@@ -311,6 +311,7 @@ for (const dialect of DIALECTS) {
         mpesaEnv: 'simulator',
         simulatorUrl: world.simulator.url,
         businessName: 'Sandbox Test Merchant',
+        c2bShortcode: '600100',
       });
     });
   });
