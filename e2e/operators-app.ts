@@ -28,7 +28,11 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startOperatorsApp(simulatorUrl: string): Promise<OperatorsApp> {
+export async function startOperatorsApp(
+  simulatorUrl: string,
+  /** Settings of this app's own (e.g. its till: MPESA_C2B_SHORTCODE). */
+  more: NodeJS.ProcessEnv = {},
+): Promise<OperatorsApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpesa-e2e-operators-'));
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
@@ -42,6 +46,7 @@ export async function startOperatorsApp(simulatorUrl: string): Promise<Operators
     HISTORY_ACCESS: 'operators',
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
     STKPUSH_RATE_LIMIT: '100',
+    ...more,
   };
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'apps/api/src/server.ts')], {
     env,

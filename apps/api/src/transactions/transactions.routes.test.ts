@@ -68,6 +68,8 @@ for (const dialect of DIALECTS) {
           mpesaReceiptNumber: null,
           transactionDate: null,
           responseDescription: 'Success. Request accepted for processing',
+          channel: 'prompt',
+          payerName: null,
         },
       });
     });
