@@ -22,10 +22,16 @@ import { transactionRoutes } from './transactions/transactions.routes.ts';
 import { transactionEventRoutes } from './transactions/events.routes.ts';
 import { payerCheckRoutes } from './transactions/payer-check.routes.ts';
 import type { PaymentDeps } from './transactions/transactions.service.ts';
-import { callbackRoutes } from './callbacks/callback.routes.ts';
+import { callbackRoutes, type CallbackHandler } from './callbacks/callback.routes.ts';
+import type { CallbackKind } from './callbacks/callback-kinds.ts';
 import { callbackUrls } from './callbacks/callback-paths.ts';
 import { keptOnlyCallback } from './callbacks/kept-callback.ts';
 import { stkPushCallback } from './callbacks/stk-push.callback.ts';
+import { reversalCallback } from './callbacks/reversal.callback.ts';
+import { refundStatusCallback } from './callbacks/refund-status.callback.ts';
+import { refundRoutes } from './refunds/refunds.routes.ts';
+import { refundPolicy, type RefundDeps } from './refunds/refunds.service.ts';
+import { startRefundRecovery } from './refunds/refund-recovery.ts';
 import { systemRoutes } from './system/system.routes.ts';
 import { ownerChangeGate, registerOperators } from './operators/operators.plugin.ts';
 import { cookieNames } from './operators/session-cookie.ts';
@@ -106,12 +112,68 @@ function paymentDepsFor(deps: AppDeps, app: FastifyInstance): PaymentDeps {
     reconcileAfterS: config.reconcile.firstCheckS,
     // The slowest Daraja exchange, as the reconciliation lease measures it.
     pushDeadlineMs: config.reconcile.leaseMs,
+    refunds: refundPolicy({ money: deps.money, settings: config.refunds }),
+  };
+}
+
+/** What refunds work with: the Result APIs, their callback URLs and the refund settings. */
+function refundDepsFor(deps: AppDeps, paymentDeps: PaymentDeps): RefundDeps {
+  const { config } = deps;
+  return {
+    db: paymentDeps.db,
+    now: paymentDeps.now,
+    log: paymentDeps.log,
+    money: deps.money,
+    callbackUrlFor: callbackUrls(config.mpesa.callbackBaseUrl, deps.callbackSecret),
+    settings: config.refunds,
+    partyB: config.mpesa.partyB,
+    leaseMs: config.reconcile.leaseMs,
+  };
+}
+
+/** Each kind of callback's handler (callbacks/). */
+function callbackHandlers(
+  deps: AppDeps,
+  paymentDeps: PaymentDeps,
+  refundDeps: RefundDeps,
+): Record<CallbackKind, CallbackHandler> {
+  return {
+    'stk-push': stkPushCallback(paymentDeps),
+    'queue-timeout': keptOnlyCallback(
+      deps.database.db,
+      'queue-timeout',
+      paymentDeps.now,
+      'M-PESA’s word that a Result API request timed out in its queue',
+    ),
+    reversal: reversalCallback(refundDeps),
+    'refund-status': refundStatusCallback(refundDeps),
+    // UNFINISHED (issue 24): kept only, until the C2B service handles them.
+    'receipt-status': keptOnlyCallback(
+      deps.database.db,
+      'receipt-status',
+      paymentDeps.now,
+      'A transaction status Result about a receipt',
+    ),
+    'c2b-validation': keptOnlyCallback(
+      deps.database.db,
+      'c2b-validation',
+      paymentDeps.now,
+      'M-PESA asks whether to take a till or paybill payment',
+    ),
+    'c2b-confirmation': keptOnlyCallback(
+      deps.database.db,
+      'c2b-confirmation',
+      paymentDeps.now,
+      'M-PESA tells of a till or paybill payment',
+    ),
   };
 }
 
 /** The API's routes, registered under `/api`. */
 async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: PaymentDeps) {
   const { config, database } = deps;
+  const refundDeps = refundDepsFor(deps, paymentDeps);
+  const ownerGate = ownerChangeGate({ config, db: database.db, now: paymentDeps.now });
   const { limits, databaseTimeouts } = config;
   await app.register(
     async (api) => {
@@ -146,46 +208,7 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: Pay
         secret: deps.callbackSecret,
         allowedIps: config.callbackAllowedIps,
         bodyLimit: limits.callbackBodyBytes,
-        handlers: {
-          'stk-push': stkPushCallback(paymentDeps),
-          'queue-timeout': keptOnlyCallback(
-            database.db,
-            'queue-timeout',
-            paymentDeps.now,
-            'M-PESA’s word that a Result API request timed out in its queue',
-          ),
-          // UNFINISHED (issue 24): kept only, until the refund and C2B services handle them.
-          reversal: keptOnlyCallback(
-            database.db,
-            'reversal',
-            paymentDeps.now,
-            'A reversal’s Result',
-          ),
-          'refund-status': keptOnlyCallback(
-            database.db,
-            'refund-status',
-            paymentDeps.now,
-            'A transaction status Result about a refund',
-          ),
-          'receipt-status': keptOnlyCallback(
-            database.db,
-            'receipt-status',
-            paymentDeps.now,
-            'A transaction status Result about a receipt',
-          ),
-          'c2b-validation': keptOnlyCallback(
-            database.db,
-            'c2b-validation',
-            paymentDeps.now,
-            'M-PESA asks whether to take a till or paybill payment',
-          ),
-          'c2b-confirmation': keptOnlyCallback(
-            database.db,
-            'c2b-confirmation',
-            paymentDeps.now,
-            'M-PESA tells of a till or paybill payment',
-          ),
-        },
+        handlers: callbackHandlers(deps, paymentDeps, refundDeps),
       });
       await api.register(payerCheckRoutes, {
         deps: paymentDeps,
@@ -197,12 +220,10 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: Pay
       });
       // An owner's review in the web app, where there are owners (HISTORY_ACCESS=operators).
       if (guards) {
-        await api.register(reviewRoutes, {
-          db: database.db,
-          now: paymentDeps.now,
-          ownerGate: ownerChangeGate({ config, db: database.db, now: paymentDeps.now }),
-        });
+        await api.register(reviewRoutes, { db: database.db, now: paymentDeps.now, ownerGate });
       }
+      // Whatever HISTORY_ACCESS says: a signed-in owner, even where the history is open to all.
+      await api.register(refundRoutes, { deps: refundDeps, ownerGate });
       await api.register(systemRoutes, { config, database });
       // /api/openapi.json and the page /api/docs.
       await api.register(openApiRoutes, { document: () => app.swagger() });
@@ -232,6 +253,12 @@ export async function buildApp(deps: AppDeps) {
   if (deps.reconcile) {
     const reconciler = startReconciler({ ...paymentDeps, settings: config.reconcile });
     app.addHook('onClose', () => reconciler.stop());
+    // Beside it: a refund whose Result did not come is asked about (refund-recovery.ts).
+    const recovery = startRefundRecovery(
+      refundDepsFor(deps, paymentDeps),
+      config.reconcile.intervalMs,
+    );
+    app.addHook('onClose', () => recovery.stop());
     // Beside the reconciler, in every instance that runs it (phone-retention.ts).
     const days = config.phoneRetentionDays;
     if (days !== undefined) {

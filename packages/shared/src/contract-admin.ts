@@ -126,6 +126,7 @@ export const AUDIT_ACTIONS = [
   'sign_out',
   'export',
   'review',
+  'refund',
   'operator_added',
   'operator_role_changed',
   'operator_removed',

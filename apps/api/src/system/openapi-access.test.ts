@@ -115,6 +115,12 @@ describe('who may call what, in /api/openapi.json', () => {
       else expect(inOpen?.security, `${method} ${path} with open`).toEqual(security);
     }
     // Open to anyone: signing in, the CSRF token.
+    // A refund takes a signed-in owner whatever HISTORY_ACCESS says (refunds/refunds.routes.ts).
+    for (const described of [document, open]) {
+      const refund = described.paths['/api/mpesa/transactions/{id}/refund']?.post;
+      expect(refund?.security).toEqual(owner);
+      expect(refund?.description).toContain('Whatever HISTORY_ACCESS says: an owner signed in.');
+    }
     expect(document.paths['/api/auth/sign-in']?.post?.security).toBeUndefined();
     expect(document.paths['/api/auth/csrf']?.get?.security).toBeUndefined();
   });

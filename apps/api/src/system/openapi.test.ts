@@ -103,6 +103,7 @@ describe('the API description (/api/openapi.json, /api/docs)', () => {
       'POST /api/mpesa/callback/:secret/reversal',
       'POST /api/mpesa/stkpush',
       'POST /api/mpesa/transactions/:id/check',
+      'POST /api/mpesa/transactions/:id/refund',
     ]);
     const paths = obj(document.paths);
     const inDocument = Object.entries(paths).flatMap(([path, item]) =>

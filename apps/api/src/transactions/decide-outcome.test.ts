@@ -365,6 +365,37 @@ const ROWS: Array<[string, StoredPayment, Report, Decision]> = [
     },
   ],
   [
+    'a refunded payment takes its success reported again as a duplicate, and stays refunded',
+    payment({
+      status: 'refunded',
+      result_code: '0',
+      mpesa_receipt_number: 'UK2LATE001',
+      statusSource: 'callback',
+    }),
+    paid(),
+    {
+      kind: 'keep',
+      patch: null,
+      event: { kind: 'duplicate', note: 'duplicate callback' },
+      result: 'duplicate',
+    },
+  ],
+  [
+    'a refunded payment is never made unpaid by a late failure',
+    payment({ status: 'refunded', result_code: '0', statusSource: 'callback' }),
+    cancelled,
+    {
+      kind: 'keep',
+      patch: null,
+      event: {
+        kind: 'ignored',
+        note: 'ignored: refunded is final: the money went back',
+        reason: 'refunded is final: the money went back',
+      },
+      result: 'ignored',
+    },
+  ],
+  [
     'a review settles an unknown outcome from the statement',
     payment({ status: 'unknown' }),
     { kind: 'review', note: 'on the statement', status: 'success' },

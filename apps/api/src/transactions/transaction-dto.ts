@@ -1,5 +1,6 @@
 import { maskCheckoutId, recognisablePhone } from '@mpesa/shared';
-import type { MerchantDetails, Transaction, TransactionView } from '@mpesa/shared/contract';
+import type { Transaction, TransactionView } from '@mpesa/shared/contract';
+import type { RefundView } from '../refunds/refund-rules.ts';
 import type { TransactionRow } from '../db/schema.ts';
 
 /** The record as the web app reads it (docs/product.md §3), plus the Daraja identifiers. */
@@ -45,13 +46,11 @@ export function payersView(transaction: Transaction): TransactionView {
  * A payment as the merchant's view shows it (HISTORY_ACCESS=operators, to an operator or a key
  * that reads payments): all of it, with the flag and M-PESA's own messages as they came.
  */
-/** What the merchant's view says of a payment's refund (refunds/refund-rules.ts decides it). */
-export type RefundView = Pick<MerchantDetails, 'refund' | 'mayRefund' | 'refundBlockedBy'>;
-
 export function merchantView(
   row: TransactionRow,
   callbacks: readonly { received_at: string; outcome: string; raw_body: string }[],
   reader: { owner: boolean },
+  /** What it says of the payment's refund (refunds/refund-rules.ts decides it). */
   refund: RefundView,
 ): TransactionView {
   return {

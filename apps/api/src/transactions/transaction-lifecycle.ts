@@ -9,6 +9,9 @@
  * `unknown` means M-PESA never told us the outcome (reconciliation gave up): the first report from
  * M-PESA about it is news and is applied, whatever it says.
  *
+ * `refunded` (a success whose money a reversal gave back, refunds/) is as final: a late report of the
+ * payment's success is a duplicate, and nothing else changes it either.
+ *
  * The other final states (failed, cancelled, timeout) are final against everything but a success
  * callback: when M-PESA reports that the money moved, the record must say so. A callback that
  * contradicts an earlier callback for the same request is itself suspicious: it is recorded, and the
@@ -46,6 +49,11 @@ export function decideTransition(
   earlierSource: EventSource | null,
 ): Decision {
   if (isOpen(from)) return { kind: 'apply', contradicts: false };
+  if (from === 'refunded') {
+    return report.to === 'success'
+      ? { kind: 'duplicate' }
+      : { kind: 'ignore', reason: 'refunded is final: the money went back' };
+  }
   if (from === report.to && report.sameResult) return { kind: 'duplicate' };
   const contradicts = report.source === 'callback' && earlierSource === 'callback';
   if (report.to === 'success' && report.source === 'callback') {

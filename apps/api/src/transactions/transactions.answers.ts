@@ -221,7 +221,18 @@ export const ANSWERS = {
     }),
     ...refusals([...PATH_REFUSALS, REFUSED.transactionNotFound, REFUSED.databaseUnavailable]),
   },
-  callback: {
+  callback: callbackAnswers({
+    summary: 'Not an STK callback (it is stored all the same)',
+    value: CALLBACK_REJECTED,
+  }),
+};
+
+/**
+ * What a callback route answers (the STK callback's, and a Result's: refunds/): taken, refused on
+ * the way in, or `rejected` (400), a body that is not the kind's, kept all the same.
+ */
+export function callbackAnswers(rejected: { summary: string; value: typeof CALLBACK_REJECTED }) {
+  return {
     200: answer(callbackAnswerSchema, 'Taken: stored and applied, or recognised as a duplicate.', {
       accepted: { summary: 'Taken', value: CALLBACK_ACCEPTED },
     }),
@@ -237,17 +248,7 @@ export const ANSWERS = {
           databaseUnavailable(),
         ),
       ],
-      {
-        400: {
-          schema: callbackAnswerSchema,
-          examples: {
-            rejected: {
-              summary: 'Not an STK callback (it is stored all the same)',
-              value: CALLBACK_REJECTED,
-            },
-          },
-        },
-      },
+      { 400: { schema: callbackAnswerSchema, examples: { rejected } } },
     ),
-  },
-};
+  };
+}

@@ -34,6 +34,8 @@ import * as locks from './phone-locks.repository.ts';
 import { countHit } from '../limits/rate-limit.repository.ts';
 import { markKeyUsed } from './idempotency.ts';
 import { transact } from '../db/transact.ts';
+import { findRefundOf } from '../refunds/refunds.repository.ts';
+import { refundView, type RefundPolicy } from '../refunds/refund-rules.ts';
 
 export interface PaymentDeps {
   db: Kysely<Database>;
@@ -52,6 +54,8 @@ export interface PaymentDeps {
    * then a push with no acknowledgement yet may still reach the payer's phone.
    */
   pushDeadlineMs: number;
+  /** What the merchant's view says of refunds; none: refunds are not set up (refund-rules.ts). */
+  refunds?: RefundPolicy;
 }
 
 const later = (from: Date, ms: number) => new Date(from.getTime() + ms).toISOString();
@@ -219,9 +223,12 @@ export async function getTransaction(
   return toTransactionDto(await findTransaction(deps, id));
 }
 
-/** The merchant's view of a payment: with its flag and the callbacks M-PESA sent for it. */
+/**
+ * The merchant's view of a payment: with its flag, the callbacks M-PESA sent for it, and its
+ * refund (whether the reader may refund it, or why not).
+ */
 export async function getMerchantView(
-  deps: Pick<PaymentDeps, 'db'>,
+  deps: Pick<PaymentDeps, 'db' | 'now' | 'refunds'>,
   id: string,
   reader: { owner: boolean },
 ): Promise<TransactionView> {
@@ -229,10 +236,10 @@ export async function getMerchantView(
   const callbacks = row.checkout_request_id
     ? await repo.listCallbacksFor(deps.db, row.checkout_request_id)
     : [];
-  // UNFINISHED (issue 24): the refund's part comes from refunds/ once that service exists.
-  return merchantView(row, callbacks, reader, {
-    refund: null,
-    mayRefund: false,
-    refundBlockedBy: null,
-  });
+  const policy = deps.refunds ?? NO_REFUNDS;
+  const refund = await findRefundOf(deps.db, row.id);
+  return merchantView(row, callbacks, reader, refundView(row, refund, policy, reader, deps.now()));
 }
+
+/** Where no refund policy is given: nothing can be refunded (not set up). */
+const NO_REFUNDS: RefundPolicy = { maxAgeDays: 0, canReverse: false };

@@ -1,0 +1,37 @@
+/**
+ * A Result API's callback route (docs/daraja-protocol.md §M1.3), as a refund's take them: the
+ * body kept and applied by `take`, Daraja told it was taken, or rejected (400) when it is no Result
+ * at all, as the STK callback's route does (stk-push.callback.ts). Daraja reads nothing more of the
+ * answer (§M1.5).
+ */
+import { z } from 'zod';
+import type { CallbackOutcome } from '../db/schema.ts';
+import { CALLBACK_ACCEPTED, callbackAnswers } from '../transactions/transactions.answers.ts';
+import type { CallbackHandler, ReceivedCallback } from './callback.routes.ts';
+
+export const RESULT_REJECTED = { ResultCode: 1, ResultDesc: 'Rejected: not a Daraja Result' };
+
+const RESULT_ANSWERS = callbackAnswers({
+  summary: 'Not a Daraja Result (it is stored all the same)',
+  value: RESULT_REJECTED,
+});
+
+export function resultCallback(
+  described: { summary: string; description: string },
+  take: (callback: ReceivedCallback) => Promise<CallbackOutcome>,
+): CallbackHandler {
+  return {
+    schema: {
+      ...described,
+      tags: ['M-PESA callback'],
+      // Taken as text, whatever it holds: checked by the Result parser (daraja/result-parser.ts).
+      body: z.unknown().meta({ description: 'A Daraja Result (docs/daraja-protocol.md §M1.3)' }),
+      response: RESULT_ANSWERS,
+    },
+    async handle(callback, reply) {
+      const outcome = await take(callback);
+      if (outcome === 'invalid') return reply.code(400).send(RESULT_REJECTED);
+      return reply.code(200).send(CALLBACK_ACCEPTED);
+    },
+  };
+}
