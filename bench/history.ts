@@ -4,8 +4,8 @@
  *
  * For each database it seeds the payments (`npm run db:seed`), starts the API as its own process on
  * 127.0.0.1, and asks it, one request at a time, for: the first page, the 200th page by cursor, a
- * status page, a phone search, a receipt search, a reference search, the summary, and the CSV export
- * of every payment. Times are the server's own (Fastify's `responseTime` in its request log), so
+ * status page, channel pages (alone and with a status), a phone search, a receipt search, a
+ * reference search, the summary, and the CSV export of every payment. Times are the server's own (Fastify's `responseTime` in its request log), so
  * they hold the route's work and not the client's; GET /api/health, asked the same way in the same
  * run, is the baseline each is compared with. The export's RSS is the server process's, read from
  * /proc while it streams.
@@ -90,6 +90,16 @@ async function measureScenarios(server: Server) {
     await measure(server, '200th page by cursor', [page200]),
     await measure(server, 'status page (failed)', [`${LIST}?status=failed`]),
     await measure(server, 'status page (failed, cancelled)', [`${LIST}?status=failed,cancelled`]),
+    await measure(server, 'status page (refunded)', [`${LIST}?status=refunded`]),
+    await measure(server, 'channel page (till)', [`${LIST}?channel=till`]),
+    await measure(server, 'channel page (till, paybill)', [`${LIST}?channel=till,paybill`]),
+    await measure(server, 'channel and status (till, success)', [
+      `${LIST}?channel=till&status=success`,
+    ]),
+    // No till payment fails (M-PESA confirms only paid ones): the worst case, read to the end.
+    await measure(server, 'channel and status, no match (till, failed)', [
+      `${LIST}?channel=till&status=failed`,
+    ]),
     await measure(
       server,
       'phone search',

@@ -46,19 +46,22 @@ const WORDS = {
   English: {
     locale: 'en-KE',
     link: 'Export CSV',
+    prompt: 'Prompt',
     header:
       'Payment ID,"Created at (East Africa Time, UTC+03:00)",Reference,Description,' +
       'Phone number,Amount (KES),Status,M-PESA receipt,' +
-      '"M-PESA transaction time (East Africa Time, UTC+03:00)",Result code,Result description',
+      '"M-PESA transaction time (East Africa Time, UTC+03:00)",Result code,Result description,' +
+      "Paid through,Payer's name",
   },
   Kiswahili: {
     locale: 'sw-KE',
     link: 'Pakua CSV',
+    prompt: 'Ombi',
     header:
       'Kitambulisho cha malipo,"Tarehe ya kuundwa (Saa za Afrika Mashariki, UTC+03:00)",Kumbukumbu,' +
       'Maelezo,Nambari ya simu,Kiasi (KES),Hali,Risiti ya M-PESA,' +
       '"Wakati wa muamala wa M-PESA (Saa za Afrika Mashariki, UTC+03:00)",Msimbo wa matokeo,' +
-      'Maelezo ya matokeo',
+      'Maelezo ya matokeo,Njia ya malipo,Jina la mlipaji',
   },
 };
 
@@ -91,8 +94,8 @@ describe.each([
     const lines = bytes.subarray(3).toString('utf8').split('\r\n').filter(Boolean);
     expect(lines[0]).toBe(words.header);
     expect(lines.slice(1)).toEqual([
-      `expo-2,${DAY} 09:02:00,${PREFIX}2,Payment for services,"=""254712000882""",1002,success,,,,`,
-      `expo-0,${DAY} 09:00:00,${PREFIX}0,Payment for services,"=""254712000880""",1000,success,,,,`,
+      `expo-2,${DAY} 09:02:00,${PREFIX}2,Payment for services,"=""254712000882""",1002,success,,,,,${words.prompt},`,
+      `expo-0,${DAY} 09:00:00,${PREFIX}0,Payment for services,"=""254712000880""",1000,success,,,,,${words.prompt},`,
     ]);
     await context.close();
   });

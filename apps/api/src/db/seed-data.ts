@@ -1,16 +1,20 @@
 /**
- * Made-up payments for `npm run db:seed`, shaped like a Kenyan shop's M-PESA Express history: each
+ * Made-up payments for `npm run db:seed`, shaped like a Kenyan shop's M-PESA history: each
  * one as the app itself would have left it (the push saved, acknowledged by Daraja, then settled by
  * a callback, an STK query or reconciliation giving up), with the events the app records for
- * that: saved, accepted by M-PESA, and the outcome with the message it came in. The same
+ * that: saved, accepted by M-PESA, and the outcome with the message it came in. Some were paid from
+ * the phone's menu to the till or paybill, and a few refunded since (seed-money.ts). The same
  * plan gives the same payments; nothing is remembered from one payment to the next but the last.
  */
 import { DEFAULT_REFERENCE, MAX_AMOUNT, MIN_AMOUNT } from '@mpesa/shared';
 import { formatDuration } from '../lib/duration.ts';
-import type { NewTransactionEventRow, NewTransactionRow } from './schema.ts';
-import { Random, mix32, permute46 } from './seed-random.ts';
-import { Timeline, eatDigits, isoTime as iso } from './seed-timeline.ts';
+import { Random, mix32 } from './seed-random.ts';
+import { Timeline, eatDigits, eventId, isoTime as iso, receiptFor } from './seed-timeline.ts';
 import { DESCRIPTIONS, OUTCOMES, SAFARICOM_PREFIXES, type Outcome } from './seed-outcomes.ts';
+import { channelOf, menuPayment, refundedMaybe } from './seed-money.ts';
+import type { SeedEvent, SeedTransaction, SeededPayment } from './seed-rows.ts';
+
+export type { SeededPayment } from './seed-rows.ts';
 
 export interface SeedPlan {
   count: number;
@@ -22,26 +26,6 @@ export interface SeedPlan {
   existing: number;
   /** The app's reconciliation settings, which decide when pending payments are checked or given up. */
   reconcile: { afterS: number; maxBackoffS: number; giveUpS: number };
-}
-
-/** Every column the app fills when it saves a payment (leases and flags stay empty). */
-export type SeedTransaction = Required<
-  Omit<
-    NewTransactionRow,
-    | 'lease_until'
-    | 'lease_owner'
-    | 'flagged_reason'
-    | 'phone_masked_at'
-    | 'channel'
-    | 'payer_name'
-    | 'payer_msisdn'
-    | 'shortcode'
-  >
->;
-export type SeedEvent = Required<NewTransactionEventRow>;
-export interface SeededPayment {
-  transaction: SeedTransaction;
-  events: SeedEvent[];
 }
 
 const ACCEPTED = 'Success. Request accepted for processing';
@@ -96,7 +80,17 @@ export function* seedPayments(plan: SeedPlan): Generator<SeededPayment> {
     invoice: 1000 + plan.existing,
     previous: undefined,
   };
+  const refunding = (index: number) => ({ ...run, now: plan.now.getTime(), index });
   for (let index = 0; index < plan.count; index++) {
+    const channel = channelOf(random);
+    if (channel !== 'prompt') {
+      const created = run.timeline.next();
+      const account = channel === 'paybill' ? `INV-${++run.invoice}` : DEFAULT_REFERENCE;
+      const phone = phoneOf(run, Math.floor(run.customers * random.float() ** 1.5));
+      const paid = { channel, index, created, phone, amount: amountOf(random), account };
+      yield refundedMaybe(menuPayment(paid, run), created, refunding(index));
+      continue;
+    }
     const draw = drawPayment(run, index);
     const saved = savedPayment(run, draw);
     run.previous = { transaction: saved.transaction, settled: draw.settled };
@@ -108,7 +102,7 @@ export function* seedPayments(plan: SeedPlan): Generator<SeededPayment> {
       yield saved;
       continue;
     }
-    yield settledPayment(run, draw, saved);
+    yield refundedMaybe(settledPayment(run, draw, saved), draw.settled, refunding(index));
   }
 }
 
@@ -202,8 +196,12 @@ function savedPayment(run: SeedRun, draw: Draw): SeededPayment {
     updated_at: iso(acknowledged),
     next_check_at: null,
     check_attempts: 0,
+    channel: 'prompt',
+    payer_name: null,
+    payer_msisdn: null,
+    shortcode: null,
   };
-  return { transaction, events: [initiation, accepted] };
+  return { transaction, events: [initiation, accepted], refund: null };
 }
 
 function phoneOf(run: SeedRun, customer: number): string {
@@ -255,7 +253,7 @@ function settledPayment(run: SeedRun, draw: Draw, saved: SeededPayment): SeededP
     note,
     payload,
   };
-  return { transaction, events: [...saved.events, final] };
+  return { transaction, events: [...saved.events, final], refund: null };
 }
 
 /** The result callback as Daraja sends it; a success's receipt and date go on the payment too. */
@@ -287,19 +285,4 @@ function callbackBody(run: SeedRun, draw: Draw, transaction: SeedTransaction): s
     };
   }
   return JSON.stringify({ Body: { stkCallback: callback } });
-}
-
-/** Shaped like the app's sortable event ids: the time, a counter, then randomness. */
-function eventId(at: number, ids: Random): string {
-  return `${at.toString(16).padStart(12, '0')}000000${ids.hex(16)}`;
-}
-
-/**
- * 10 uppercase letters and digits; the first advances with the year (U = 2026), the other nine
- * are the payment's number shuffled, so no two payments of one run share a receipt.
- */
-function receiptFor(at: number, index: number, keys: readonly number[]): string {
-  const year = new Date(at + 3 * 3_600_000).getUTCFullYear();
-  const letter = String.fromCharCode(65 + ((((year - 2006) % 26) + 26) % 26));
-  return letter + permute46(index, keys).toString(36).toUpperCase().padStart(9, '0');
 }

@@ -4,7 +4,7 @@
  * grew a little over the window. Times are drawn oldest first and in order, so nothing but the
  * last time is remembered however many payments there are, and indexes on time fill in order.
  */
-import type { Random } from './seed-random.ts';
+import { permute46, type Random } from './seed-random.ts';
 
 const HOUR_MS = 3_600_000;
 const EAT_OFFSET_MS = 3 * HOUR_MS;
@@ -128,4 +128,19 @@ export function eatDigits(at: number): { date: string; millis: string } {
       iso.slice(17, 19),
     millis: iso.slice(20, 23),
   };
+}
+
+/** Shaped like the app's sortable event ids: the time, a counter, then randomness. */
+export function eventId(at: number, ids: Random): string {
+  return `${at.toString(16).padStart(12, '0')}000000${ids.hex(16)}`;
+}
+
+/**
+ * 10 uppercase letters and digits; the first advances with the year (U = 2026), the other nine
+ * are the payment's number shuffled, so no two payments of one run share a receipt.
+ */
+export function receiptFor(at: number, index: number, keys: readonly number[]): string {
+  const year = new Date(at + 3 * 3_600_000).getUTCFullYear();
+  const letter = String.fromCharCode(65 + ((((year - 2006) % 26) + 26) % 26));
+  return letter + permute46(index, keys).toString(36).toUpperCase().padStart(9, '0');
 }

@@ -12,6 +12,8 @@ import { TRANSACTION_STATUSES } from '@mpesa/shared';
 import { statusForResultCode } from '../daraja/result-codes.ts';
 import { createTestApp } from '../test/test-app.ts';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
+import type { Selectable } from 'kysely';
+import type { TransactionEventTable, TransactionTable } from './schema.ts';
 import { SeedError, countPayments, seedDatabase, type SeedOptions } from './seed.ts';
 
 const CLI = path.resolve(import.meta.dirname, 'seed-cli.ts');
@@ -75,71 +77,133 @@ for (const dialect of DIALECTS) {
       const start = NOW.getTime() - DAYS * 86_400_000;
       const within = (at: string | null, from = start) =>
         at !== null && Date.parse(at) >= from && Date.parse(at) <= NOW.getTime();
+      const paid = (row: (typeof rows)[number]) => ['success', 'refunded'].includes(row.status);
       for (const row of rows) {
         expect(TRANSACTION_STATUSES).toContain(row.status);
-        expect(row.phone_number).toMatch(/^254[17]\d{8}$/);
         expect(Number.isInteger(Number(row.amount))).toBe(true);
         expect(Number(row.amount)).toBeGreaterThanOrEqual(1);
         expect(Number(row.amount)).toBeLessThanOrEqual(250_000);
         expect(row.reference).toMatch(/^(INV-\d{4,}|Payment)$/);
         expect(within(row.created_at)).toBe(true);
         expect(within(row.updated_at, Date.parse(row.created_at))).toBe(true);
-        expect(row.checkout_request_id).toMatch(
-          new RegExp(`^ws_CO_\\d{17}${row.phone_number.slice(3)}$`),
-        );
-        expect(row.merchant_request_id).toMatch(
-          /^[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\d{4,7}$/,
-        );
         expect(row.flagged_reason).toBeNull();
-        if (row.status === 'success') {
-          expect(row.result_code).toBe('0');
+        if (paid(row)) {
           expect(row.mpesa_receipt_number).toMatch(/^[A-Z0-9]{10}$/);
-          expect(within(row.transaction_date, Date.parse(row.created_at))).toBe(true);
+          expect(within(row.transaction_date, Date.parse(row.created_at) - 1000)).toBe(true);
         } else {
           expect(row.mpesa_receipt_number).toBeNull();
           expect(row.transaction_date).toBeNull();
         }
-        if (row.status === 'pending' || row.status === 'unknown')
-          expect(row.result_code).toBeNull();
-        else expect(statusForResultCode(row.result_code ?? '')).toBe(row.status);
         expect(row.next_check_at === null).toBe(row.status !== 'pending');
+        if (row.channel === 'prompt') expectPrompt(row);
+        else expectMenuPayment(row);
       }
       expect(unique(rows.map((row) => row.mpesa_receipt_number))).toBe(true);
       expect(unique(rows.map((row) => row.checkout_request_id))).toBe(true);
       const statuses = new Set(rows.map((row) => row.status));
-      for (const status of ['success', 'cancelled', 'failed', 'timeout']) {
+      for (const status of ['success', 'cancelled', 'failed', 'timeout', 'refunded']) {
         expect(statuses).toContain(status);
       }
+      const channels = new Set(rows.map((row) => row.channel));
+      expect([...channels].sort()).toEqual(['paybill', 'prompt', 'till']);
 
-      // Each payment's events, in order: saved, accepted by M-PESA, then the outcome it now has.
       const byPayment = Map.groupBy(events, (event) => event.transaction_id);
       expect(byPayment.size).toBe(1200);
       for (const row of rows) {
-        const [saved, accepted, ...outcome] = byPayment.get(row.id) ?? [];
-        expect(saved).toMatchObject({
-          source: 'initiation',
-          at: row.created_at,
-          from_status: null,
-          to_status: 'pending',
-        });
-        expect(accepted).toMatchObject({ source: 'initiation', note: 'accepted by M-PESA' });
-        expect(accepted!.at > row.created_at).toBe(true);
-        if (row.status === 'pending') {
-          expect(outcome).toEqual([]);
-          expect(accepted!.at).toBe(row.updated_at);
-        } else {
-          expect(outcome).toEqual([
-            expect.objectContaining({
-              from_status: 'pending',
-              to_status: row.status,
-              at: row.updated_at,
-            }),
+        const told = byPayment.get(row.id) ?? [];
+        // A refund's two events come last: asked for, then reversed by M-PESA.
+        const own = row.status === 'refunded' ? told.slice(0, -2) : told;
+        if (row.channel === 'prompt') expectPromptEvents(row, own);
+        else {
+          expect(own).toEqual([
+            expect.objectContaining({ source: 'c2b', kind: 'c2b_confirmed', to_status: 'success' }),
           ]);
-          expect(outcome[0]!.at > accepted!.at).toBe(true);
-          expect(['callback', 'query', 'reconciliation']).toContain(outcome[0]!.source);
         }
       }
+      await expectRefunds(rows, byPayment);
     });
+
+    type Row = Selectable<TransactionTable>;
+    type Event = Selectable<TransactionEventTable>;
+
+    function expectPrompt(row: Row) {
+      expect(row.phone_number).toMatch(/^254[17]\d{8}$/);
+      expect(row.checkout_request_id).toMatch(
+        new RegExp(`^ws_CO_\\d{17}${row.phone_number.slice(3)}$`),
+      );
+      expect(row.merchant_request_id).toMatch(
+        /^[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\d{4,7}$/,
+      );
+      expect(row.payer_name).toBeNull();
+      if (row.status === 'pending' || row.status === 'unknown') expect(row.result_code).toBeNull();
+      else if (row.status === 'refunded') expect(row.result_code).toBe('0');
+      else expect(statusForResultCode(row.result_code ?? '')).toBe(row.status);
+    }
+
+    /** As C2B v2 confirms it: the number masked, the payer's name, the shop's till or paybill. */
+    function expectMenuPayment(row: Row) {
+      expect(['success', 'refunded']).toContain(row.status);
+      expect(row.phone_number).toMatch(/^254[17] \*{5} \d{3}$/);
+      expect(row.payer_msisdn).toBe(row.phone_number);
+      expect(row.payer_name).toMatch(/^[A-Z]+( [A-Z]+)?$/);
+      expect(row.shortcode).toBe(row.channel === 'till' ? '600100' : '600200');
+      expect(row.reference).toMatch(row.channel === 'till' ? /^Payment$/ : /^INV-\d+$/);
+      expect(row.checkout_request_id).toBeNull();
+      expect(row.merchant_request_id).toBeNull();
+    }
+
+    /** Saved, accepted by M-PESA, then the outcome it now has. */
+    function expectPromptEvents(row: Row, told: Event[]) {
+      const [saved, accepted, ...outcome] = told;
+      expect(saved).toMatchObject({
+        source: 'initiation',
+        at: row.created_at,
+        from_status: null,
+        to_status: 'pending',
+      });
+      expect(accepted).toMatchObject({ source: 'initiation', note: 'accepted by M-PESA' });
+      expect(accepted!.at > row.created_at).toBe(true);
+      if (row.status === 'pending') {
+        expect(outcome).toEqual([]);
+        expect(accepted!.at).toBe(row.updated_at);
+        return;
+      }
+      const settled = row.status === 'refunded' ? 'success' : row.status;
+      expect(outcome).toEqual([
+        expect.objectContaining({ from_status: 'pending', to_status: settled }),
+      ]);
+      if (row.status !== 'refunded') expect(outcome[0]!.at).toBe(row.updated_at);
+      expect(outcome[0]!.at > accepted!.at).toBe(true);
+      expect(['callback', 'query', 'reconciliation']).toContain(outcome[0]!.source);
+    }
+
+    /** One reversed refund per refunded payment, told by its two events, and none for others. */
+    async function expectRefunds(rows: Row[], byPayment: Map<string, Event[]>) {
+      const refunds = await database.db.selectFrom('refunds').selectAll().execute();
+      const refunded = rows.filter((row) => row.status === 'refunded');
+      expect(refunds.map((refund) => refund.transaction_id).sort()).toEqual(
+        refunded.map((row) => row.id).sort(),
+      );
+      for (const refund of refunds) {
+        const row = refunded.find((one) => one.id === refund.transaction_id)!;
+        expect(refund).toMatchObject({
+          status: 'reversed',
+          result_code: '0',
+          updated_at: row.updated_at,
+        });
+        expect(Number(refund.amount)).toBe(Number(row.amount));
+        expect(refund.reversal_receipt).toMatch(/^[A-Z0-9]{10}$/);
+        expect(byPayment.get(row.id)!.slice(-2)).toEqual([
+          expect.objectContaining({
+            source: 'refund',
+            kind: 'refund_requested',
+            at: refund.created_at,
+          }),
+          expect.objectContaining({ kind: 'refunded', to_status: 'refunded', at: row.updated_at }),
+        ]);
+      }
+      expect(unique(refunds.map((refund) => refund.reversal_receipt))).toBe(true);
+    }
 
     it('gives payments the API serves: the history, each payment and its timeline', async () => {
       await seedDatabase(database, options({ count: 300 }));
@@ -149,12 +213,14 @@ for (const dialect of DIALECTS) {
         expect(list.statusCode).toBe(200);
         expect(list.json().data.length).toBeGreaterThan(0);
         const rows = await database.db.selectFrom('transactions').selectAll().execute();
-        for (const row of [...Map.groupBy(rows, (r) => r.status).values()].map((of) => of[0]!)) {
+        const kinds = Map.groupBy(rows, (r) => `${r.status} ${r.channel}`);
+        for (const row of [...kinds.values()].map((of) => of[0]!)) {
           const detail = await app.inject({ url: `/api/mpesa/transactions/${row.id}` });
           expect(detail.json()).toMatchObject({ success: true, data: { status: row.status } });
           const timeline = await app.inject({ url: `/api/mpesa/transactions/${row.id}/events` });
           expect(timeline.statusCode).toBe(200);
-          expect(timeline.json().data).toHaveLength(row.status === 'pending' ? 2 : 3);
+          const own = row.channel === 'prompt' ? (row.status === 'pending' ? 2 : 3) : 1;
+          expect(timeline.json().data).toHaveLength(own + (row.status === 'refunded' ? 2 : 0));
           if (row.mpesa_receipt_number) expect(timeline.body).toContain(row.mpesa_receipt_number);
         }
       } finally {

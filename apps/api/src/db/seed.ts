@@ -10,13 +10,8 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { DbHandle, DialectName } from './create-db.ts';
 import type { Database } from './schema.ts';
-import {
-  seedPayments,
-  type SeedEvent,
-  type SeedPlan,
-  type SeedTransaction,
-  type SeededPayment,
-} from './seed-data.ts';
+import { seedPayments, type SeedPlan } from './seed-data.ts';
+import type { SeedEvent, SeedRefund, SeedTransaction, SeededPayment } from './seed-rows.ts';
 
 export class SeedError extends Error {
   override name = 'SeedError';
@@ -59,6 +54,10 @@ const TRANSACTION_COLUMNS: Record<keyof SeedTransaction, PgType> = {
   updated_at: 'text',
   next_check_at: 'text',
   check_attempts: 'int4',
+  channel: 'text',
+  payer_name: 'text',
+  payer_msisdn: 'text',
+  shortcode: 'text',
 };
 const EVENT_COLUMNS: Record<keyof SeedEvent, PgType> = {
   id: 'text',
@@ -71,6 +70,28 @@ const EVENT_COLUMNS: Record<keyof SeedEvent, PgType> = {
   reason: 'text',
   note: 'text',
   payload: 'text',
+};
+
+const REFUND_COLUMNS: Record<keyof SeedRefund, PgType> = {
+  id: 'text',
+  transaction_id: 'text',
+  status: 'text',
+  amount: 'int4',
+  reason: 'text',
+  requested_by: 'text',
+  requested_by_id: 'text',
+  originator_conversation_id: 'text',
+  conversation_id: 'text',
+  status_query_id: 'text',
+  result_code: 'text',
+  result_description: 'text',
+  reversal_receipt: 'text',
+  created_at: 'text',
+  updated_at: 'text',
+  next_check_at: 'text',
+  check_attempts: 'int4',
+  lease_until: 'text',
+  lease_owner: 'text',
 };
 
 /** Payments per database transaction. */
@@ -88,6 +109,7 @@ interface Table<Row> {
 }
 const TRANSACTIONS: Table<SeedTransaction> = { name: 'transactions', types: TRANSACTION_COLUMNS };
 const EVENTS: Table<SeedEvent> = { name: 'transaction_events', types: EVENT_COLUMNS };
+const REFUNDS: Table<SeedRefund> = { name: 'refunds', types: REFUND_COLUMNS };
 
 const columnsOf = <Row>(table: Table<Row>) => Object.keys(table.types) as Array<keyof Row & string>;
 const columnList = <Row>(table: Table<Row>) =>
@@ -154,6 +176,9 @@ async function writeChunk(db: Kysely<Database>, write: Write, chunk: SeededPayme
     EVENTS,
     chunk.flatMap((payment) => payment.events),
   );
+  // A few payments in a thousand were refunded: most chunks have some, a small one may not.
+  const refunds = chunk.flatMap((payment) => payment.refund ?? []);
+  if (refunds.length > 0) await write(db, REFUNDS, refunds);
 }
 
 export async function countPayments(db: Kysely<Database>): Promise<number> {
@@ -230,6 +255,6 @@ export async function seedDatabase(
   }
   // What autovacuum would do a little later: the planner should know the tables' new size.
   if (handle.dialect === 'postgres')
-    await sql`analyze transactions, transaction_events`.execute(handle.db);
+    await sql`analyze transactions, transaction_events, refunds`.execute(handle.db);
   return { payments: done, events, existing };
 }

@@ -319,6 +319,107 @@ describe('the words of each kind of event', () => {
     });
   });
 
+  it('tells a refund asked for, reversed or failed, with who asked and M-PESA’s words', () => {
+    const refund = (kind: TimelineRow['kind'], payload: object, to: TimelineRow['to_status']) =>
+      told({
+        source: 'refund',
+        kind,
+        from_status: 'success',
+        to_status: to,
+        payload: JSON.stringify(payload),
+      });
+    expect(
+      refund('refund_requested', { by: 'Amina', reason: 'Paid twice for INV-7' }, 'success'),
+    ).toEqual({ title: 'Refund requested by Amina', detail: 'Paid twice for INV-7' });
+    expect(
+      refund(
+        'refunded',
+        {
+          receipt: 'UKR7REV001',
+          resultCode: '0',
+          resultDescription: 'The service request is processed successfully.',
+        },
+        'refunded',
+      ),
+    ).toEqual({
+      title: 'Refunded: M-PESA reversed the payment (receipt UKR7REV001)',
+      detail: 'The service request is processed successfully.',
+    });
+    expect(
+      refund(
+        'refund_failed',
+        { resultCode: 'R000002', resultDescription: 'The OriginalTransactionID is invalid.' },
+        'success',
+      ),
+    ).toEqual({
+      title: 'Refund failed: The OriginalTransactionID is invalid.',
+      detail:
+        'The money stayed with the shop; an owner may ask for the refund again. (Result code R000002.)',
+    });
+    // A Result that never said anything, or a payload from an older version.
+    expect(refund('refund_failed', {}, 'success').title).toBe('Refund failed');
+    expect(told({ source: 'refund', kind: 'refund_requested', payload: 'not json' }).title).toBe(
+      'Refund requested',
+    );
+  });
+
+  it('never puts a phone number in a refund’s sentences, whatever the texts hold', () => {
+    const { title, detail } = told({
+      source: 'refund',
+      kind: 'refund_requested',
+      payload: JSON.stringify({
+        by: 'Amina',
+        reason: 'Customer 0712 345 678 (+254712345678, 2547 ***** 126) paid 1500 twice',
+      }),
+    });
+    expect(`${title} ${detail}`).not.toMatch(/\d{3}[ -]?\d{3}[ -]?\d{3}|\*{5}/);
+    expect(detail).toBe(
+      'Customer [number hidden] ([number hidden], [number hidden]) paid 1500 twice',
+    );
+  });
+
+  it('tells a till or paybill payment from the M-PESA menu, or found by its receipt', () => {
+    const c2b = (kind: TimelineRow['kind'], payload: object) =>
+      told({
+        source: 'c2b',
+        kind,
+        from_status: null,
+        to_status: 'success',
+        payload: JSON.stringify(payload),
+      });
+    expect(
+      c2b('c2b_confirmed', { shortcode: '600100', channel: 'till', receipt: 'UKR1TILL01' }),
+    ).toEqual({ title: 'Paid to till 600100 from the M-PESA menu', detail: 'Receipt UKR1TILL01.' });
+    expect(
+      c2b('c2b_confirmed', {
+        shortcode: '600000',
+        channel: 'paybill',
+        accountReference: 'ACC-77',
+        receipt: 'UKR1BILL01',
+      }),
+    ).toEqual({
+      title: 'Paid to paybill 600000, account ACC-77, from the M-PESA menu',
+      detail: 'Receipt UKR1BILL01.',
+    });
+    expect(
+      c2b('c2b_found', { shortcode: '600100', channel: 'till', receipt: 'UKR1TILL02' }),
+    ).toEqual({
+      title: 'Found by its receipt: M-PESA confirmed the payment',
+      detail: 'Receipt UKR1TILL02. Paid to till 600100.',
+    });
+    // An account number a payer typed as their phone number is hidden too.
+    expect(
+      c2b('c2b_confirmed', {
+        shortcode: '600000',
+        channel: 'paybill',
+        accountReference: '0712345678',
+      }).title,
+    ).toBe('Paid to paybill 600000, account [number hidden], from the M-PESA menu');
+    expect(c2b('c2b_confirmed', {})).toEqual({ title: 'Paid from the M-PESA menu', detail: null });
+    // Nothing M-PESA reported about a prompt: the result shown is the sentence alone.
+    expect(describeEvent(row({ source: 'c2b', kind: 'c2b_confirmed' })).reported).toBeNull();
+  });
+
   it('shortens long texts', () => {
     const { detail } = told({
       source: 'reconciliation',

@@ -14,6 +14,8 @@ import {
 import { parseStkCallback } from '../daraja/callback-parser.ts';
 import { statusForResultCode } from '../daraja/result-codes.ts';
 import { listTransactionEvents, type TimelineRow } from './events.repository.ts';
+import { parsedPayload, short } from './event-text.ts';
+import { describeC2bEvent, describeRefundEvent } from './money-event-sentences.ts';
 import { getTransaction, type PaymentDeps } from './transactions.service.ts';
 import { PATH_REFUSALS, REFUSED, answer, refusals } from '../system/openapi-answers.ts';
 import { SAMPLE_TIMELINE } from '../system/openapi-examples.ts';
@@ -41,8 +43,9 @@ export const transactionEventRoutes: FastifyPluginAsyncZod<TransactionEventRoute
           summary: 'A payment’s timeline, in sentences',
           description:
             'What happened to the payment, oldest first: saved, accepted by M-PESA, each callback and ' +
-            'query answer, reconciliation, a person’s review. Never the messages as received, which ' +
-            'hold phone numbers.',
+            'query answer, reconciliation, a person’s review; for a till or paybill payment, how it ' +
+            'came; a refund asked for and its outcome. Never the messages as received, which hold ' +
+            'phone numbers, nor a payer’s name.',
           tags: ['History'],
           // As for one transaction: an id that cannot be ours is simply not found.
           params: z.object({ id: z.string().describe('The payment’s `transactionId`') }),
@@ -71,9 +74,6 @@ export const transactionEventRoutes: FastifyPluginAsyncZod<TransactionEventRoute
 /** Who reviewed a payment, as review.ts keeps it in the event. */
 const reviewerSchema = z.object({ reviewer: z.string().nullable() });
 
-/** Longest `detail` sent; M-PESA's descriptions and people's notes can run long. */
-const DETAIL_MAX = 300;
-
 /** What a callback or an STK query answer reported, read from the message as received. */
 interface Reported {
   status: Exclude<TransactionStatus, 'pending'>;
@@ -92,15 +92,6 @@ const refusalSchema = z.looseObject({
   errorMessage: z.string().nullish(),
   httpStatus: z.number().nullish(),
 });
-
-function parsedPayload(payload: string | null): unknown {
-  if (payload === null) return undefined;
-  try {
-    return JSON.parse(payload);
-  } catch {
-    return undefined;
-  }
-}
 
 function reportedIn(row: TimelineRow): Reported | null {
   const body = parsedPayload(row.payload);
@@ -143,12 +134,6 @@ function resultWords(status: TransactionStatus, receipt: string | null): string 
   if (status === 'cancelled') return 'cancelled by the payer';
   if (status === 'timeout') return 'not answered on the phone in time';
   return STATUS_WORDS[status];
-}
-
-function short(text: string | null | undefined): string | null {
-  const trimmed = (text ?? '').trim();
-  if (trimmed === '') return null;
-  return trimmed.length > DETAIL_MAX ? `${trimmed.slice(0, DETAIL_MAX - 1)}…` : trimmed;
 }
 
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -251,10 +236,11 @@ export function describeEvent(row: TimelineRow): TransactionEvent {
         detail: short(row.note),
       };
       break;
-    // UNFINISHED (issue 24): the refund and C2B events' own sentences.
     case 'refund':
+      told = describeRefundEvent(row);
+      break;
     case 'c2b':
-      told = { title: short(row.note) ?? STATUS_WORDS[row.to_status], detail: null };
+      told = describeC2bEvent(row);
       break;
     case 'review': {
       const verdict = row.from_status === row.to_status ? 'kept' : 'marked';

@@ -24,6 +24,12 @@ describe("the export's file name", () => {
     ['a last day only', { to: '2026-11-20' }, 'payments-all-to-2026-11-20.csv'],
     ['a search', { q: '0712345678' }, 'payments-all-search-2026-11-25.csv'],
     [
+      'channels, in their own order, after the statuses',
+      { status: ['refunded'], channel: ['paybill', 'till'] },
+      'payments-refunded-till-paybill-2026-11-25.csv',
+    ],
+    ['a channel only', { channel: ['till'] }, 'payments-all-till-2026-11-25.csv'],
+    [
       'everything at once',
       { status: ['pending'], q: 'INV 7', from: '2026-11-24', to: '2026-11-24' },
       'payments-pending-search-2026-11-24-to-2026-11-24.csv',

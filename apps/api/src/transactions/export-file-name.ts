@@ -1,11 +1,11 @@
 /**
  * The export's file name says what the file holds (docs/product.md §2, 'Export CSV' downloads
  * everything the filters select), so that a merchant's downloads folder can be read without
- * opening each one: payments-<statuses, or all>[-search]-<days>.csv, e.g.
+ * opening each one: payments-<statuses, or all>[-<channels>][-search]-<days>.csv, e.g.
  * payments-success-2026-11-01-to-2026-11-25.csv, payments-failed-cancelled-search-2026-11-25.csv,
- * payments-all-2026-11-25.csv.
+ * payments-all-till-paybill-2026-11-25.csv, payments-all-2026-11-25.csv.
  */
-import { TRANSACTION_STATUSES } from '@mpesa/shared';
+import { PAYMENT_CHANNELS, TRANSACTION_STATUSES } from '@mpesa/shared';
 import type { TransactionFilters } from '@mpesa/shared/contract';
 
 /** The words a file name is made of (English, like the rest of the file). */
@@ -33,13 +33,15 @@ function daysPart(filters: Partial<TransactionFilters>, today: string): string {
 /** The export's file name for these filters, exported on business day `today` (YYYY-MM-DD). */
 export function exportFileName(filters: Partial<TransactionFilters>, today: string): string {
   const statuses = TRANSACTION_STATUSES.filter((status) => filters.status?.includes(status));
+  const channels = PAYMENT_CHANNELS.filter((channel) => filters.channel?.includes(channel));
   const parts = [
     NAME.prefix,
     ...(statuses.length > 0 ? statuses : [NAME.anyStatus]),
+    ...channels,
     ...(filters.q ? [NAME.search] : []),
     daysPart(filters, today),
   ];
   // Only characters safe in a file name and a header on every system; all of these are already
-  // (statuses are a fixed list, days are validated YYYY-MM-DD): this keeps it so if that changes.
+  // (statuses and channels are fixed lists, days are validated YYYY-MM-DD): this keeps it so if that changes.
   return `${parts.join('-').replace(/[^A-Za-z0-9-]/g, '_')}.csv`;
 }

@@ -93,10 +93,12 @@ for (const dialect of DIALECTS) {
         'M-PESA transaction time (East Africa Time, UTC+03:00)',
         'Result code',
         'Result description',
+        'Paid through',
+        "Payer's name",
       ]);
     });
 
-    it('writes the header in Kiswahili for ?lang=sw, the rows and the file name as in English', async () => {
+    it('writes the header and how each payment came in Kiswahili for ?lang=sw, the rest and the file name as in English', async () => {
       const english = await exported('?status=success');
       const response = await exported('?status=success&lang=sw');
       expect([...response.rawPayload.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
@@ -113,8 +115,14 @@ for (const dialect of DIALECTS) {
         'Wakati wa muamala wa M-PESA (Saa za Afrika Mashariki, UTC+03:00)',
         'Msimbo wa matokeo',
         'Maelezo ya matokeo',
+        'Njia ya malipo',
+        'Jina la mlipaji',
       ]);
-      expect(rows).toEqual(parseCsv(english.rawPayload.subarray(3).toString('utf8')).slice(1));
+      // The same rows, but for how each payment came, said in the header's language.
+      const inEnglish = parseCsv(english.rawPayload.subarray(3).toString('utf8')).slice(1);
+      expect(rows.map((row) => row.slice(0, -2))).toEqual(inEnglish.map((row) => row.slice(0, -2)));
+      expect(inEnglish.map((row) => row.at(-2))).toEqual(rows.map(() => 'Prompt'));
+      expect(rows.map((row) => row.at(-2))).toEqual(rows.map(() => 'Ombi'));
       expect(response.headers['content-disposition']).toBe(english.headers['content-disposition']);
     });
 
@@ -152,7 +160,7 @@ for (const dialect of DIALECTS) {
       expect(rows).toHaveLength(3);
       expect(rows[1]![0]).toBe('tx-paid');
       expect(rows[1]![2]).toBe(`'${TRICKY}`);
-      expect(rows[1]).toHaveLength(11);
+      expect(rows[1]).toHaveLength(13);
     });
 
     it('names the file by its filter', async () => {

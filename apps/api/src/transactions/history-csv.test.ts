@@ -84,11 +84,13 @@ describe('a CSV record', () => {
     transaction_date: null,
     result_code: null,
     response_description: null,
+    channel: 'prompt',
+    payer_name: null,
   };
 
   it('writes a number, or a masked one, as a formula that gives its text', () => {
     expect(csvRecord(row, 'Africa/Nairobi')).toBe(
-      'tx-1,2026-11-25 12:20:47,INV-1,Malipo,"=""254712345678""",250,success,,,,\r\n',
+      'tx-1,2026-11-25 12:20:47,INV-1,Malipo,"=""254712345678""",250,success,,,,,Prompt,\r\n',
     );
     expect(csvRecord({ ...row, phone_number: '254*****5678' }, 'UTC')).toContain(
       ',2026-11-25 09:20:47,INV-1,Malipo,"=""254*****5678""",',
@@ -97,5 +99,27 @@ describe('a CSV record', () => {
 
   it('never wraps anything but digits and asterisks in a formula', () => {
     expect(csvRecord({ ...row, phone_number: '=1+1' }, 'UTC')).toContain(",Malipo,'=1+1,250,");
+  });
+
+  it("says how a payment came in the header's language, and neutralises a payer's name", () => {
+    const till: CsvRow = {
+      ...row,
+      channel: 'till',
+      phone_number: '2547 ***** 126',
+      payer_name: "=cmd|' /C calc'!A0",
+      status: 'refunded',
+      mpesa_receipt_number: 'UF1E26WQJZ',
+    };
+    expect(csvRecord(till, 'UTC')).toMatch(
+      /,2547 \*\*\*\*\* 126,250,refunded,UF1E26WQJZ,,,,Till,'=cmd\|' \/C calc'!A0\r\n$/,
+    );
+    expect(csvRecord(till, 'UTC', 'sw')).toContain(',,,Till,');
+    expect(csvRecord({ ...till, channel: 'paybill', payer_name: 'JOHN DOE' }, 'UTC')).toMatch(
+      /,Paybill,JOHN DOE\r\n$/,
+    );
+    expect(csvRecord(row, 'UTC', 'sw')).toMatch(/,Ombi,\r\n$/);
+    const nov = new Date('2026-11-25T12:00:00Z');
+    expect(csvHeader('UTC', nov)).toMatch(/,Result description,Paid through,Payer's name\r\n$/);
+    expect(csvHeader('UTC', nov, 'sw')).toMatch(/,Njia ya malipo,Jina la mlipaji\r\n$/);
   });
 });

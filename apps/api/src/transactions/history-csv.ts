@@ -13,6 +13,7 @@
  * into the characters they stand for would run the cell; the cell is kept as written, only
  * neutralised.
  */
+import type { PaymentChannel } from '@mpesa/shared';
 import type { ExportLanguage } from '@mpesa/shared/contract';
 import type { TransactionRow } from '../db/schema.ts';
 import { isoInZone } from '../lib/business-day.ts';
@@ -33,6 +34,8 @@ export const CSV_COLUMNS = [
   'transaction_date',
   'result_code',
   'response_description',
+  'channel',
+  'payer_name',
 ] as const;
 
 type Headings = Record<(typeof CSV_COLUMNS)[number], string>;
@@ -50,6 +53,8 @@ export const CSV_HEADINGS: Headings = {
   transaction_date: 'M-PESA transaction time ({zone})',
   result_code: 'Result code',
   response_description: 'Result description',
+  channel: 'Paid through',
+  payer_name: "Payer's name",
 };
 
 /** The same in Kiswahili, as the screens say them, for a merchant who reads the app in it. */
@@ -65,6 +70,17 @@ export const CSV_HEADINGS_SW: Headings = {
   transaction_date: 'Wakati wa muamala wa M-PESA ({zone})',
   result_code: 'Msimbo wa matokeo',
   response_description: 'Maelezo ya matokeo',
+  channel: 'Njia ya malipo',
+  payer_name: 'Jina la mlipaji',
+};
+
+/**
+ * How a payment came, in the header row's language: a prompt the shop sent, or the payer's own
+ * menu (till, paybill). Kenyans say "till" and "paybill" in Kiswahili too.
+ */
+export const CSV_CHANNEL_WORDS: Record<ExportLanguage, Record<PaymentChannel, string>> = {
+  en: { prompt: 'Prompt', till: 'Till', paybill: 'Paybill' },
+  sw: { prompt: 'Ombi', till: 'Till', paybill: 'Paybill' },
 };
 
 /** The locale a zone's name is said in, by the header row's language. */
@@ -176,14 +192,19 @@ function spreadsheetTime(instant: string, timeZone: string): string {
   return ISO_TIME.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 19)}` : cell(iso);
 }
 
-/** One payment as a CSV line, in the order of CSV_COLUMNS (written out: it runs once a row). */
-export function csvRecord(row: CsvRow, timeZone: string): string {
-  // Ids and statuses are ours, never a stranger's text: they need no care.
+/**
+ * One payment as a CSV line, in the order of CSV_COLUMNS (written out: it runs once a row). The
+ * payer's name is M-PESA's text about a stranger, so it is neutralised as references are.
+ */
+export function csvRecord(row: CsvRow, timeZone: string, language: ExportLanguage = 'en'): string {
+  // Ids, statuses and channels are ours, never a stranger's text: they need no care.
   return `${row.id},${spreadsheetTime(row.created_at, timeZone)},${cell(row.reference)},${cell(
     row.description,
   )},${phoneCell(row.phone_number)},${Number(row.amount)},${row.status},${cell(
     row.mpesa_receipt_number,
   )},${row.transaction_date === null ? '' : spreadsheetTime(row.transaction_date, timeZone)},${cell(
     row.result_code,
-  )},${cell(row.response_description)}\r\n`;
+  )},${cell(row.response_description)},${CSV_CHANNEL_WORDS[language][row.channel]},${cell(
+    row.payer_name,
+  )}\r\n`;
 }

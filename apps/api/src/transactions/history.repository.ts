@@ -15,6 +15,8 @@ export interface ListQuery {
   /** Only rows after this position in the list's order. */
   after?: { createdAt: string; id: string };
   statuses?: readonly TransactionRow['status'][];
+  /** How the payments came: prompt, till, paybill (migration 010). */
+  channels?: readonly TransactionRow['channel'][];
   /** Created at or after this instant, and before `until` (ISO 8601 UTC). */
   since?: string;
   until?: string;
@@ -53,8 +55,8 @@ export const REFERENCE_SCAN_ROWS = 10_000;
  * vanish between pages, also while new payments arrive (they sort before every cursor).
  *
  * Each query reads an index in the list's order and stops after one page. Where one query could
- * not (several statuses, or text that may be a receipt or the start of a reference), each part is
- * read on its own index and the parts are merged.
+ * not (several statuses or channels, or text that may be a receipt or the start of a reference),
+ * each part is read on its own index and the parts are merged.
  */
 export function listTransactions(db: Db, query: ListQuery): Promise<TransactionRow[]>;
 /** Only these columns (and id and created_at): an export reads no more than it writes. */
@@ -70,7 +72,7 @@ export async function listTransactions(
 ): Promise<Sortable[]> {
   const { text } = query;
   if (text === undefined) {
-    return eachStatus(query, (statuses) => page(db, query, columns, (select) => select, statuses));
+    return eachPart(query, (part) => page(db, part, columns, (select) => select));
   }
   const [receipts, references] = await Promise.all([
     // A receipt is matched whole: a handful of rows, read by the receipt index.
@@ -78,7 +80,9 @@ export async function listTransactions(
       db,
       query,
       columns,
-      candidates(db, (select) => select.where('mpesa_receipt_number', '=', text.toUpperCase())),
+      candidates(db, query, (select) =>
+        select.where('mpesa_receipt_number', '=', text.toUpperCase()),
+      ),
     ),
     byReferencePrefix(db, query, columns, text),
   ]);
@@ -86,17 +90,17 @@ export async function listTransactions(
 }
 
 /**
- * The page's conditions on time and status, on `table`'s columns (the transactions, or a table
- * of candidates drawn from them).
+ * The page's conditions on time, status and channel, on `table`'s columns (the transactions, or a
+ * table of candidates drawn from them).
  */
-function timeAndStatus<DB, TB extends keyof DB>(
+function pageConditions<DB, TB extends keyof DB>(
   eb: ExpressionBuilder<DB, TB>,
   query: ListQuery,
-  statuses: ListQuery['statuses'],
   table: '' | 'found.' = '',
 ): Expression<SqlBool> {
-  const column = (name: 'created_at' | 'id' | 'status') => sql.ref<string>(`${table}${name}`);
-  const { after, since, until } = query;
+  const column = (name: 'created_at' | 'id' | 'status' | 'channel') =>
+    sql.ref<string>(`${table}${name}`);
+  const { after, since, until, statuses, channels } = query;
   const conditions: Expression<SqlBool>[] = [];
   if (after) {
     // The first condition bounds the index range; the second breaks ties on the instant. (The
@@ -107,16 +111,17 @@ function timeAndStatus<DB, TB extends keyof DB>(
     );
   }
   if (statuses) conditions.push(eb(column('status'), 'in', statuses));
+  if (channels) conditions.push(eb(column('channel'), 'in', channels));
   if (since) conditions.push(eb(column('created_at'), '>=', since));
   if (until) conditions.push(eb(column('created_at'), '<', until));
   return eb.and(conditions);
 }
 
-/** The rows the query's filters, this branch's condition and these statuses select. */
-function filtered(db: Db, query: ListQuery, condition: Condition, statuses = query.statuses) {
+/** The rows the query's filters and this branch's condition select. */
+function filtered(db: Db, query: ListQuery, condition: Condition) {
   const { phone } = query;
   return condition(fromTransactions(db))
-    .where((eb) => timeAndStatus(eb, query, statuses))
+    .where((eb) => pageConditions(eb, query))
     .$if(phone !== undefined, (q) => q.where('phone_number', '=', phone!));
 }
 
@@ -130,9 +135,8 @@ function page(
   query: ListQuery,
   columns: Columns,
   condition: Condition,
-  statuses = query.statuses,
 ): Promise<Sortable[]> {
-  return selectColumns(filtered(db, query, condition, statuses), columns)
+  return selectColumns(filtered(db, query, condition), columns)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(query.limit)
@@ -140,18 +144,32 @@ function page(
 }
 
 /**
- * A page read in the list's order: with several statuses (and no phone, whose index holds few
- * rows), one read per status on the (status, created_at, id) index, merged.
+ * A page read in the list's order: with several statuses or channels (and no phone, whose index
+ * holds few rows), one read per status and channel, each on the (status, created_at, id) or the
+ * (channel, created_at, id) index (migrations 003, 010), merged. A status and a channel together
+ * are read off whichever of the two the database finds the narrower.
  */
-async function eachStatus(
+async function eachPart(
   query: ListQuery,
-  read: (statuses: ListQuery['statuses']) => Promise<Sortable[]>,
+  read: (part: ListQuery) => Promise<Sortable[]>,
 ): Promise<Sortable[]> {
-  const { statuses } = query;
-  if (statuses === undefined || statuses.length < 2 || query.phone !== undefined) {
-    return read(statuses);
+  const { statuses, channels } = query;
+  const several = (values: readonly string[] | undefined) =>
+    values !== undefined && values.length > 1;
+  if ((!several(statuses) && !several(channels)) || query.phone !== undefined) {
+    return read(query);
   }
-  const parts = await Promise.all(statuses.map((status) => read([status])));
+  const parts = await Promise.all(
+    (statuses ?? [undefined]).flatMap((status) =>
+      (channels ?? [undefined]).map((channel) =>
+        read({
+          ...query,
+          ...(status ? { statuses: [status] } : {}),
+          ...(channel ? { channels: [channel] } : {}),
+        }),
+      ),
+    ),
+  );
   return newestFirst(parts, query.limit);
 }
 
@@ -161,10 +179,15 @@ const ALL_ROWS = Number.MAX_SAFE_INTEGER;
 /**
  * The rows a condition selects, read off whichever index serves that condition, as a table of
  * their own. Its LIMIT keeps either database from merging it into the query that reads it, and
- * so from reaching for another index (a status, the list's order) to answer that query.
+ * so from reaching for another index (a status, the list's order) to answer that query. The
+ * channel is read only when the query filters by it: no index but its own carries it, and the
+ * reference index alone serves a search without it.
  */
-function candidates(db: Db, condition: Condition) {
-  return condition(fromTransactions(db)).select(['id', 'created_at', 'status']).limit(ALL_ROWS);
+function candidates(db: Db, query: ListQuery, condition: Condition) {
+  const columns = ['id', 'created_at', 'status'] as const;
+  return condition(fromTransactions(db))
+    .select(query.channels ? [...columns, 'channel'] : columns)
+    .limit(ALL_ROWS);
 }
 
 /**
@@ -177,12 +200,11 @@ function newestOf(
   query: ListQuery,
   columns: Columns,
   found: ReturnType<typeof candidates>,
-  statuses = query.statuses,
 ): Promise<Sortable[]> {
   const newest = db
     .selectFrom(found.as('found'))
     .select('found.id')
-    .where((eb) => timeAndStatus(eb, query, statuses, 'found.'))
+    .where((eb) => pageConditions(eb, query, 'found.'))
     .orderBy('found.created_at', 'desc')
     .orderBy('found.id', 'desc')
     .limit(query.limit);
@@ -208,11 +230,11 @@ async function byReferencePrefix(db: Db, query: ListQuery, columns: Columns, pre
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
   if (Number(count) < REFERENCE_SORT_LIMIT) {
-    return newestOf(db, query, columns, candidates(db, inRange));
+    return newestOf(db, query, columns, candidates(db, query, inRange));
   }
-  return eachStatus(query, async (statuses) => {
+  return eachPart(query, async (part) => {
     // The newest rows of the list, in its order, and the matches among them.
-    const recent = filtered(db, query, (select) => select, statuses)
+    const recent = filtered(db, part, (select) => select)
       .selectAll()
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
@@ -229,7 +251,7 @@ async function byReferencePrefix(db: Db, query: ListQuery, columns: Columns, pre
     // Fewer than a page there: the matches are older, and are sorted from the index alone.
     return found.length === query.limit
       ? found
-      : newestOf(db, query, columns, candidates(db, inRange), statuses);
+      : newestOf(db, part, columns, candidates(db, part, inRange));
   });
 }
 

@@ -40,10 +40,11 @@ function selectionFor(
   filters: TransactionFilters,
   timeZone: string,
 ): Omit<repo.ListQuery, 'limit' | 'after'> {
-  const { status, from, to, q } = filters;
+  const { status, channel, from, to, q } = filters;
   const phone = q === undefined ? null : normaliseKenyanPhone(q);
   return {
     ...(status ? { statuses: status } : {}),
+    ...(channel ? { channels: channel } : {}),
     ...(from ? { since: startOfBusinessDay(from, timeZone) } : {}),
     ...(to ? { until: startOfBusinessDay(nextDay(to), timeZone) } : {}),
     ...(phone ? { phone } : q !== undefined ? { text: q } : {}),
@@ -107,7 +108,7 @@ export async function exportTransactions(
         onProgress();
         yield rows
           .slice(start, start + EXPORT_CHUNK)
-          .map((row) => csvRecord(row, deps.businessTimeZone))
+          .map((row) => csvRecord(row, deps.businessTimeZone, language))
           .join('');
       }
       const last = rows.at(-1);

@@ -223,7 +223,7 @@ for (const dialect of DIALECTS) {
     it.each([
       [
         '?status=paid',
-        /^status must be one or more of pending, success, failed, cancelled, timeout, unknown \(got "paid"\)$/,
+        /^status must be one or more of pending, success, failed, cancelled, timeout, unknown, refunded \(got "paid"\)$/,
       ],
       ['?from=2026-13-01', /^from must be a date written YYYY-MM-DD/],
       ['?from=2026-02-30', /^from must be a date written YYYY-MM-DD/],
@@ -276,12 +276,13 @@ for (const dialect of DIALECTS) {
         expect(lines[0]).toBe(
           '\uFEFFPayment ID,"Created at (East Africa Time, UTC+03:00)",Reference,Description,' +
             'Phone number,Amount (KES),Status,M-PESA receipt,' +
-            '"M-PESA transaction time (East Africa Time, UTC+03:00)",Result code,Result description',
+            '"M-PESA transaction time (East Africa Time, UTC+03:00)",Result code,Result description,' +
+            "Paid through,Payer's name",
         );
         expect(lines).toHaveLength(1 + 1250);
         // The newest success (i = 2498) at 00:41:38 UTC, 03:41:38 in Nairobi; the oldest, i = 0.
         expect(lines[1]).toMatch(
-          /^tx-\d+,2026-11-01 03:41:38,INV-\d+,Payment for services,"=""254712345678""",2499,success,,,,$/,
+          /^tx-\d+,2026-11-01 03:41:38,INV-\d+,Payment for services,"=""254712345678""",2499,success,,,,,Prompt,$/,
         );
         expect(lines.at(-1)).toMatch(/^tx-\d+,2026-11-01 03:00:00,INV-\d+,.*,1,success,/);
       }, 60_000);
@@ -341,12 +342,16 @@ for (const dialect of DIALECTS) {
         expect(data.timeZone).toBe('Africa/Nairobi');
         expect(data.today).toEqual({
           collected: 750,
+          refunded: 0,
+          refundedCount: 0,
           count: 4,
           successCount: 2,
           successRate: 2 / 3,
         });
         expect(data.last7Days).toEqual({
           collected: 1750,
+          refunded: 0,
+          refundedCount: 0,
           count: 6,
           successCount: 3,
           successRate: 3 / 5,
