@@ -45,7 +45,12 @@ export async function failRefund(
       to: payment.status,
       note: `refund failed: ${failure.description}`,
       reason: failure.resultCode,
-      payload: JSON.stringify({ refundId: refund.id }),
+      // The keys the timeline reads (transactions/money-event-sentences.ts).
+      payload: JSON.stringify({
+        refundId: refund.id,
+        resultCode: failure.resultCode,
+        resultDescription: failure.description,
+      }),
       at,
     });
   }
@@ -87,7 +92,12 @@ async function reverseRefund(
     from: payment.status,
     to: moved ? 'refunded' : payment.status,
     note: `refunded: M-PESA reversed the payment${receipt}`,
-    payload: JSON.stringify({ refundId: refund.id }),
+    payload: JSON.stringify({
+      refundId: refund.id,
+      resultCode: reversal.resultCode,
+      resultDescription: reversal.description,
+      receipt: reversal.receipt,
+    }),
     at,
   });
   return true;

@@ -117,7 +117,8 @@ async function recordRequest(
       from: payment.status,
       to: payment.status,
       note: `refund of ${amount} KES requested by ${by.name}: ${input.reason}`,
-      payload: JSON.stringify({ refundId: id, by: by.name }),
+      // The keys the timeline reads (transactions/money-event-sentences.ts).
+      payload: JSON.stringify({ refundId: id, by: by.name, reason: input.reason }),
       at,
     });
     await recordAudit(trx, {
