@@ -22,10 +22,16 @@ import { transactionRoutes } from './transactions/transactions.routes.ts';
 import { transactionEventRoutes } from './transactions/events.routes.ts';
 import { payerCheckRoutes } from './transactions/payer-check.routes.ts';
 import type { PaymentDeps } from './transactions/transactions.service.ts';
-import { callbackRoutes } from './callbacks/callback.routes.ts';
+import { callbackRoutes, type CallbackHandler } from './callbacks/callback.routes.ts';
+import type { CallbackKind } from './callbacks/callback-kinds.ts';
 import { callbackUrls } from './callbacks/callback-paths.ts';
 import { keptOnlyCallback } from './callbacks/kept-callback.ts';
 import { stkPushCallback } from './callbacks/stk-push.callback.ts';
+import { c2bConfirmationCallback } from './callbacks/c2b-confirmation.callback.ts';
+import { c2bValidationCallback } from './callbacks/c2b-validation.callback.ts';
+import { receiptStatusCallback } from './callbacks/receipt-status.callback.ts';
+import { startC2bRegistration } from './c2b/c2b-registration.ts';
+import { receiptCheckRoutes } from './c2b/receipt-checks.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
 import { ownerChangeGate, registerOperators } from './operators/operators.plugin.ts';
 import { cookieNames } from './operators/session-cookie.ts';
@@ -48,6 +54,11 @@ export interface AppDeps extends LoggerSettings {
   daraja: DarajaClient;
   /** Reversals, transaction status and C2B registration; none: refunds and till payments are off. */
   money?: DarajaMoneyClient;
+  /**
+   * Register the C2B URLs with Daraja once listening, when MPESA_C2B_REGISTER=start (server.ts
+   * does; c2b/c2b-registration.ts).
+   */
+  registerC2b?: boolean;
   /** Run the reconciliation loop in this process (server.ts does; most tests call it directly). */
   reconcile?: boolean;
   now?: () => Date;
@@ -92,6 +103,10 @@ function createServer(deps: AppDeps, cors: Cors) {
   }).withTypeProvider<ZodTypeProvider>();
 }
 
+/** Where Daraja reaches this app's callbacks. */
+const callbackUrlsOf = (deps: AppDeps) =>
+  callbackUrls(deps.config.mpesa.callbackBaseUrl, deps.callbackSecret);
+
 /** What the payment routes, the callbacks and the reconciler work with. */
 function paymentDepsFor(deps: AppDeps, app: FastifyInstance): PaymentDeps {
   const { config } = deps;
@@ -99,7 +114,7 @@ function paymentDepsFor(deps: AppDeps, app: FastifyInstance): PaymentDeps {
     db: deps.database.db,
     dialect: deps.database.dialect,
     daraja: deps.daraja,
-    callbackUrl: callbackUrls(config.mpesa.callbackBaseUrl, deps.callbackSecret)('stk-push'),
+    callbackUrl: callbackUrlsOf(deps)('stk-push'),
     log: app.log,
     now: deps.now ?? (() => new Date()),
     phoneCooldownS: config.limits.phoneCooldownS,
@@ -108,6 +123,42 @@ function paymentDepsFor(deps: AppDeps, app: FastifyInstance): PaymentDeps {
     pushDeadlineMs: config.reconcile.leaseMs,
   };
 }
+
+/** One handler per kind of callback (callbacks/callback-kinds.ts). */
+function callbackHandlers(
+  deps: AppDeps,
+  paymentDeps: PaymentDeps,
+): Record<CallbackKind, CallbackHandler> {
+  const { database } = deps;
+  const c2bDeps = c2bDepsOf(deps, paymentDeps);
+  return {
+    'stk-push': stkPushCallback(paymentDeps),
+    'queue-timeout': keptOnlyCallback(
+      database.db,
+      'queue-timeout',
+      paymentDeps.now,
+      'M-PESA’s word that a Result API request timed out in its queue',
+    ),
+    // UNFINISHED (issue 24): kept only, until the refund service handles them.
+    reversal: keptOnlyCallback(database.db, 'reversal', paymentDeps.now, 'A reversal’s Result'),
+    'refund-status': keptOnlyCallback(
+      database.db,
+      'refund-status',
+      paymentDeps.now,
+      'A transaction status Result about a refund',
+    ),
+    'receipt-status': receiptStatusCallback(c2bDeps),
+    'c2b-validation': c2bValidationCallback(c2bDeps),
+    'c2b-confirmation': c2bConfirmationCallback(c2bDeps),
+  };
+}
+
+/** What the C2B callbacks and the receipt checks work with. */
+const c2bDepsOf = (deps: AppDeps, paymentDeps: PaymentDeps) => ({
+  db: deps.database.db,
+  now: paymentDeps.now,
+  settings: deps.config.c2b,
+});
 
 /** The API's routes, registered under `/api`. */
 async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: PaymentDeps) {
@@ -146,46 +197,16 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: Pay
         secret: deps.callbackSecret,
         allowedIps: config.callbackAllowedIps,
         bodyLimit: limits.callbackBodyBytes,
-        handlers: {
-          'stk-push': stkPushCallback(paymentDeps),
-          'queue-timeout': keptOnlyCallback(
-            database.db,
-            'queue-timeout',
-            paymentDeps.now,
-            'M-PESA’s word that a Result API request timed out in its queue',
-          ),
-          // UNFINISHED (issue 24): kept only, until the refund and C2B services handle them.
-          reversal: keptOnlyCallback(
-            database.db,
-            'reversal',
-            paymentDeps.now,
-            'A reversal’s Result',
-          ),
-          'refund-status': keptOnlyCallback(
-            database.db,
-            'refund-status',
-            paymentDeps.now,
-            'A transaction status Result about a refund',
-          ),
-          'receipt-status': keptOnlyCallback(
-            database.db,
-            'receipt-status',
-            paymentDeps.now,
-            'A transaction status Result about a receipt',
-          ),
-          'c2b-validation': keptOnlyCallback(
-            database.db,
-            'c2b-validation',
-            paymentDeps.now,
-            'M-PESA asks whether to take a till or paybill payment',
-          ),
-          'c2b-confirmation': keptOnlyCallback(
-            database.db,
-            'c2b-confirmation',
-            paymentDeps.now,
-            'M-PESA tells of a till or paybill payment',
-          ),
+        handlers: callbackHandlers(deps, paymentDeps),
+      });
+      await api.register(receiptCheckRoutes, {
+        deps: {
+          ...c2bDepsOf(deps, paymentDeps),
+          log: app.log,
+          money: deps.money,
+          callbackUrlFor: callbackUrlsOf(deps),
         },
+        gate: guards?.takePayments,
       });
       await api.register(payerCheckRoutes, {
         deps: paymentDeps,
@@ -209,6 +230,23 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: Pay
     },
     { prefix: '/api' },
   );
+}
+
+/** Registers the C2B URLs in the background once the app listens (never stopping it). */
+function registerC2bOnListen(app: FastifyInstance, deps: AppDeps): void {
+  const settings = deps.config.c2b;
+  if (!deps.registerC2b || !deps.money || settings?.register !== 'start') return;
+  const money = deps.money;
+  let registration: ReturnType<typeof startC2bRegistration> | undefined;
+  app.addHook('onListen', async () => {
+    registration = startC2bRegistration({
+      money,
+      settings,
+      callbackUrlFor: callbackUrlsOf(deps),
+      log: app.log,
+    });
+  });
+  app.addHook('onClose', async () => registration?.stop());
 }
 
 export async function buildApp(deps: AppDeps) {
@@ -239,6 +277,7 @@ export async function buildApp(deps: AppDeps) {
       app.addHook('onClose', () => retention.stop());
     }
   }
+  registerC2bOnListen(app, deps);
   // Which methods each address answers, for the not-found handler's 405.
   const methodsAt = routeMethods(app);
   // The API's description, collected from the routes registered after it.

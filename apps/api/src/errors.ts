@@ -7,5 +7,6 @@ export * from './errors/app-error.ts';
 export * from './errors/refusals.ts';
 export * from './errors/owner-refusals.ts';
 export * from './errors/check-refusals.ts';
+export * from './errors/c2b-refusals.ts';
 export * from './errors/client-mistakes.ts';
 export * from './errors/answer.ts';

@@ -86,6 +86,7 @@ describe('the API description (/api/openapi.json, /api/docs)', () => {
       'GET /api/auth/me',
       'GET /api/config',
       'GET /api/health',
+      'GET /api/mpesa/receipt-checks/:id',
       'GET /api/mpesa/summary',
       'GET /api/mpesa/transactions',
       'GET /api/mpesa/transactions/:id',
@@ -101,6 +102,7 @@ describe('the API description (/api/openapi.json, /api/docs)', () => {
       'POST /api/mpesa/callback/:secret/receipt-status',
       'POST /api/mpesa/callback/:secret/refund-status',
       'POST /api/mpesa/callback/:secret/reversal',
+      'POST /api/mpesa/receipt-checks',
       'POST /api/mpesa/stkpush',
       'POST /api/mpesa/transactions/:id/check',
     ]);

@@ -226,9 +226,7 @@ export async function getMerchantView(
   reader: { owner: boolean },
 ): Promise<TransactionView> {
   const row = await findTransaction(deps, id);
-  const callbacks = row.checkout_request_id
-    ? await repo.listCallbacksFor(deps.db, row.checkout_request_id)
-    : [];
+  const callbacks = await repo.listCallbacksFor(deps.db, row);
   // UNFINISHED (issue 24): the refund's part comes from refunds/ once that service exists.
   return merchantView(row, callbacks, reader, {
     refund: null,
