@@ -13,25 +13,18 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { CALLBACK_SECRET_LENGTH, type Config } from './config.ts';
-import type { DbHandle } from './db/create-db.ts';
 import { startReconciler } from './transactions/reconciler.ts';
 import { startPhoneRetention } from './transactions/phone-retention.ts';
-import type { DarajaClient, DarajaMoneyClient } from './daraja/daraja-client.ts';
 import { routeMethods } from './lib/route-methods.ts';
 import { transactionRoutes } from './transactions/transactions.routes.ts';
 import { transactionEventRoutes } from './transactions/events.routes.ts';
 import { payerCheckRoutes } from './transactions/payer-check.routes.ts';
 import type { PaymentDeps } from './transactions/transactions.service.ts';
-import { callbackRoutes, type CallbackHandler } from './callbacks/callback.routes.ts';
-import type { CallbackKind } from './callbacks/callback-kinds.ts';
-import { callbackUrls } from './callbacks/callback-paths.ts';
-import { keptOnlyCallback } from './callbacks/kept-callback.ts';
-import { stkPushCallback } from './callbacks/stk-push.callback.ts';
-import { reversalCallback } from './callbacks/reversal.callback.ts';
-import { refundStatusCallback } from './callbacks/refund-status.callback.ts';
+import { callbackRoutes } from './callbacks/callback.routes.ts';
 import { refundRoutes } from './refunds/refunds.routes.ts';
-import { refundPolicy, type RefundDeps } from './refunds/refunds.service.ts';
 import { startRefundRecovery } from './refunds/refund-recovery.ts';
+import { startC2bRegistration } from './c2b/c2b-registration.ts';
+import { receiptCheckRoutes } from './c2b/receipt-checks.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
 import { ownerChangeGate, registerOperators } from './operators/operators.plugin.ts';
 import { cookieNames } from './operators/session-cookie.ts';
@@ -43,21 +36,20 @@ import { errorAnswerOptions, errorHandler } from './plugins/error-handler.ts';
 import { jsonParser } from './plugins/json-parser.ts';
 import { notFound } from './plugins/not-found.ts';
 import { requestGuards } from './plugins/request-guards.ts';
-import { loggerOptions, requestLog, type LoggerSettings } from './plugins/request-log.ts';
+import { loggerOptions, requestLog } from './plugins/request-log.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { isWebAppBuilt, webAppFiles } from './plugins/web-app.ts';
 
-export interface AppDeps extends LoggerSettings {
-  config: Config;
-  callbackSecret: string;
-  database: DbHandle;
-  daraja: DarajaClient;
-  /** Reversals, transaction status and C2B registration; none: refunds and till payments are off. */
-  money?: DarajaMoneyClient;
-  /** Run the reconciliation loop in this process (server.ts does; most tests call it directly). */
-  reconcile?: boolean;
-  now?: () => Date;
-}
+import {
+  c2bDepsOf,
+  callbackHandlers,
+  callbackUrlsOf,
+  paymentDepsFor,
+  refundDepsFor,
+  type AppDeps,
+} from './app-deps.ts';
+
+export type { AppDeps } from './app-deps.ts';
 
 /**
  * Fastify (since 5.12.1) reads a number as "trust no proxy": a hop count cannot tell a proxy from a
@@ -96,77 +88,6 @@ function createServer(deps: AppDeps, cors: Cors) {
     logController: new LogController({ disableRequestLogging: true }),
     ...errorAnswerOptions(cors),
   }).withTypeProvider<ZodTypeProvider>();
-}
-
-/** What the payment routes, the callbacks and the reconciler work with. */
-function paymentDepsFor(deps: AppDeps, app: FastifyInstance): PaymentDeps {
-  const { config } = deps;
-  return {
-    db: deps.database.db,
-    dialect: deps.database.dialect,
-    daraja: deps.daraja,
-    callbackUrl: callbackUrls(config.mpesa.callbackBaseUrl, deps.callbackSecret)('stk-push'),
-    log: app.log,
-    now: deps.now ?? (() => new Date()),
-    phoneCooldownS: config.limits.phoneCooldownS,
-    reconcileAfterS: config.reconcile.firstCheckS,
-    // The slowest Daraja exchange, as the reconciliation lease measures it.
-    pushDeadlineMs: config.reconcile.leaseMs,
-    refunds: refundPolicy({ money: deps.money, settings: config.refunds }),
-  };
-}
-
-/** What refunds work with: the Result APIs, their callback URLs and the refund settings. */
-function refundDepsFor(deps: AppDeps, paymentDeps: PaymentDeps): RefundDeps {
-  const { config } = deps;
-  return {
-    db: paymentDeps.db,
-    now: paymentDeps.now,
-    log: paymentDeps.log,
-    money: deps.money,
-    callbackUrlFor: callbackUrls(config.mpesa.callbackBaseUrl, deps.callbackSecret),
-    settings: config.refunds,
-    partyB: config.mpesa.partyB,
-    leaseMs: config.reconcile.leaseMs,
-  };
-}
-
-/** Each kind of callback's handler (callbacks/). */
-function callbackHandlers(
-  deps: AppDeps,
-  paymentDeps: PaymentDeps,
-  refundDeps: RefundDeps,
-): Record<CallbackKind, CallbackHandler> {
-  return {
-    'stk-push': stkPushCallback(paymentDeps),
-    'queue-timeout': keptOnlyCallback(
-      deps.database.db,
-      'queue-timeout',
-      paymentDeps.now,
-      'M-PESA’s word that a Result API request timed out in its queue',
-    ),
-    reversal: reversalCallback(refundDeps),
-    'refund-status': refundStatusCallback(refundDeps),
-    // UNFINISHED (issue 24): kept only, until the C2B service handles them.
-    'receipt-status': keptOnlyCallback(
-      deps.database.db,
-      'receipt-status',
-      paymentDeps.now,
-      'A transaction status Result about a receipt',
-    ),
-    'c2b-validation': keptOnlyCallback(
-      deps.database.db,
-      'c2b-validation',
-      paymentDeps.now,
-      'M-PESA asks whether to take a till or paybill payment',
-    ),
-    'c2b-confirmation': keptOnlyCallback(
-      deps.database.db,
-      'c2b-confirmation',
-      paymentDeps.now,
-      'M-PESA tells of a till or paybill payment',
-    ),
-  };
 }
 
 /** The API's routes, registered under `/api`. */
@@ -210,6 +131,15 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: Pay
         bodyLimit: limits.callbackBodyBytes,
         handlers: callbackHandlers(deps, paymentDeps, refundDeps),
       });
+      await api.register(receiptCheckRoutes, {
+        deps: {
+          ...c2bDepsOf(deps, paymentDeps),
+          log: app.log,
+          money: deps.money,
+          callbackUrlFor: callbackUrlsOf(deps),
+        },
+        gate: guards?.takePayments,
+      });
       await api.register(payerCheckRoutes, {
         deps: paymentDeps,
         paymentPageGuard: guards?.paymentPage,
@@ -230,6 +160,23 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: Pay
     },
     { prefix: '/api' },
   );
+}
+
+/** Registers the C2B URLs in the background once the app listens (never stopping it). */
+function registerC2bOnListen(app: FastifyInstance, deps: AppDeps): void {
+  const settings = deps.config.c2b;
+  if (!deps.registerC2b || !deps.money || settings?.register !== 'start') return;
+  const money = deps.money;
+  let registration: ReturnType<typeof startC2bRegistration> | undefined;
+  app.addHook('onListen', async () => {
+    registration = startC2bRegistration({
+      money,
+      settings,
+      callbackUrlFor: callbackUrlsOf(deps),
+      log: app.log,
+    });
+  });
+  app.addHook('onClose', async () => registration?.stop());
 }
 
 export async function buildApp(deps: AppDeps) {
@@ -266,6 +213,7 @@ export async function buildApp(deps: AppDeps) {
       app.addHook('onClose', () => retention.stop());
     }
   }
+  registerC2bOnListen(app, deps);
   // Which methods each address answers, for the not-found handler's 405.
   const methodsAt = routeMethods(app);
   // The API's description, collected from the routes registered after it.

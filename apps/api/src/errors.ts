@@ -8,5 +8,6 @@ export * from './errors/refusals.ts';
 export * from './errors/owner-refusals.ts';
 export * from './errors/check-refusals.ts';
 export * from './errors/refund-refusals.ts';
+export * from './errors/c2b-refusals.ts';
 export * from './errors/client-mistakes.ts';
 export * from './errors/answer.ts';

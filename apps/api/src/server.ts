@@ -6,6 +6,7 @@ import { loadConfigOrExit, type Config } from './config.ts';
 import { loadOrCreateCallbackSecret } from './callbacks/callback-secret.ts';
 import { migrateToLatest, openConfiguredDb, type DbHandle } from './db/create-db.ts';
 import { createDarajaClient } from './daraja/daraja-client.ts';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { unavailableReason } from './db/unavailable.ts';
 
@@ -43,6 +44,34 @@ async function migrate(config: Config, database: DbHandle): Promise<void> {
   }
 }
 
+/** SIGINT and SIGTERM: in-flight requests finish, then the database is closed (30 s at most). */
+function shutdownOnSignals(app: FastifyInstance, database: DbHandle): void {
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    // Keep-alive connections would hold the server open until HTTP_KEEP_ALIVE_TIMEOUT_MS: close
+    // each one as soon as its last response has gone. Give up after 30 s.
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+    setTimeout(() => {
+      app.log.error('shutdown took longer than 30 s; exiting');
+      process.exit(1);
+    }, 30_000).unref();
+    try {
+      await app.close();
+      clearInterval(sweep);
+      await database.db.destroy();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
 
@@ -78,6 +107,8 @@ async function main(): Promise<void> {
     daraja,
     money: daraja,
     reconcile: true,
+    // MPESA_C2B_REGISTER=start: the C2B URLs are registered once listening (c2b/c2b-registration.ts).
+    registerC2b: true,
   });
   // Logged, never thrown: the pool drops the connection and opens another when one is needed.
   connectionLost = (error) =>
@@ -87,30 +118,7 @@ async function main(): Promise<void> {
     );
   for (const warning of config.warnings) app.log.warn(warning);
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    // Keep-alive connections would hold the server open until HTTP_KEEP_ALIVE_TIMEOUT_MS: close
-    // each one as soon as its last response has gone. Give up after 30 s.
-    const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
-    setTimeout(() => {
-      app.log.error('shutdown took longer than 30 s; exiting');
-      process.exit(1);
-    }, 30_000).unref();
-    try {
-      await app.close();
-      clearInterval(sweep);
-      await database.db.destroy();
-      process.exit(0);
-    } catch (error) {
-      app.log.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  shutdownOnSignals(app, database);
 
   try {
     await app.listen({ host: config.host, port: config.port });

@@ -2,7 +2,20 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CALLBACK_SECRET_FORMAT } from '../config.ts';
+import { forbiddenWordIn } from '../daraja/c2b-register.ts';
 import { makePrivateDir, makePrivateFile } from '../lib/private-files.ts';
+
+/**
+ * A random secret, drawn again while it holds a word Daraja refuses in a C2B URL (docs/daraja-
+ * protocol.md §M3.1: `exe`, `cmd`, `sql`… turn up in about one random secret in 400), so that
+ * the till's URLs can always be registered.
+ */
+function newSecret(): string {
+  for (;;) {
+    const secret = randomBytes(24).toString('base64url');
+    if (forbiddenWordIn(secret) === undefined) return secret;
+  }
+}
 
 /**
  * The callback path token, when MPESA_CALLBACK_SECRET is unset: generated once and kept in the data
@@ -21,7 +34,7 @@ export function loadOrCreateCallbackSecret(dataDir: string): string {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   makePrivateDir(dataDir);
-  const secret = randomBytes(24).toString('base64url');
+  const secret = newSecret();
   fs.writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;
 }

@@ -71,6 +71,7 @@ function credentialFor(initiator: InitiatorOptions): string {
   } catch (error) {
     throw new Error(
       `MPESA_CERTIFICATE_PATH: cannot read ${certificatePath} (${(error as Error).message})`,
+      { cause: error },
     );
   }
   return securityCredential(password, pem);

@@ -119,7 +119,10 @@ export type CallbackOutcome =
   | 'orphan'
   | 'mismatch'
   | 'contradiction'
-  | 'invalid';
+  | 'invalid'
+  // A C2B validation request's verdict (callbacks/c2b-validation.callback.ts).
+  | 'accepted'
+  | 'refused';
 
 /** The transaction's history: one row per change of status, and per notable non-change. */
 export interface TransactionEventTable {

@@ -64,6 +64,24 @@ const aFlaggedPayment = async (database: TestDatabase) => {
   return `/api/mpesa/transactions/${id}/review`;
 };
 
+let receipt = '';
+/**
+ * A paid payment of its own for each receipt check, whose receipt the check then sends: found in
+ * the history at once, M-PESA not asked.
+ */
+const aPaidReceipt = async (database: TestDatabase) => {
+  receipt = `UKQ${String(made++).padStart(7, '0')}`;
+  await database.db
+    .insertInto('transactions')
+    .values(
+      storedPayment(`paid-${receipt}`, '2026-11-25T08:00:00.000Z', {
+        mpesa_receipt_number: receipt,
+      }),
+    )
+    .execute();
+  return '/api/mpesa/receipt-checks';
+};
+
 export const ROUTES: RouteCase[] = [
   {
     name: 'the history',
@@ -181,6 +199,15 @@ export const ROUTES: RouteCase[] = [
     url: () => '/api/audit',
     access: { role: 'owner' },
     csrf: false,
+    ok: 200,
+  },
+  {
+    name: 'a receipt check',
+    method: 'POST',
+    url: aPaidReceipt,
+    payload: () => ({ receipt }),
+    access: { role: 'cashier', scope: 'payments:request' },
+    csrf: true,
     ok: 200,
   },
   {

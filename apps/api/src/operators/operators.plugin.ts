@@ -39,6 +39,11 @@ export interface HistoryGuards {
   payment: Gate;
   /** A payment's page: open to all, the merchant's view to those who may read the history. */
   paymentPage: Gate;
+  /**
+   * The shop's own work on payments that needs no payer (a receipt check): a cashier or an owner
+   * signed in, or a key that requests payments; no credential is refused.
+   */
+  takePayments: Gate;
 }
 
 export const HISTORY_ACCESS_RULES = {
@@ -117,5 +122,6 @@ export async function registerOperators(
       onRequest: recogniseAccess(deps, HISTORY_ACCESS_RULES.read),
       rule: HISTORY_ACCESS_RULES.read,
     },
+    takePayments: gate(PAYMENT_REQUEST_ACCESS),
   };
 }

@@ -23,9 +23,17 @@ export interface TestAppOptions {
   daraja?: DarajaClient;
   env?: Record<string, string>;
   now?: () => Date;
+  /** Register the C2B URLs once listening, as server.ts does (app.ts `registerC2b`). */
+  registerC2b?: boolean;
 }
 
-export async function createTestApp({ database, daraja, env = {}, now }: TestAppOptions) {
+export async function createTestApp({
+  database,
+  daraja,
+  env = {},
+  now,
+  registerC2b = false,
+}: TestAppOptions) {
   const config = testConfig(env);
   // Refunds and till payments talk to Daraja at MPESA_BASE_URL (a simulator), whatever `daraja` is.
   const money = createDarajaClient({ ...config.mpesa, initiator: config.refunds.initiator });
@@ -36,6 +44,7 @@ export async function createTestApp({ database, daraja, env = {}, now }: TestApp
     daraja: daraja ?? money,
     money,
     logger: false,
+    registerC2b,
     ...(now ? { now } : {}),
   });
   await app.ready();

@@ -251,14 +251,22 @@ export async function insertEvent(db: Db, event: NewTransactionEventRow): Promis
 }
 
 /**
- * The callbacks that carried a payment's CheckoutRequestID, oldest first, as they came (the
- * merchant's view of the payment shows them). Bounded: a payment hears from M-PESA a few times.
+ * The callbacks about a payment, oldest first, as they came (the merchant's view of the payment
+ * shows them): a prompt's by its CheckoutRequestID (none before it has one); a till or paybill
+ * payment's, which has none, by the payment they were applied to (its confirmation, a receipt
+ * check's Result). Bounded: a payment hears from M-PESA a few times.
  */
-export function listCallbacksFor(db: Db, checkoutRequestId: string) {
+export async function listCallbacksFor(
+  db: Db,
+  row: Pick<TransactionRow, 'id' | 'checkout_request_id' | 'channel'>,
+) {
+  const prompt = row.channel === 'prompt';
+  if (prompt && row.checkout_request_id === null) return [];
   return db
     .selectFrom('callbacks')
     .select(['received_at', 'outcome', 'raw_body'])
-    .where('checkout_request_id', '=', checkoutRequestId)
+    .$if(prompt, (query) => query.where('checkout_request_id', '=', row.checkout_request_id))
+    .$if(!prompt, (query) => query.where('transaction_id', '=', row.id))
     .orderBy('received_at')
     .orderBy('id')
     .limit(20)

@@ -233,9 +233,7 @@ export async function getMerchantView(
   reader: { owner: boolean },
 ): Promise<TransactionView> {
   const row = await findTransaction(deps, id);
-  const callbacks = row.checkout_request_id
-    ? await repo.listCallbacksFor(deps.db, row.checkout_request_id)
-    : [];
+  const callbacks = await repo.listCallbacksFor(deps.db, row);
   const policy = deps.refunds ?? NO_REFUNDS;
   const refund = await findRefundOf(deps.db, row.id);
   return merchantView(row, callbacks, reader, refundView(row, refund, policy, reader, deps.now()));

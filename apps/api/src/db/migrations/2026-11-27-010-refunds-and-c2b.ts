@@ -15,6 +15,12 @@ import { sql, type Kysely } from 'kysely';
  */
 // Migrations are frozen in time: the lengths are written out here, never imported.
 export async function up(db: Kysely<unknown>): Promise<void> {
+  await paymentColumns(db);
+  await refunds(db);
+  await receiptChecks(db);
+}
+
+async function paymentColumns(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .alterTable('transactions')
     .addColumn('channel', 'varchar(16)', (col) => col.notNull().defaultTo('prompt'))
@@ -35,7 +41,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('transactions')
     .columns(['channel', 'created_at', 'id'])
     .execute();
+}
 
+async function refunds(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('refunds')
     .addColumn('id', 'varchar(64)', (col) => col.primaryKey())
@@ -77,7 +85,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .column('next_check_at')
     .where(sql.ref('status'), '=', 'requested')
     .execute();
+}
 
+async function receiptChecks(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('receipt_checks')
     .addColumn('id', 'varchar(64)', (col) => col.primaryKey())

@@ -1,0 +1,93 @@
+/**
+ * The transaction status Result about a receipt the merchant typed (docs/daraja-protocol.md §M5):
+ * kept first, matched to its check by the query's OriginatorConversationID, read by
+ * c2b/receipt-result.ts; a completed payment to our shortcode is recorded as its confirmation would
+ * have been (c2b/c2b-payments.service.ts), so a confirmation that arrives too is a duplicate.
+ */
+import { z } from 'zod';
+import { recordC2bPayment } from '../c2b/c2b-payments.service.ts';
+import { C2B_DESCRIBED } from '../c2b/c2b.answers.ts';
+import { findReceiptCheckByQuery, settleReceiptCheck } from '../c2b/c2b.repository.ts';
+import { readReceiptResult } from '../c2b/receipt-result.ts';
+import { parseResult } from '../daraja/result-parser.ts';
+import type { ReceiptCheckRow } from '../db/schema.ts';
+import { ANSWERS, CALLBACK_BODY } from '../transactions/transactions.answers.ts';
+import type { CallbackHandler } from './callback.routes.ts';
+import type { C2bCallbackDeps } from './c2b-confirmation.callback.ts';
+import { RESULT_TAKEN, keepCallback, settleKeptCallback, storableBody } from './kept-callback.ts';
+
+/**
+ * A Result can overtake the recording of its query's OriginatorConversationID (Daraja's
+ * acknowledgement and its Result race): the check is looked for a few times, this far apart.
+ */
+const LOOKUPS = 10;
+const LOOKUP_GAP_MS = 200;
+
+async function checkAnswered(
+  deps: C2bCallbackDeps,
+  originatorConversationId: string,
+): Promise<ReceiptCheckRow | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    const check = await findReceiptCheckByQuery(deps.db, originatorConversationId);
+    if (check || attempt === LOOKUPS) return check;
+    await new Promise((resolve) => setTimeout(resolve, LOOKUP_GAP_MS));
+  }
+}
+
+function parsedBody(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+export function receiptStatusCallback(deps: C2bCallbackDeps): CallbackHandler {
+  const { db, now } = deps;
+  return {
+    schema: {
+      ...C2B_DESCRIBED.receiptStatus,
+      body: z.unknown().meta(CALLBACK_BODY),
+      response: ANSWERS.callback,
+    },
+    async handle({ raw, ip, log }, reply) {
+      const at = now().toISOString();
+      const kept = await keepCallback(db, { kind: 'receipt-status', raw, ip, at });
+      const parsed = parseResult(parsedBody(raw));
+      if (!parsed.ok) {
+        await settleKeptCallback(db, kept, 'invalid');
+        log.warn({ callbackId: kept, problem: parsed.problem }, 'receipt status Result unreadable');
+        return reply.code(200).send(RESULT_TAKEN);
+      }
+      const check = await checkAnswered(deps, parsed.result.originatorConversationId);
+      if (!check || check.status !== 'asked' || !deps.settings) {
+        await settleKeptCallback(db, kept, check ? 'duplicate' : 'orphan');
+        return reply.code(200).send(RESULT_TAKEN);
+      }
+      const reading = readReceiptResult(parsed.result, {
+        receipt: check.receipt,
+        shortcode: deps.settings.shortcode,
+      });
+      let transactionId: string | null = null;
+      let outcome: 'applied' | 'duplicate' | 'ignored' = 'ignored';
+      if (reading.kind === 'found') {
+        const recorded = await recordC2bPayment(db, reading.payment, {
+          kind: 'c2b_found',
+          at,
+          payload: storableBody(raw),
+        });
+        transactionId = recorded.transactionId;
+        outcome = recorded.recorded ? 'applied' : 'duplicate';
+      }
+      await settleReceiptCheck(db, check.id, {
+        status: reading.kind,
+        transaction_id: transactionId,
+        result_code: reading.kind === 'found' ? null : reading.resultCode,
+        updated_at: at,
+      });
+      await settleKeptCallback(db, kept, outcome, transactionId);
+      log.info({ receiptCheckId: check.id, found: reading.kind, transactionId }, 'receipt checked');
+      return reply.code(200).send(RESULT_TAKEN);
+    },
+  };
+}
