@@ -3,6 +3,7 @@ import {
   MAX_AMOUNT,
   MIN_AMOUNT,
   REFERENCE_MAX_LENGTH,
+  REFUND_REASON_MAX_LENGTH,
   SEARCH_MAX_LENGTH,
 } from '@mpesa/shared';
 import type { RefusalWords } from './refusal-words.en';
@@ -24,6 +25,10 @@ const INVALID_FIELD: Readonly<Record<string, string>> = {
   to: 'Tarehe za kuchuja si sahihi: "Kuanzia" isiwe baada ya "Hadi".',
   q: `Utafutaji ni mrefu mno: usizidi herufi ${SEARCH_MAX_LENGTH}.`,
   status: 'Hali iliyochaguliwa si sahihi.',
+  channel: 'Njia ya malipo iliyochaguliwa si sahihi.',
+  reason: `Tafadhali andika sababu ya kurudisha pesa: herufi 2 hadi ${REFUND_REASON_MAX_LENGTH}.`,
+  receipt:
+    'Tafadhali weka risiti ya M-PESA kutoka kwenye SMS, kama UAB1C2D3E4 (herufi na tarakimu 10)',
 };
 
 const wait = (retryAfterS: number | undefined, fallback: string) =>
@@ -36,6 +41,21 @@ export const sw: RefusalWords = {
     INTERNAL_ERROR: () => 'Kuna hitilafu upande wetu. Tafadhali jaribu tena.',
     NOT_FOUND: () => 'Hakuna kitu kwenye anwani hii. Angalia anwani.',
     TRANSACTION_NOT_FOUND: () => 'Muamala haukupatikana',
+    REFUND_NOT_PAID: () =>
+      'Malipo haya hayawezi kurudishwa: hayajalipwa, kwa hiyo hakuna pesa za kurudisha.',
+    REFUND_FLAGGED: () =>
+      'Malipo haya yamewekwa kando ili mtu ayakague: yakague kwanza kabla ya kurudisha pesa.',
+    REFUND_TOO_OLD: () =>
+      'Malipo haya ni ya zamani mno kurudishwa na M-PESA. Rudisha pesa kwa njia nyingine.',
+    REFUNDS_NOT_SET_UP: () =>
+      'Kurudisha pesa hakujawekwa kwenye seva hii: mmiliki aweke MPESA_INITIATOR_NAME na MPESA_INITIATOR_PASSWORD.',
+    REFUND_EXISTS: () =>
+      'Ombi la kurudisha pesa za malipo haya limekwisha tolewa. Angalia hali yake hapa chini.',
+    REFUND_AMOUNT_MISMATCH: () =>
+      'Kiasi hakilingani na malipo: malipo yote ndiyo yanarudishwa. Pakia upya kisha ujaribu tena.',
+    RECEIPT_CHECK_NOT_FOUND: () => 'Ukaguzi huu wa risiti haukupatikana.',
+    C2B_NOT_SET_UP: () =>
+      'Seva hii haipokei malipo ya till au paybill (MPESA_C2B_SHORTCODE haijawekwa).',
     REVIEW_REFUSED: () =>
       'Ukaguzi huu haukukubaliwa: malipo yamebadilika au hayahitaji ukaguzi tena. Angalia malipo tena.',
     TOO_MANY_REQUESTS: () =>

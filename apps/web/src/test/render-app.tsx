@@ -104,13 +104,22 @@ export function transaction(overrides: Record<string, unknown> = {}) {
     mpesaReceiptNumber: null,
     transactionDate: null,
     responseDescription: null,
+    channel: 'prompt',
+    payerName: null,
     ...overrides,
   };
 }
 
 /** The figures at a glance: a quiet fortnight unless overridden. */
 export function summary(overrides: Record<string, unknown> = {}) {
-  const none = { collected: 0, count: 0, successCount: 0, successRate: null };
+  const none = {
+    collected: 0,
+    refunded: 0,
+    refundedCount: 0,
+    count: 0,
+    successCount: 0,
+    successRate: null,
+  };
   return {
     timeZone: 'Africa/Nairobi',
     today: none,

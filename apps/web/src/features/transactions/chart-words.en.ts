@@ -4,6 +4,8 @@ export const en = {
   tableCaption: 'Amounts in KES by day and status, last 14 days',
   paid: 'Paid',
   notPaid: 'Not paid',
+  /** Paid, then given back (a refund): not counted as paid. */
+  refunded: 'Refunded',
   day: 'Day',
   /** The screen readers' table's last column: every status without a column of its own. */
   other: 'Other',

@@ -5,6 +5,7 @@ export const sw: ChartWords = {
   tableCaption: 'Kiasi kwa KES kwa siku na hali, siku 14 zilizopita',
   paid: 'Imelipwa',
   notPaid: 'Haijalipwa',
+  refunded: 'Imerudishwa',
   day: 'Siku',
   other: 'Nyingine',
 };

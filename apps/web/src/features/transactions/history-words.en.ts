@@ -1,3 +1,5 @@
+import type { PaymentChannel } from '@mpesa/shared';
+
 /**
  * The Transaction History screen's words: the list, its filters, the figures at a glance and the
  * chart. The specification's own are word for word (docs/product.md §2, "Route /transactions").
@@ -37,6 +39,15 @@ export const en = {
   to: 'To',
   apply: 'Apply',
   clear: 'Clear',
+  /** How a payment came (the `channel` filter), and the tag in the Reference cell. */
+  channel: 'How it was paid',
+  channelAll: 'All',
+  channels: {
+    prompt: 'Prompt sent by the shop',
+    till: 'Till (from the customer’s menu)',
+    paybill: 'Paybill (from the customer’s menu)',
+  } as Record<PaymentChannel, string>,
+  channelTags: { till: 'Till', paybill: 'Paybill' },
   // The figures at a glance.
   atAGlance: 'At a glance',
   today: 'Today',
@@ -47,6 +58,25 @@ export const en = {
   /** Hidden, of a usual length, in the figures' place while they load. */
   periodPlaceholder: '00 payments, 00% successful',
   figuresFailed: 'The figures could not be loaded.',
+  /** Under the amount collected, which counts no refunded payment (the amount already formatted). */
+  noRefunds: 'Collected, no refunds',
+  afterRefunds: (count: number, shown: string, amount: string) =>
+    `Collected, after ${amount} refunded (${shown} ${count === 1 ? 'payment' : 'payments'})`,
+  // The receipt check: a till or paybill payment whose confirmation never came.
+  receiptCheckTitle: 'Missing a till or paybill payment?',
+  receiptLabel: 'Enter the M-PESA receipt from the SMS',
+  receiptHint: '10 letters and digits, such as UAB1C2D3E4',
+  /** The contract's own message (receiptCheckRequestSchema), word for word: a test pins it. */
+  receiptInvalid:
+    'Please enter the M-PESA receipt from the SMS, such as UAB1C2D3E4 (10 letters and digits)',
+  checkReceipt: 'Check with M-PESA',
+  checkingReceipt: 'Asking M-PESA about this receipt…',
+  receiptFound: 'M-PESA knows this payment: it is in the history now.',
+  openPayment: 'Open the payment',
+  receiptNotFound: 'M-PESA has no payment with that receipt to this shop.',
+  receiptFailed: (code: string | null) =>
+    `M-PESA could not be asked about this receipt${code ? ` (code ${code})` : ''}. Please try again in a few minutes.`,
+  receiptSendFailed: 'The receipt could not be sent. Please check your connection and try again.',
 };
 
 export type HistoryWords = typeof en;

@@ -37,6 +37,14 @@ export const sw: HistoryWords = {
   to: 'Hadi',
   apply: 'Chuja',
   clear: 'Ondoa vichujio',
+  channel: 'Njia ya malipo',
+  channelAll: 'Zote',
+  channels: {
+    prompt: 'Ombi lililotumwa na duka',
+    till: 'Till (kutoka menyu ya mteja)',
+    paybill: 'Paybill (kutoka menyu ya mteja)',
+  },
+  channelTags: { till: 'Till', paybill: 'Paybill' },
   atAGlance: 'Kwa muhtasari',
   today: 'Leo',
   last7Days: 'Siku 7 zilizopita',
@@ -44,4 +52,20 @@ export const sw: HistoryWords = {
     `${miamala(count, shown)}, ${rate} ${count === 1 ? 'umefanikiwa' : 'imefanikiwa'}`,
   periodPlaceholder: 'Miamala 00, 00% imefanikiwa',
   figuresFailed: 'Takwimu hazikuweza kupakiwa.',
+  noRefunds: 'Zilizokusanywa, hakuna zilizorudishwa',
+  afterRefunds: (count, shown, amount) =>
+    `Zilizokusanywa, baada ya kurudisha ${amount} (${miamala(count, shown)})`,
+  receiptCheckTitle: 'Malipo ya till au paybill hayaonekani?',
+  receiptLabel: 'Weka risiti ya M-PESA kutoka kwenye SMS',
+  receiptHint: 'Herufi na tarakimu 10, kama UAB1C2D3E4',
+  receiptInvalid:
+    'Tafadhali weka risiti ya M-PESA kutoka kwenye SMS, kama UAB1C2D3E4 (herufi na tarakimu 10)',
+  checkReceipt: 'Uliza M-PESA',
+  checkingReceipt: 'Tunauliza M-PESA kuhusu risiti hii…',
+  receiptFound: 'M-PESA inayajua malipo haya: sasa yako kwenye historia.',
+  openPayment: 'Fungua malipo',
+  receiptNotFound: 'M-PESA haina malipo yenye risiti hiyo kwa duka hili.',
+  receiptFailed: (code) =>
+    `Hatukuweza kuuliza M-PESA kuhusu risiti hii${code ? ` (msimbo ${code})` : ''}. Tafadhali jaribu tena baada ya dakika chache.`,
+  receiptSendFailed: 'Risiti haikuweza kutumwa. Tafadhali angalia mtandao wako kisha ujaribu tena.',
 };

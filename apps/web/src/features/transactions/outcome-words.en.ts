@@ -145,6 +145,10 @@ export const en = {
       merchant:
         'M-PESA never said whether this payment went through. Check the M-PESA statement for this amount from this phone before asking for the money again.',
     },
+    refunded: {
+      payer: 'This payment was refunded: the money has gone back to your M-PESA.',
+      merchant: 'This payment was refunded: M-PESA gave the money back to the customer.',
+    },
   } satisfies Record<Exclude<TransactionStatus, 'pending'>, Said> as Record<
     Exclude<TransactionStatus, 'pending'>,
     Said
@@ -159,6 +163,7 @@ export const en = {
     cancelled: 'cancelled by the customer',
     timeout: 'the prompt was not answered in time',
     unknown: 'the outcome is unknown',
+    refunded: 'refunded',
   } satisfies Record<TransactionStatus, string> as Record<TransactionStatus, string>,
   events: {
     saved: {
@@ -227,6 +232,33 @@ export const en = {
       payer: (c) => `The business settled this payment from its M-PESA statement: ${c.result}.`,
       merchant: (c) =>
         `${c.who ?? 'A person'} settled the unknown outcome from the M-PESA statement: ${c.result}.`,
+    },
+    // A till or paybill payment: the customer paid from the phone's own menu (Lipa na M-PESA).
+    c2b_confirmed: {
+      payer: (c) => `You paid from your phone’s M-PESA menu${withReceipt(c)}.`,
+      merchant: (c) =>
+        `The customer paid from their phone’s M-PESA menu (till or paybill)${withReceipt(c)}.`,
+    },
+    c2b_found: {
+      payer: (c) => `M-PESA confirmed your payment${withReceipt(c)}.`,
+      merchant: (c) =>
+        `We asked M-PESA about the receipt from the SMS: it knows this payment${withReceipt(c)}, now in the history.`,
+    },
+    // A refund (a reversal): its reason and M-PESA's own words are in the event's detail.
+    refund_requested: {
+      payer: () => 'The business asked M-PESA to refund this payment.',
+      merchant: (c) =>
+        `${c.who ?? 'An owner'} asked for a refund: sent to M-PESA, waiting for its answer.`,
+    },
+    refunded: {
+      payer: (c) => `The money has gone back to your M-PESA${withReceipt(c)}.`,
+      merchant: (c) =>
+        `M-PESA refunded the payment: the money went back to the customer${withReceipt(c)}.`,
+    },
+    refund_failed: {
+      payer: () => 'The refund did not go through, so the money has not come back yet.',
+      merchant: () =>
+        'The refund did not go through: the money stayed with the shop. It can be asked for again.',
     },
     other: both((c) => `Recorded: ${c.result}.`),
   } satisfies Record<EventKind, EventSaid> as Record<EventKind, EventSaid>,

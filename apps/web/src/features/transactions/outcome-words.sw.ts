@@ -98,6 +98,10 @@ export const sw: OutcomeWords = {
       merchant:
         'M-PESA haikusema kama malipo haya yalifanikiwa. Angalia taarifa ya M-PESA kwa kiasi hiki kutoka simu hii kabla ya kudai pesa tena.',
     },
+    refunded: {
+      payer: 'Malipo haya yamerudishwa: pesa zimerudi kwenye M-PESA yako.',
+      merchant: 'Malipo haya yamerudishwa: M-PESA ilimrudishia mteja pesa.',
+    },
   },
   merchantPending: 'Inasubiri mteja ajibu ombi la M-PESA kwenye simu yake.',
   results: {
@@ -107,6 +111,7 @@ export const sw: OutcomeWords = {
     cancelled: 'mteja ameyaghairi',
     timeout: 'ombi halikujibiwa kwa wakati',
     unknown: 'matokeo hayajulikani',
+    refunded: 'yamerudishwa',
   },
   events: {
     saved: {
@@ -177,6 +182,29 @@ export const sw: OutcomeWords = {
       payer: (c) => `Biashara iliamua malipo haya kwa taarifa yake ya M-PESA: ${c.result}.`,
       merchant: (c) =>
         `${c.who ?? 'Mtu'} aliamua matokeo yasiyojulikana kwa taarifa ya M-PESA: ${c.result}.`,
+    },
+    c2b_confirmed: {
+      payer: (c) => `Ulilipa kupitia menyu ya M-PESA kwenye simu yako${withReceipt(c)}.`,
+      merchant: (c) =>
+        `Mteja alilipa kupitia menyu ya M-PESA kwenye simu yake (till au paybill)${withReceipt(c)}.`,
+    },
+    c2b_found: {
+      payer: (c) => `M-PESA ilithibitisha malipo yako${withReceipt(c)}.`,
+      merchant: (c) =>
+        `Tuliuliza M-PESA kuhusu risiti ya SMS: inayajua malipo haya${withReceipt(c)}, sasa yako kwenye historia.`,
+    },
+    refund_requested: {
+      payer: () => 'Biashara iliomba M-PESA ikurudishie pesa za malipo haya.',
+      merchant: (c) =>
+        `${c.who ?? 'Mmiliki'} aliomba kurudisha pesa: ombi limetumwa kwa M-PESA, linasubiri jibu.`,
+    },
+    refunded: {
+      payer: (c) => `Pesa zimerudi kwenye M-PESA yako${withReceipt(c)}.`,
+      merchant: (c) => `M-PESA ilimrudishia mteja pesa${withReceipt(c)}.`,
+    },
+    refund_failed: {
+      payer: () => 'Kurudisha pesa hakukufanikiwa, kwa hiyo pesa bado hazijarudi.',
+      merchant: () => 'Kurudisha pesa hakukufanikiwa: pesa zimebaki kwa duka. Unaweza kuomba tena.',
     },
     other: both((c) => `Imerekodiwa: ${c.result}.`),
   },

@@ -42,6 +42,13 @@ describe('payerSentence (English)', () => {
     expect(merchantReason(en, 'success', '2001')).toBeNull();
   });
 
+  it('tells a payer the money of a refunded payment has gone back, whatever the code', () => {
+    const said = 'This payment was refunded: the money has gone back to your M-PESA.';
+    expect(payerSentence(en, 'refunded', '0')).toBe(said);
+    expect(payerSentence(en, 'refunded', '1')).toBe(said);
+    expect(merchantReason(en, 'refunded', '2001')).toBeNull();
+  });
+
   it('tells a payer of an unknown outcome to check before paying again', () => {
     expect(payerSentence(en, 'unknown', null)).toMatch(
       /Check your M-PESA messages before paying again/,

@@ -10,10 +10,13 @@ export type Reader = keyof Said;
 
 /**
  * The code's sentences, where the code agrees with the status: a success is never explained by a
- * failure's code, nor a failure by success's; an unknown outcome has no code that explains it.
+ * failure's code, nor a failure by success's; an unknown outcome has no code that explains it, nor
+ * a refunded one (its code is the payment's, which succeeded; the refund's is the refund's own).
  */
+const UNEXPLAINED: readonly TransactionStatus[] = ['pending', 'success', 'unknown', 'refunded'];
+
 function byCode(words: OutcomeWords, status: TransactionStatus, resultCode: string | null) {
-  if (status === 'pending' || status === 'success' || status === 'unknown') return undefined;
+  if (UNEXPLAINED.includes(status)) return undefined;
   if (resultCode === null || resultCode === '0') return undefined;
   return (words.codes as Readonly<Record<string, Said>>)[resultCode];
 }

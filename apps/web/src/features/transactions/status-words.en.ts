@@ -10,6 +10,7 @@ export const en: Record<TransactionStatus, string> = {
   cancelled: 'Cancelled',
   timeout: 'Timeout',
   unknown: 'Unknown',
+  refunded: 'Refunded',
 };
 
 export type StatusWords = typeof en;

@@ -7,4 +7,5 @@ export const sw: StatusWords = {
   cancelled: 'Imeghairiwa',
   timeout: 'Muda umekwisha',
   unknown: 'Haijulikani',
+  refunded: 'Imerudishwa',
 };

@@ -6,6 +6,11 @@ export interface PublicConfig {
   simulatorUrl: string | null;
   /** Whom the payer pays, when the API knows it (BUSINESS_NAME). */
   businessName?: string | null;
+  /**
+   * The till or paybill whose payments from customers' own menus the history takes
+   * (MPESA_C2B_SHORTCODE), or null when none: the receipt check is offered only with one.
+   */
+  c2bShortcode?: string | null;
 }
 
 /*

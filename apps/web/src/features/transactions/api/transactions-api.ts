@@ -21,6 +21,8 @@ function outOfTouch(state: { error: unknown; errorUpdatedAt: number; dataUpdated
 /** What the history shows, as the address says it (the API judges the values). */
 export interface ListFilters {
   status: string[];
+  /** How the payments came: prompt, till or paybill (as the address says it). */
+  channel?: string;
   from?: string;
   to?: string;
   q?: string;
@@ -42,9 +44,12 @@ export function summaryQueryOptions() {
   });
 }
 
-/** The filters in an address's query string: `?status=success&from=2026-11-01&q=0712…`. */
+/**
+ * The filters in an address's query string: `?status=success&channel=till&from=2026-11-01&q=0712…`.
+ */
 export function filtersFromSearch(search: URLSearchParams): ListFilters {
   const text = (name: string) => search.get(name)?.trim() || undefined;
+  const channel = text('channel');
   const from = text('from');
   const to = text('to');
   const q = text('q');
@@ -54,6 +59,7 @@ export function filtersFromSearch(search: URLSearchParams): ListFilters {
       .flatMap((value) => value.split(','))
       .map((value) => value.trim())
       .filter(Boolean),
+    ...(channel ? { channel } : {}),
     ...(from ? { from } : {}),
     ...(to ? { to } : {}),
     ...(q ? { q } : {}),
@@ -64,7 +70,7 @@ export function filtersFromSearch(search: URLSearchParams): ListFilters {
 export function searchFor(filters: ListFilters, cursor?: string): string {
   const search = new URLSearchParams();
   for (const status of filters.status) search.append('status', status);
-  for (const name of ['from', 'to', 'q'] as const) {
+  for (const name of ['channel', 'from', 'to', 'q'] as const) {
     const value = filters[name];
     if (value) search.set(name, value);
   }
@@ -102,9 +108,14 @@ export function transactionsQueryOptions(filters: ListFilters) {
   });
 }
 
+/** Whether M-PESA's answer about something on the payment's page is awaited. */
+function awaited(view: TransactionView | undefined): boolean {
+  return view?.status === 'pending' || view?.merchant?.refund?.status === 'requested';
+}
+
 /**
- * One transaction, asked for again every 5 s while it is pending, and no more once it is not; and
- * while it could not be brought up to date.
+ * One transaction, asked for again every 5 s while it is pending or its refund waits for M-PESA's
+ * answer, and no more once neither does; and while it could not be brought up to date.
  */
 export function transactionQueryOptions(id: string) {
   return queryOptions({
@@ -112,7 +123,7 @@ export function transactionQueryOptions(id: string) {
     queryFn: async () =>
       (await apiRequest<TransactionResponse>(`/mpesa/transactions/${encodeURIComponent(id)}`)).data,
     refetchInterval: (query) =>
-      query.state.data?.status === 'pending' || outOfTouch(query.state) ? POLL_INTERVAL_MS : false,
+      awaited(query.state.data) || outOfTouch(query.state) ? POLL_INTERVAL_MS : false,
   });
 }
 

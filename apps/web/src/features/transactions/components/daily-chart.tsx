@@ -6,7 +6,7 @@ import { chartWords, type ChartWords } from '../chart-words';
 import { statusWords } from '../status-words';
 
 /** The statuses of the screen readers' table, in its column order; the rest are "other". */
-const COLUMNS = ['success', 'failed', 'cancelled', 'timeout', 'other'] as const;
+const COLUMNS = ['success', 'refunded', 'failed', 'cancelled', 'timeout', 'other'] as const;
 type Column = (typeof COLUMNS)[number];
 
 function columnOf(status: string): Column {
@@ -45,11 +45,17 @@ interface ChartDay {
   byColumn: Map<Column, number>;
   paid: number;
   paidCount: number;
+  refunded: number;
+  refundedCount: number;
   unpaid: number;
   unpaidCount: number;
 }
 
-/** Success is money received; every other status (failed, cancelled, timed out, pending…) is not. */
+/**
+ * Success is money received; refunded is money received and given back (not counted as paid, as
+ * the figures' collected is net of refunds); every other status (failed, cancelled, timed out,
+ * pending…) is money not received.
+ */
 function chartDays(daily: Summary['daily']): ChartDay[] {
   return daily.map(({ day, byStatus }) => {
     const totals: ChartDay = {
@@ -57,6 +63,8 @@ function chartDays(daily: Summary['daily']): ChartDay[] {
       byColumn: new Map(),
       paid: 0,
       paidCount: 0,
+      refunded: 0,
+      refundedCount: 0,
       unpaid: 0,
       unpaidCount: 0,
     };
@@ -66,6 +74,9 @@ function chartDays(daily: Summary['daily']): ChartDay[] {
       if (status === 'success') {
         totals.paid += amount;
         totals.paidCount += count;
+      } else if (status === 'refunded') {
+        totals.refunded += amount;
+        totals.refundedCount += count;
       } else {
         totals.unpaid += amount;
         totals.unpaidCount += count;
@@ -86,9 +97,13 @@ export function axisTop(highest: number): number {
 /** What one day's bars say, on hover, on focus and to screen readers. */
 function dayFigures(day: ChartDay, { words, language }: Speech): string[] {
   const count = (n: number) => formatNumber(n, language);
+  // Refunds, rare, are named only on a day that has some.
   return [
     FULL_DAY(language).format(dateOf(day.day)),
     `${words.paid}: ${formatAmount(day.paid, language)} (${count(day.paidCount)})`,
+    ...(day.refundedCount > 0
+      ? [`${words.refunded}: ${formatAmount(day.refunded, language)} (${count(day.refundedCount)})`]
+      : []),
     `${words.notPaid}: ${formatAmount(day.unpaid, language)} (${count(day.unpaidCount)})`,
   ];
 }
@@ -115,6 +130,7 @@ function DayBars({
     >
       <div className="chart-bars">
         <span className="bar bar-paid" style={height(day.paid)} />
+        <span className="bar bar-refunded" style={height(day.refunded)} />
         <span className="bar bar-unpaid" style={height(day.unpaid)} />
       </div>
       <span className="chart-label">{DAY_OF_MONTH(speech.language).format(dateOf(day.day))}</span>
@@ -163,13 +179,14 @@ function ChartTable({ days, speech }: { days: ChartDay[]; speech: Speech }) {
 
 /**
  * 14 days of amounts: for each day the paid amount and, beside it (never on top of it), the
- * amount not paid, against an axis in KES; each day's figures show on hover and on focus.
+ * amount refunded and the amount not paid, against an axis in KES; each day's figures show on
+ * hover and on focus.
  */
 export function DailyChart({ daily }: { daily: Summary['daily'] }) {
   const speech: Speech = { words: useWords(chartWords), language: useLanguage() };
   const { words, language } = speech;
   const days = chartDays(daily);
-  const top = axisTop(Math.max(0, ...days.flatMap((day) => [day.paid, day.unpaid])));
+  const top = axisTop(Math.max(0, ...days.flatMap((day) => [day.paid, day.refunded, day.unpaid])));
   return (
     <figure className="summary-chart">
       <figcaption>{words.caption}</figcaption>
@@ -195,6 +212,10 @@ export function DailyChart({ daily }: { daily: Summary['daily'] }) {
         <li>
           <span className="legend-swatch bar-paid" />
           {words.paid}
+        </li>
+        <li>
+          <span className="legend-swatch bar-refunded" />
+          {words.refunded}
         </li>
         <li>
           <span className="legend-swatch bar-unpaid" />

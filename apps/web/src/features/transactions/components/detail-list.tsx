@@ -70,6 +70,13 @@ function DetailList({
         <DetailRow label={words.amount} value={formatAmount(transaction.amount, language)} />
         <DetailRow label={words.description} value={transaction.description} />
         <DetailRow label={words.createdAt} value={formatDate(transaction.createdAt, language)} />
+        {/* Beside the specification's rows, after them: only a till or paybill payment has these. */}
+        {(transaction.channel === 'till' || transaction.channel === 'paybill') && (
+          <DetailRow label={words.paidThrough} value={words.channels[transaction.channel]} />
+        )}
+        {transaction.payerName && (
+          <DetailRow label={words.payerName} value={transaction.payerName} />
+        )}
         {receipt ? <DetailRow label={words.receipt} value={receipt} /> : rowsAfterReceipt}
       </dl>
       {/* The button sits under the receipt's row; a <dl> may hold nothing but its rows. */}

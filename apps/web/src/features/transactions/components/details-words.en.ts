@@ -33,6 +33,13 @@ export const en = {
   response: 'Response',
   meaning: 'What this means',
   why: 'Why',
+  /** A till or paybill payment: how it came, and the payer's name as M-PESA gives it. */
+  paidThrough: 'Paid through',
+  channels: {
+    till: 'Till (Lipa na M-PESA, from the phone’s own menu)',
+    paybill: 'Paybill (Lipa na M-PESA, from the phone’s own menu)',
+  },
+  payerName: 'Payer’s name',
   tryAgain: 'Try again',
   backToTransactions: 'Back to Transactions',
   anotherPayment: 'Make Another Payment',

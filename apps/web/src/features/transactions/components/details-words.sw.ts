@@ -19,6 +19,12 @@ export const sw: DetailsWords = {
   response: 'Jibu la M-PESA',
   meaning: 'Maana yake',
   why: 'Sababu',
+  paidThrough: 'Imelipwa kupitia',
+  channels: {
+    till: 'Till (Lipa na M-PESA, kutoka menyu ya simu)',
+    paybill: 'Paybill (Lipa na M-PESA, kutoka menyu ya simu)',
+  },
+  payerName: 'Jina la mlipaji',
   tryAgain: 'Jaribu tena',
   backToTransactions: 'Rudi kwenye Miamala',
   anotherPayment: 'Fanya Malipo Mengine',

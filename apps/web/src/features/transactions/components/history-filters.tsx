@@ -1,15 +1,44 @@
 import type { FormEvent } from 'react';
 import { Link } from 'react-router';
-import { TRANSACTION_STATUSES } from '@mpesa/shared';
+import { PAYMENT_CHANNELS, TRANSACTION_STATUSES } from '@mpesa/shared';
 import { paths } from '../../../app/paths';
 import { useWords } from '../../../i18n/words';
 import { searchFor, type ListFilters } from '../api/transactions-api';
 import { historyWords } from '../history-words';
 import { statusWords } from '../status-words';
 
+/** The filters the form holds, as the address keeps them (empty ones left out). */
+function filtersOf(form: FormData): ListFilters {
+  const filters: ListFilters = { status: form.getAll('status').map(String) };
+  for (const name of ['channel', 'from', 'to', 'q'] as const) {
+    const value = String(form.get(name) ?? '').trim();
+    if (value) filters[name] = value;
+  }
+  return filters;
+}
+
+/** How the payments came: all, or one of a prompt, a till, a paybill (`channel` in the address). */
+function ChannelFilter({ channel }: { channel: string | undefined }) {
+  const words = useWords(historyWords);
+  return (
+    <label className="filter-channel">
+      {words.channel}
+      <select name="channel" defaultValue={channel ?? ''}>
+        <option value="">{words.channelAll}</option>
+        {PAYMENT_CHANNELS.map((value) => (
+          <option key={value} value={value}>
+            {words.channels[value]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /**
- * Find payments: one search box (phone, receipt or reference), statuses and a date range. The
- * filters live in the address, so a view can be shared, survives a reload, and Back works.
+ * Find payments: one search box (phone, receipt or reference), statuses, how they came (a prompt,
+ * a till, a paybill) and a date range. The filters live in the address, so a view can be shared,
+ * survives a reload, and Back works.
  */
 export function HistoryFilters({
   filters,
@@ -22,19 +51,7 @@ export function HistoryFilters({
   const statuses = useWords(statusWords);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const text = (name: string) => String(form.get(name) ?? '').trim() || undefined;
-    const from = text('from');
-    const to = text('to');
-    const q = text('q');
-    onChange(
-      searchFor({
-        status: form.getAll('status').map(String),
-        ...(from ? { from } : {}),
-        ...(to ? { to } : {}),
-        ...(q ? { q } : {}),
-      }),
-    );
+    onChange(searchFor(filtersOf(new FormData(event.currentTarget))));
   };
 
   return (
@@ -68,6 +85,7 @@ export function HistoryFilters({
           </label>
         ))}
       </fieldset>
+      <ChannelFilter channel={filters.channel} />
       <label>
         {words.from}
         <input type="date" name="from" defaultValue={filters.from ?? ''} />

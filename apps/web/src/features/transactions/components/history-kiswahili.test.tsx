@@ -108,7 +108,15 @@ describe('the Transaction History in Kiswahili', () => {
       within(chartTable)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['Siku', 'Imefanikiwa', 'Imeshindwa', 'Imeghairiwa', 'Muda umekwisha', 'Nyingine']);
+    ).toEqual([
+      'Siku',
+      'Imefanikiwa',
+      'Imerudishwa',
+      'Imeshindwa',
+      'Imeghairiwa',
+      'Muda umekwisha',
+      'Nyingine',
+    ]);
 
     // Load more, in Kiswahili, brings the next page and moves focus to its first row.
     await userEvent.click(screen.getByRole('button', { name: 'Pakia zaidi' }));

@@ -29,6 +29,9 @@ function Period({ title, period }: { title: string; period?: PeriodSummary }) {
         <p className="summary-collected summary-placeholder" aria-hidden="true">
           00,000 KES
         </p>
+        <p className="summary-refunds summary-placeholder" aria-hidden="true">
+          {words.noRefunds}
+        </p>
         <p className="summary-detail summary-placeholder" aria-hidden="true">
           {words.periodPlaceholder}
         </p>
@@ -40,6 +43,16 @@ function Period({ title, period }: { title: string; period?: PeriodSummary }) {
     <div className="summary-period">
       <h3>{title}</h3>
       <p className="summary-collected">{formatAmount(period.collected, language)}</p>
+      {/* Collected counts no refunded payment: said under it, with what was given back. */}
+      <p className="summary-refunds">
+        {period.refundedCount > 0
+          ? words.afterRefunds(
+              period.refundedCount,
+              formatNumber(period.refundedCount, language),
+              formatAmount(period.refunded, language),
+            )
+          : words.noRefunds}
+      </p>
       <p className="summary-detail">
         {words.periodDetail(period.count, formatNumber(period.count, language), rate)}
       </p>

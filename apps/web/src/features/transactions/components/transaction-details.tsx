@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation, useParams } from 'react-router';
 import { localPhoneNumber } from '@mpesa/shared';
+import type { MerchantDetails } from '@mpesa/shared/contract';
 import { canTryAgain } from '@mpesa/shared/payer-outcomes';
 import { paths } from '../../../app/paths';
 import { ApiError } from '../../../lib/api-client';
@@ -19,6 +20,8 @@ import { detailsWords } from './details-words';
 import { outcomeWords } from '../outcome-words';
 import { merchantReason, merchantSentence, payerSentence } from '../outcomes';
 import { ReviewForm, ReviewSaved } from './review-form';
+import { RefundPanel } from './refund-panel';
+import '../money.css';
 import {
   ConnectionNotice,
   useQueryHealth,
@@ -169,6 +172,33 @@ function tryAgainFor(transaction: TransactionView, inApp: boolean): Transaction 
   return transaction;
 }
 
+/**
+ * What only the merchant's view has: M-PESA's own messages, and for an owner the review (of a
+ * payment that needs one) and the refund.
+ */
+function MerchantParts({
+  transaction,
+  merchant,
+}: {
+  transaction: TransactionView;
+  merchant: MerchantDetails;
+}) {
+  const [reviewed, setReviewed] = useState(false);
+  return (
+    <>
+      <DarajaMessages transaction={transaction} merchant={merchant} />
+      {reviewed ? (
+        <ReviewSaved />
+      ) : (
+        merchant.mayReview && (
+          <ReviewForm transaction={transaction} onSaved={() => setReviewed(true)} />
+        )
+      )}
+      <RefundPanel transaction={transaction} merchant={merchant} />
+    </>
+  );
+}
+
 export const TransactionDetails = withQueries(function TransactionDetailsScreen() {
   const words = useWords(detailsWords);
   const outcomes = useWords(outcomeWords);
@@ -186,7 +216,6 @@ export const TransactionDetails = withQueries(function TransactionDetailsScreen(
   }, [error, transaction]);
 
   // Reached from inside the app, not by opening a link: this browser asked for it (own-payments.ts).
-  const [reviewed, setReviewed] = useState(false);
   const view = transaction?.view;
   const inApp = arrival !== 'default';
   useEffect(() => {
@@ -223,14 +252,7 @@ export const TransactionDetails = withQueries(function TransactionDetailsScreen(
         reason={reason}
         response={!merchant && transaction.status !== 'pending'}
       />
-      {merchant && <DarajaMessages transaction={transaction} merchant={merchant} />}
-      {reviewed ? (
-        <ReviewSaved />
-      ) : (
-        merchant?.mayReview && (
-          <ReviewForm transaction={transaction} onSaved={() => setReviewed(true)} />
-        )
-      )}
+      {merchant && <MerchantParts transaction={transaction} merchant={merchant} />}
 
       {/* The payer's page (HISTORY_ACCESS=operators) has no timeline. Where the page is open to
           all (the specification's screens), whoever paid is the likeliest reader: the payer's words. */}
@@ -238,6 +260,7 @@ export const TransactionDetails = withQueries(function TransactionDetailsScreen(
         <TransactionTimeline
           id={id}
           status={transaction.status}
+          refund={merchant?.refund?.status ?? null}
           reader={merchant ? 'merchant' : 'payer'}
         />
       )}

@@ -282,7 +282,8 @@ describe('the Transaction History screen', () => {
       within(lastDay)
         .getAllByRole('cell')
         .map((cell) => cell.textContent),
-    ).toEqual(['750', '0', '90', '0', '0']);
+      // Success, Refunded, Failed, Cancelled, Timeout, Other.
+    ).toEqual(['750', '0', '0', '90', '0', '0']);
     expect(screen.getByText('No transactions found.')).toBeInTheDocument();
   });
 

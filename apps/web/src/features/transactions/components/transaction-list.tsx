@@ -23,6 +23,9 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { withQueries } from '../../../app/queries';
 import { historyWords, type HistoryWords } from '../history-words';
 import { statusWords } from '../status-words';
+import { ReferenceCell, referenceOf } from './reference-cell';
+import { ReceiptCheck } from './receipt-check';
+import '../money.css';
 
 /**
  * The columns, in the specification's order, each with its `data-label`: the English name in every
@@ -67,7 +70,7 @@ function TransactionTable({
         {rows.map((transaction, index) => (
           <tr key={transaction._id} role="row" className={`row-status-${transaction.status}`}>
             <td role="cell" data-label={LABEL.reference}>
-              {transaction.reference}
+              <ReferenceCell transaction={transaction} />
             </td>
             <td role="cell" data-label={LABEL.phoneNumber}>
               {transaction.phoneNumber}
@@ -87,7 +90,7 @@ function TransactionTable({
                 to={paths.transaction(transaction._id)}
                 className="view-link"
                 aria-label={words.viewDetailsOf(
-                  transaction.reference,
+                  referenceOf(transaction, words),
                   formatAmount(transaction.amount, language),
                   statuses[transaction.status],
                 )}
@@ -239,6 +242,7 @@ export const TransactionList = withQueries(function TransactionListScreen() {
           </a>
         </p>
       )}
+      <ReceiptCheck />
       {data ? null : health.failed ? (
         <div role="alert">
           <p className="error-message">{words.failed}</p>

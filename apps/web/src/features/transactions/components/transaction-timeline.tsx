@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { TransactionStatus } from '@mpesa/shared';
+import type { RefundStatus, TransactionStatus } from '@mpesa/shared';
 import type { TransactionEvent } from '@mpesa/shared/contract-events';
 import { useLanguage, useWords } from '../../../i18n/words';
 import { formatDate } from '../../../lib/format';
@@ -48,13 +48,20 @@ function DarajaWords({ event }: { event: TransactionEvent }) {
 export function TransactionTimeline({
   id,
   status,
+  refund = null,
   reader = 'merchant',
 }: {
   id: string;
   status: TransactionStatus;
+  /** The payment's refund's status, if it has one: the timeline is read again when it changes. */
+  refund?: RefundStatus | null;
   reader?: Reader;
 }) {
-  const { data: events, error, isPending } = useQuery(transactionEventsQueryOptions(id, status));
+  const {
+    data: events,
+    error,
+    isPending,
+  } = useQuery(transactionEventsQueryOptions(id, status, refund));
   const words = useWords(detailsWords);
   const statuses = useWords(statusWords);
   const language = useLanguage();
