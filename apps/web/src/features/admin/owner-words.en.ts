@@ -122,6 +122,7 @@ export const en = {
       password_set: 'Set a password',
       key_created: 'Created an API key',
       key_revoked: 'Revoked an API key',
+      refund: 'Refunded a payment',
     } satisfies Record<AuditAction, string> as Record<AuditAction, string>,
     /** Who did it, as an owner would say it (`null`: the entry does not name them). */
     actor: {

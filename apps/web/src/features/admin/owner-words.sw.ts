@@ -117,6 +117,7 @@ export const sw: OwnerWords = {
       password_set: 'Aliweka nenosiri',
       key_created: 'Aliunda ufunguo wa API',
       key_revoked: 'Alibatilisha ufunguo wa API',
+      refund: 'Alirudisha malipo',
     },
     actor: {
       operator: (name) => name ?? 'Mhudumu',
