@@ -8,6 +8,7 @@ import type { TransactionStatus } from '@mpesa/shared';
 import type { DialectName } from '../db/create-db.ts';
 import type { Database, TransactionRow } from '../db/schema.ts';
 import { MAX_LENGTH } from '../lib/stored-lengths.ts';
+import { withoutPayer } from '../c2b/c2b-retention.ts';
 
 type Trx = Transaction<Database>;
 
@@ -23,9 +24,13 @@ export const MASKABLE_STATUSES: readonly TransactionStatus[] = [
   'failed',
   'cancelled',
   'timeout',
+  'refunded',
 ];
 
-export type Unmasked = Pick<TransactionRow, 'id' | 'phone_number' | 'checkout_request_id'>;
+export type Unmasked = Pick<
+  TransactionRow,
+  'id' | 'phone_number' | 'checkout_request_id' | 'channel'
+>;
 
 /**
  * Up to `limit` settled payments created before `cutoff` whose number is still kept, oldest first.
@@ -41,7 +46,7 @@ export function nextUnmasked(
 ): Promise<Unmasked[]> {
   return trx
     .selectFrom('transactions')
-    .select(['id', 'phone_number', 'checkout_request_id'])
+    .select(['id', 'phone_number', 'checkout_request_id', 'channel'])
     .where('phone_masked_at', 'is', null)
     .where('created_at', '<', cutoff)
     .where('status', 'in', MASKABLE_STATUSES)
@@ -150,11 +155,15 @@ export async function maskPayment(
 ): Promise<void> {
   const checkout = row.checkout_request_id;
   await hideTraces(trx, row.id, checkout, mask);
+  if (row.channel !== 'prompt') await hidePayerInMessages(trx, row.id);
   await deleteExpiredLocks(trx, row.id, at);
   await trx
     .updateTable('transactions')
     .set({
       phone_number: maskedPhone,
+      // A till or paybill payer's name and number as M-PESA gave them (c2b/c2b-retention.ts).
+      payer_name: null,
+      payer_msisdn: null,
       checkout_request_id:
         checkout === null
           ? null
@@ -164,6 +173,24 @@ export async function maskPayment(
     .where('id', '=', row.id)
     .where('phone_masked_at', 'is', null)
     .execute();
+}
+
+/** The payer's name and number out of the C2B messages kept for a till or paybill payment. */
+async function hidePayerInMessages(trx: Trx, paymentId: string): Promise<void> {
+  const kept = await trx
+    .selectFrom('callbacks')
+    .select(['id', 'raw_body'])
+    .where('transaction_id', '=', paymentId)
+    .execute();
+  for (const callback of kept) {
+    const masked = withoutPayer(callback.raw_body);
+    if (masked === callback.raw_body) continue;
+    await trx
+      .updateTable('callbacks')
+      .set({ raw_body: masked })
+      .where('id', '=', callback.id)
+      .execute();
+  }
 }
 
 /**

@@ -197,6 +197,70 @@ for (const dialect of DIALECTS) {
       expect(lock).toEqual([]);
     });
 
+    it('masks a till payment’s number and name as M-PESA gave them, in its row and its confirmation', async () => {
+      const confirmation = JSON.stringify({
+        TransactionType: 'Buy Goods',
+        TransID: 'TK60708BHZ',
+        TransAmount: '1500.00',
+        BusinessShortCode: '600100',
+        BillRefNumber: '',
+        MSISDN: '2547 ***** 678',
+        FirstName: 'WANJIKU',
+        MiddleName: '',
+        LastName: 'KAMAU',
+      });
+      await database.db
+        .insertInto('transactions')
+        .values(
+          storedPayment('old-till', OLD, {
+            phone_number: '2547 ***** 678',
+            mpesa_receipt_number: 'TK60708BHZ',
+            amount: 1500,
+            channel: 'till',
+            payer_name: 'WANJIKU KAMAU',
+            payer_msisdn: '2547 ***** 678',
+            shortcode: '600100',
+          }),
+        )
+        .execute();
+      await database.db
+        .insertInto('callbacks')
+        .values({
+          id: 'cb-old-till',
+          kind: 'c2b-confirmation',
+          received_at: OLD,
+          checkout_request_id: null,
+          transaction_id: 'old-till',
+          source_ip: '196.201.214.200',
+          raw_body: confirmation,
+          outcome: 'applied',
+        })
+        .execute();
+
+      expect(await maskDuePhones(deps)).toBe(1);
+
+      const payment = await database.db
+        .selectFrom('transactions')
+        .selectAll()
+        .where('id', '=', 'old-till')
+        .executeTakeFirstOrThrow();
+      expect(payment).toMatchObject({
+        payer_name: null,
+        payer_msisdn: null,
+        mpesa_receipt_number: 'TK60708BHZ',
+        channel: 'till',
+        status: 'success',
+      });
+      expect(payment.phone_number).not.toContain('678 ');
+      const kept = await database.db
+        .selectFrom('callbacks')
+        .select('raw_body')
+        .where('id', '=', 'cb-old-till')
+        .executeTakeFirstOrThrow();
+      expect(kept.raw_body).not.toMatch(/WANJIKU|KAMAU|2547 \*\*\*\*\* 678/);
+      expect(JSON.parse(kept.raw_body)).toMatchObject({ TransID: 'TK60708BHZ', MSISDN: '*****' });
+    });
+
     it('keeps every masked callback body and event payload valid JSON, the receipt still in it', async () => {
       await paymentWithTraces('old-paid', OLD);
       // A body as Daraja may space it, the number a JSON number after ": ".
