@@ -27,7 +27,10 @@ import { callbackUrls } from './callbacks/callback-paths.ts';
 import { keptOnlyCallback } from './callbacks/kept-callback.ts';
 import { stkPushCallback } from './callbacks/stk-push.callback.ts';
 import { systemRoutes } from './system/system.routes.ts';
-import { ownerChangeGate, registerOperators } from './operators/operators.plugin.ts';
+import { authDepsFor, ownerChangeGate, registerOperators } from './operators/operators.plugin.ts';
+import { startDeliverer } from './webhooks/deliverer.ts';
+import { systemResolve, type Resolve } from './webhooks/url-guard.ts';
+import { webhookRoutes } from './webhooks/webhooks.routes.ts';
 import { cookieNames } from './operators/session-cookie.ts';
 import { reviewRoutes } from './transactions/review.routes.ts';
 import { openApiRoutes, registerOpenApi } from './system/openapi.ts';
@@ -51,6 +54,8 @@ export interface AppDeps extends LoggerSettings {
   /** Run the reconciliation loop in this process (server.ts does; most tests call it directly). */
   reconcile?: boolean;
   now?: () => Date;
+  /** DNS for webhook URLs (node:dns unless a test gives its own: webhooks/url-guard.ts). */
+  resolve?: Resolve;
 }
 
 /**
@@ -107,6 +112,21 @@ function paymentDepsFor(deps: AppDeps, app: FastifyInstance): PaymentDeps {
     // The slowest Daraja exchange, as the reconciliation lease measures it.
     pushDeadlineMs: config.reconcile.leaseMs,
   };
+}
+
+/** The owner's webhook routes (webhooks/), where there are owners. */
+async function registerWebhooks(api: FastifyInstance, deps: AppDeps, now: () => Date) {
+  const { config, database } = deps;
+  await api.register(webhookRoutes, {
+    auth: authDepsFor({ config, db: database.db, now }),
+    service: {
+      db: database.db,
+      now,
+      policy: config.webhooks,
+      resolve: deps.resolve ?? systemResolve,
+    },
+    corsOrigins: config.corsOrigins,
+  });
 }
 
 /** The API's routes, registered under `/api`. */
@@ -202,6 +222,7 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: Pay
           now: paymentDeps.now,
           ownerGate: ownerChangeGate({ config, db: database.db, now: paymentDeps.now }),
         });
+        await registerWebhooks(api, deps, paymentDeps.now);
       }
       await api.register(systemRoutes, { config, database });
       // /api/openapi.json and the page /api/docs.
@@ -238,6 +259,15 @@ export async function buildApp(deps: AppDeps) {
       const retention = startPhoneRetention({ ...paymentDeps, days });
       app.addHook('onClose', () => retention.stop());
     }
+    // The outbox's events, sent by every instance that reconciles (webhooks/deliverer.ts).
+    const deliverer = startDeliverer({
+      db: deps.database.db,
+      now: paymentDeps.now,
+      log: app.log,
+      settings: config.webhooks,
+      ...(deps.resolve ? { resolve: deps.resolve } : {}),
+    });
+    app.addHook('onClose', () => deliverer.stop());
   }
   // Which methods each address answers, for the not-found handler's 405.
   const methodsAt = routeMethods(app);

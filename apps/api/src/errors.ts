@@ -9,3 +9,4 @@ export * from './errors/owner-refusals.ts';
 export * from './errors/check-refusals.ts';
 export * from './errors/client-mistakes.ts';
 export * from './errors/answer.ts';
+export * from './errors/webhook-refusals.ts';
