@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import type { DbHandle } from './db/create-db.ts';
 import type { DarajaClient, DarajaMoneyClient } from './daraja/daraja-client.ts';
 import type { LoggerSettings } from './plugins/request-log.ts';
+import type { Resolve } from './webhooks/url-guard.ts';
 import type { PaymentDeps } from './transactions/transactions.service.ts';
 import type { CallbackHandler } from './callbacks/callback.routes.ts';
 import type { CallbackKind } from './callbacks/callback-kinds.ts';
@@ -36,6 +37,8 @@ export interface AppDeps extends LoggerSettings {
   /** Run the reconciliation loop in this process (server.ts does; most tests call it directly). */
   reconcile?: boolean;
   now?: () => Date;
+  /** DNS for webhook URLs (node:dns unless a test gives its own: webhooks/url-guard.ts). */
+  resolve?: Resolve;
 }
 
 /** Where Daraja reaches this app's callbacks. */

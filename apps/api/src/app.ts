@@ -26,7 +26,10 @@ import { startRefundRecovery } from './refunds/refund-recovery.ts';
 import { startC2bRegistration } from './c2b/c2b-registration.ts';
 import { receiptCheckRoutes } from './c2b/receipt-checks.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
-import { ownerChangeGate, registerOperators } from './operators/operators.plugin.ts';
+import { authDepsFor, ownerChangeGate, registerOperators } from './operators/operators.plugin.ts';
+import { startDeliverer } from './webhooks/deliverer.ts';
+import { systemResolve } from './webhooks/url-guard.ts';
+import { webhookRoutes } from './webhooks/webhooks.routes.ts';
 import { cookieNames } from './operators/session-cookie.ts';
 import { reviewRoutes } from './transactions/review.routes.ts';
 import { openApiRoutes, registerOpenApi } from './system/openapi.ts';
@@ -90,6 +93,21 @@ function createServer(deps: AppDeps, cors: Cors) {
   }).withTypeProvider<ZodTypeProvider>();
 }
 
+/** The owner's webhook routes (webhooks/), where there are owners. */
+async function registerWebhooks(api: FastifyInstance, deps: AppDeps, now: () => Date) {
+  const { config, database } = deps;
+  await api.register(webhookRoutes, {
+    auth: authDepsFor({ config, db: database.db, now }),
+    service: {
+      db: database.db,
+      now,
+      policy: config.webhooks,
+      resolve: deps.resolve ?? systemResolve,
+    },
+    corsOrigins: config.corsOrigins,
+  });
+}
+
 /** The API's routes, registered under `/api`. */
 async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: PaymentDeps) {
   const { config, database } = deps;
@@ -151,6 +169,7 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: Pay
       // An owner's review in the web app, where there are owners (HISTORY_ACCESS=operators).
       if (guards) {
         await api.register(reviewRoutes, { db: database.db, now: paymentDeps.now, ownerGate });
+        await registerWebhooks(api, deps, paymentDeps.now);
       }
       // Whatever HISTORY_ACCESS says: a signed-in owner, even where the history is open to all.
       await api.register(refundRoutes, { deps: refundDeps, ownerGate });
@@ -212,6 +231,15 @@ export async function buildApp(deps: AppDeps) {
       const retention = startPhoneRetention({ ...paymentDeps, days });
       app.addHook('onClose', () => retention.stop());
     }
+    // The outbox's events, sent by every instance that reconciles (webhooks/deliverer.ts).
+    const deliverer = startDeliverer({
+      db: deps.database.db,
+      now: paymentDeps.now,
+      log: app.log,
+      settings: config.webhooks,
+      ...(deps.resolve ? { resolve: deps.resolve } : {}),
+    });
+    app.addHook('onClose', () => deliverer.stop());
   }
   registerC2bOnListen(app, deps);
   // Which methods each address answers, for the not-found handler's 405.

@@ -16,6 +16,7 @@ import {
   warningsFor,
 } from './config/settings.ts';
 import { c2bSettings, refundSettings } from './config/money-settings.ts';
+import { webhookSettings } from './config/webhook-settings.ts';
 import { ConfigError, Problems, readSettings } from './config/problems.ts';
 
 export {
@@ -86,6 +87,8 @@ export function loadConfig(source: Record<string, string | undefined>) {
     refunds,
     /** Till and paybill payments (C2B); undefined: none taken. */
     c2b,
+    /** Webhooks' delivery and the addresses they may go to (webhooks/, docs/webhooks.md). */
+    webhooks: webhookSettings(env),
   });
 }
 

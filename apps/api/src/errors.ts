@@ -11,3 +11,4 @@ export * from './errors/refund-refusals.ts';
 export * from './errors/c2b-refusals.ts';
 export * from './errors/client-mistakes.ts';
 export * from './errors/answer.ts';
+export * from './errors/webhook-refusals.ts';

@@ -82,9 +82,10 @@ export const setPasswordResponseSchema = /* @__PURE__ */ ok(z.object({ name: z.s
 
 /**
  * What a key may do: `payments:read` the history, the figures, the timelines and a payment's
- * merchant view; `payments:request` send payment requests. Sent as `Authorization: Bearer <key>`.
+ * merchant view; `payments:request` send payment requests; `webhooks:manage` manage the webhook
+ * endpoints and their deliveries (docs/webhooks.md). Sent as `Authorization: Bearer <key>`.
  */
-export const API_KEY_SCOPES = ['payments:read', 'payments:request'] as const;
+export const API_KEY_SCOPES = ['payments:read', 'payments:request', 'webhooks:manage'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 export const apiKeySchema = /* @__PURE__ */ z.object({
@@ -134,6 +135,13 @@ export const AUDIT_ACTIONS = [
   'password_set',
   'key_created',
   'key_revoked',
+  'webhook_endpoint_added',
+  'webhook_endpoint_changed',
+  'webhook_endpoint_removed',
+  'webhook_endpoint_disabled',
+  'webhook_secret_rotated',
+  'webhook_resent',
+  'webhook_test_sent',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -43,6 +43,11 @@ const ERROR_CODES = [
   'PASSWORD_LINK_INVALID',
   'API_KEY_NOT_FOUND',
   'SCOPE_NOT_ALLOWED',
+  // Webhooks (docs/webhooks.md): an endpoint, a delivery, a URL refused.
+  'WEBHOOK_ENDPOINT_NOT_FOUND',
+  'WEBHOOK_DELIVERY_NOT_FOUND',
+  'WEBHOOK_URL_REFUSED',
+  'WEBHOOK_ENDPOINTS_LIMIT',
   // The Idempotency-Key header.
   'INVALID_IDEMPOTENCY_KEY',
   'IDEMPOTENCY_KEY_REUSED',

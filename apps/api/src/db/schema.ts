@@ -4,6 +4,11 @@ import type { EventKind, PaymentChannel, RefundStatus, TransactionStatus } from 
 import type { CallbackKind } from '../callbacks/callback-kinds.ts';
 import type { OperatorRole } from '../operators/roles.ts';
 import type { ApiKeyScope, AuditAction, AuditActorKind } from '@mpesa/shared/contract-admin';
+import type {
+  WebhookDeliveryTable,
+  WebhookEndpointTable,
+  WebhookEventTable,
+} from './webhook-tables.ts';
 
 export interface TransactionTable {
   id: string;
@@ -252,6 +257,9 @@ export interface Database {
   password_links: PasswordLinkTable;
   refunds: RefundTable;
   receipt_checks: ReceiptCheckTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_events: WebhookEventTable;
+  webhook_deliveries: WebhookDeliveryTable;
 }
 
 export type TransactionRow = Selectable<TransactionTable>;

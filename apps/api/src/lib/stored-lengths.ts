@@ -36,6 +36,12 @@ export const MAX_LENGTH = {
   payerMsisdn: 64,
   /** The few words an audit line carries beyond who, what and to what (audit/audit.ts). */
   auditDetail: 1200,
+  /** A webhook endpoint's URL (contract-webhooks.ts WEBHOOK_URL_MAX_LENGTH). */
+  webhookUrl: 2000,
+  /** The start of an endpoint's answer that a delivery keeps. */
+  webhookResponse: 500,
+  /** Why a delivery got no answer, in a few words. */
+  webhookError: 200,
 } as const;
 
 /** Every length-limited column, as the migrations declare it. */
@@ -143,6 +149,32 @@ export const COLUMN_LENGTHS: Record<string, number> = {
   'receipt_checks.result_code': MAX_LENGTH.resultCode,
   'receipt_checks.created_at': 32,
   'receipt_checks.updated_at': 32,
+  'webhook_endpoints.id': MAX_LENGTH.ownId,
+  'webhook_endpoints.url': MAX_LENGTH.webhookUrl,
+  'webhook_endpoints.events': 400,
+  'webhook_endpoints.secret': 100,
+  'webhook_endpoints.disabled_reason': 16,
+  'webhook_endpoints.disabled_at': 32,
+  'webhook_endpoints.failing_since': 32,
+  'webhook_endpoints.created_by': MAX_LENGTH.operatorName,
+  'webhook_endpoints.created_at': 32,
+  'webhook_endpoints.updated_at': 32,
+  'webhook_events.id': MAX_LENGTH.ownId,
+  'webhook_events.type': 32,
+  'webhook_events.transaction_id': MAX_LENGTH.ownId,
+  'webhook_events.created_at': 32,
+  'webhook_deliveries.id': MAX_LENGTH.ownId,
+  'webhook_deliveries.event_id': MAX_LENGTH.ownId,
+  'webhook_deliveries.endpoint_id': MAX_LENGTH.ownId,
+  'webhook_deliveries.created_at': 32,
+  'webhook_deliveries.next_attempt_at': 32,
+  'webhook_deliveries.lease_owner': MAX_LENGTH.ownId,
+  'webhook_deliveries.lease_until': 32,
+  'webhook_deliveries.last_attempt_at': 32,
+  'webhook_deliveries.last_response': MAX_LENGTH.webhookResponse,
+  'webhook_deliveries.last_error': MAX_LENGTH.webhookError,
+  'webhook_deliveries.delivered_at': 32,
+  'webhook_deliveries.gave_up_at': 32,
 };
 
 /**

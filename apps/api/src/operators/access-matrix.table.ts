@@ -8,6 +8,7 @@ import type { TestDatabase } from '../test/test-db.ts';
 import { PAYMENT_ID } from '../test/signed-in.ts';
 import { storedPayment } from '../test/stored-payment.ts';
 import { addOperator } from './operators.service.ts';
+import { anEndpoint, aDelivery } from '../webhooks/webhooks.fixtures.ts';
 import type { AccessRule } from './require-operator.ts';
 
 export interface RouteCase {
@@ -219,4 +220,81 @@ export const ROUTES: RouteCase[] = [
     csrf: true,
     ok: 200,
   },
+  ...webhookRoutes(),
 ];
+
+/** The webhook routes: an owner, or a key with `webhooks:manage` (webhooks/webhooks.routes.ts). */
+function webhookRoutes(): RouteCase[] {
+  const access = { role: 'owner', scope: 'webhooks:manage' } as const;
+  const endpoint = async (database: TestDatabase) =>
+    `/api/webhooks/endpoints/${(await anEndpoint(database.db)).id}`;
+  return [
+    // First: the rows after it add endpoints of their own, and a shop has at most 20.
+    {
+      name: 'adding a webhook endpoint',
+      method: 'POST',
+      url: () => '/api/webhooks/endpoints',
+      payload: () => ({ url: 'http://127.0.0.1:9/events', events: ['payment.succeeded'] }),
+      access,
+      csrf: true,
+      ok: 201,
+    },
+    {
+      name: 'the webhook endpoints',
+      method: 'GET',
+      url: () => '/api/webhooks/endpoints',
+      access,
+      csrf: false,
+      ok: 200,
+    },
+    {
+      name: 'changing a webhook endpoint',
+      method: 'PATCH',
+      url: endpoint,
+      payload: () => ({ enabled: false }),
+      access,
+      csrf: true,
+      ok: 200,
+    },
+    {
+      name: 'removing a webhook endpoint',
+      method: 'DELETE',
+      url: endpoint,
+      access,
+      csrf: true,
+      ok: 200,
+    },
+    {
+      name: 'a webhook endpoint’s deliveries',
+      method: 'GET',
+      url: async (database) => `${await endpoint(database)}/deliveries`,
+      access,
+      csrf: false,
+      ok: 200,
+    },
+    {
+      name: 'resending a webhook delivery',
+      method: 'POST',
+      url: async (database) => `/api/webhooks/deliveries/${await aDelivery(database.db)}/resend`,
+      access,
+      csrf: true,
+      ok: 200,
+    },
+    {
+      name: 'resending a webhook endpoint’s failed deliveries',
+      method: 'POST',
+      url: async (database) => `${await endpoint(database)}/resend-failed`,
+      access,
+      csrf: true,
+      ok: 200,
+    },
+    {
+      name: 'a test webhook event',
+      method: 'POST',
+      url: async (database) => `${await endpoint(database)}/test`,
+      access,
+      csrf: true,
+      ok: 201,
+    },
+  ];
+}

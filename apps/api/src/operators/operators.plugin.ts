@@ -53,7 +53,8 @@ export const HISTORY_ACCESS_RULES = {
 
 type OperatorsDeps = { config: Config; db: Kysely<Database>; now: () => Date };
 
-function authDepsFor({ config, db, now }: OperatorsDeps): AuthDeps {
+/** What the gates need: the session cookie's name, the session limits, the allowed origins. */
+export function authDepsFor({ config, db, now }: OperatorsDeps): AuthDeps {
   const { operators } = config;
   return {
     db,

@@ -86,6 +86,7 @@ export async function signedInWorld(
     createKey(database.db, { name: `${scope} key`, scope, createdBy: 'Amina', now: clock.now });
   const read = await make('payments:read');
   const request = await make('payments:request');
+  const webhooks = await make('webhooks:manage');
   const revoked = await make('payments:read');
   await revokeKey(database.db, revoked.key.id, clock.now);
 
@@ -126,6 +127,7 @@ export async function signedInWorld(
     keys: {
       'payments:read': read.secret,
       'payments:request': request.secret,
+      'webhooks:manage': webhooks.secret,
       revoked: revoked.secret,
     },
     signIn,

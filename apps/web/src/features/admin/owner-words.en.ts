@@ -25,6 +25,10 @@ export const en = {
       can: 'The history, the figures and each payment’s details',
     },
     'payments:request': { name: 'Request payments', can: 'Send payment requests' },
+    'webhooks:manage': {
+      name: 'Manage webhooks',
+      can: 'Add, change and remove webhook endpoints, and resend deliveries',
+    },
   } satisfies Record<ApiKeyScope, Named> as Record<ApiKeyScope, Named>,
 
   // What went wrong (problem.ts), and the parts every screen shares (owner-parts.tsx).
@@ -123,6 +127,13 @@ export const en = {
       key_created: 'Created an API key',
       key_revoked: 'Revoked an API key',
       refund: 'Refunded a payment',
+      webhook_endpoint_added: 'Added a webhook endpoint',
+      webhook_endpoint_changed: 'Changed a webhook endpoint',
+      webhook_endpoint_removed: 'Removed a webhook endpoint',
+      webhook_endpoint_disabled: 'Turned off a webhook endpoint',
+      webhook_secret_rotated: 'Made a new webhook secret',
+      webhook_resent: 'Resent webhooks',
+      webhook_test_sent: 'Sent a test webhook',
     } satisfies Record<AuditAction, string> as Record<AuditAction, string>,
     /** Who did it, as an owner would say it (`null`: the entry does not name them). */
     actor: {

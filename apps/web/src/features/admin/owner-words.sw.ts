@@ -14,6 +14,10 @@ export const sw: OwnerWords = {
       can: 'Historia, takwimu na maelezo ya kila malipo',
     },
     'payments:request': { name: 'Kuomba malipo', can: 'Kutuma maombi ya malipo' },
+    'webhooks:manage': {
+      name: 'Kusimamia webhooks',
+      can: 'Kuongeza, kubadilisha na kuondoa anwani za webhook, na kutuma tena',
+    },
   },
 
   roleRefused:
@@ -118,6 +122,13 @@ export const sw: OwnerWords = {
       key_created: 'Aliunda ufunguo wa API',
       key_revoked: 'Alibatilisha ufunguo wa API',
       refund: 'Alirudisha malipo',
+      webhook_endpoint_added: 'Aliongeza anwani ya webhook',
+      webhook_endpoint_changed: 'Alibadilisha anwani ya webhook',
+      webhook_endpoint_removed: 'Aliondoa anwani ya webhook',
+      webhook_endpoint_disabled: 'Alizima anwani ya webhook',
+      webhook_secret_rotated: 'Alitengeneza siri mpya ya webhook',
+      webhook_resent: 'Alituma webhooks tena',
+      webhook_test_sent: 'Alituma webhook ya majaribio',
     },
     actor: {
       operator: (name) => name ?? 'Mhudumu',

@@ -1,0 +1,32 @@
+/**
+ * How webhooks are delivered (docs/webhooks.md): how often each instance looks for deliveries due,
+ * how long one attempt may take, and which addresses an endpoint may point at.
+ */
+import type { Env } from './env-schema.ts';
+
+export function webhookSettings(env: Env) {
+  const production = env.MPESA_ENV === 'production';
+  return Object.freeze({
+    /**
+     * Whether an endpoint may be on this machine or a private network (webhooks/url-guard.ts).
+     * Refused in production unless set, so that an endpoint cannot make the server reach what only
+     * it can reach (server-side request forgery); allowed elsewhere, where the simulator's
+     * development receiver and the tests listen on 127.0.0.1.
+     */
+    allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS
+      ? env.WEBHOOK_ALLOW_PRIVATE_URLS === 'true'
+      : !production,
+    /** In production an endpoint's URL must be https://, whatever the setting above says. */
+    httpsOnly: production,
+    intervalMs: env.WEBHOOK_INTERVAL_MS,
+    /** One attempt's limit, from connecting to the last byte of the answer read. */
+    timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    /**
+     * How long a claimed delivery stays the claimer's: past its slowest attempt, so that no other
+     * instance sends it meanwhile; a killed instance's claims lapse after it, and are sent again.
+     */
+    leaseMs: 2 * env.WEBHOOK_TIMEOUT_MS + 5_000,
+  });
+}
+
+export type WebhookSettings = ReturnType<typeof webhookSettings>;
