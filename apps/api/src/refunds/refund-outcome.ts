@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database, RefundRow } from '../db/schema.ts';
+import { tellOfPayment } from '../webhooks/payment-events.ts';
 import { MAX_LENGTH } from '../lib/stored-lengths.ts';
 import { recordEvent } from '../transactions/transaction-outcome.ts';
 import * as payments from '../transactions/transactions.repository.ts';
@@ -100,6 +101,7 @@ async function reverseRefund(
     }),
     at,
   });
+  if (moved) await tellOfPayment(trx, 'payment.refunded', payment.id, at);
   return true;
 }
 

@@ -22,6 +22,7 @@ import { startSimulator, type RunningSimulator } from '../test/simulator.ts';
 import { storedPayment } from '../test/stored-payment.ts';
 import { createTestApp, TEST_CALLBACK_SECRET } from '../test/test-app.ts';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../test/test-db.ts';
+import { anEndpoint } from '../webhooks/webhooks.fixtures.ts';
 import { recoverDueRefunds } from './refund-recovery.ts';
 
 const silent = { info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger;
@@ -39,6 +40,7 @@ for (const dialect of DIALECTS) {
       simulator = await startSimulator({ SIM_CALLBACK_DELAY_MS: '150' });
       database = await createTestDatabase(dialect);
       await addStaff(database, new Date());
+      await anEndpoint(database.db, { eventTypes: ['payment.refunded'] });
       const port = await freePort();
       ({ app, config } = await createTestApp({
         database,
@@ -140,6 +142,16 @@ for (const dialect of DIALECTS) {
       expect(audit).toEqual([
         { actor: STAFF.owner, target: id, detail: '120 KES: Returned goods' },
       ]);
+      // The shop's systems hear of it (webhooks/payment-events.ts), in the same transaction.
+      const told = await database.db
+        .selectFrom('webhook_events')
+        .select(['type', 'body'])
+        .where('transaction_id', '=', id)
+        .execute();
+      expect(told.map((event) => event.type)).toEqual(['payment.refunded']);
+      expect(JSON.parse(told[0]!.body)).toMatchObject({
+        data: { payment: { _id: id, status: 'refunded' } },
+      });
       // Refunded already: a second request is refused, and no reversal is sent.
       const again = await refund(id, { reason: 'Returned goods', amount: 120 });
       expect(again.statusCode).toBe(409);

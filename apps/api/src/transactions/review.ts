@@ -11,6 +11,7 @@ import type { Database, TransactionRow } from '../db/schema.ts';
 import { decide } from './decide-outcome.ts';
 import type { ReviewStatus } from './decision.ts';
 import { recordEvent } from './transaction-outcome.ts';
+import { statusEvent, tellOfPayment } from '../webhooks/payment-events.ts';
 import * as repo from './transactions.repository.ts';
 import { transact } from '../db/transact.ts';
 
@@ -80,6 +81,10 @@ export async function clearFlag(
       target: id,
       detail: `${row.status} → ${decision.to}: ${note}`,
     });
+    // A person settled it: the shop's systems hear of a new status, as of any other.
+    if (decision.to !== row.status) {
+      await tellOfPayment(trx, statusEvent(decision.to), id, at);
+    }
     return { ...row, status: decision.to, flagged_reason: null, updated_at: at };
   });
 }

@@ -11,8 +11,12 @@ import { decide, flagged } from './decide-outcome.ts';
 import type { Decision, EventPlan, OutcomeResult, Report } from './decision.ts';
 import { isOpen } from './transaction-lifecycle.ts';
 import * as repo from './transactions.repository.ts';
+import { statusEvent, tellOfPayment } from '../webhooks/payment-events.ts';
 
 type Db = Kysely<Database>;
+
+/** The events that set a payment aside for a person's review: the shop hears of each. */
+const FLAGGING_KINDS: ReadonlySet<EventKind> = new Set(['flagged', 'lifted_flagged']);
 
 export type { OutcomeResult } from './decision.ts';
 
@@ -63,7 +67,11 @@ export async function transition(
     updated_at: event.at,
     ...(to === 'pending' ? {} : { next_check_at: null, lease_owner: null, lease_until: null }),
   });
-  if (moved) await recordEvent(db, row.id, { ...event, from: row.status, to });
+  if (moved) {
+    await recordEvent(db, row.id, { ...event, from: row.status, to });
+    // The shop's systems hear of it in the same transaction (webhooks/payment-events.ts).
+    await tellOfPayment(db, statusEvent(to), row.id, event.at);
+  }
   return moved;
 }
 
@@ -78,8 +86,10 @@ export async function carryOut(
   context: EventContext,
 ): Promise<OutcomeResult> {
   const event = { ...context, ...decision.event };
+  const flagged = FLAGGING_KINDS.has(event.kind);
   if (decision.kind === 'move') {
     const moved = await transition(db, row, decision.to, decision.patch, event);
+    if (moved && flagged) await tellOfPayment(db, 'payment.flagged', row.id, context.at);
     return moved ? decision.result.moved : decision.result.raced;
   }
   if (decision.patch) {
@@ -89,6 +99,7 @@ export async function carryOut(
     });
   }
   await recordEvent(db, row.id, { ...event, from: row.status, to: row.status });
+  if (flagged) await tellOfPayment(db, 'payment.flagged', row.id, context.at);
   return decision.result;
 }
 

@@ -5,7 +5,7 @@
  * committed has its event, which the deliverer (deliverer.ts) sends until it is delivered or three
  * days have passed, whatever restarts or crashes come between.
  */
-import type { Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Transaction as Payment } from '@mpesa/shared/contract';
 import {
   WEBHOOK_TEST_EVENT,
@@ -37,7 +37,7 @@ export function endpointEvents(row: Pick<WebhookEndpointRow, 'events'>): Webhook
 
 /** Writes an event and its deliveries to `endpoints`; returns the event's id. */
 async function writeEvent(
-  trx: Transaction<Database>,
+  trx: Kysely<Database>,
   event: { type: WebhookSentType; transactionId: string | null; payment: Payment; at: Date },
   endpoints: readonly WebhookEndpointRow[],
 ): Promise<string> {
@@ -70,12 +70,13 @@ async function writeEvent(
 }
 
 /**
- * Puts an event in the outbox inside the caller's transaction (db/transact.ts), with a delivery for
+ * Puts an event in the outbox inside the caller's transaction (db/transact.ts: `trx` must be the
+ * transaction that makes the change, never the pool), with a delivery for
  * every enabled endpoint that wants its type; none is written when no endpoint wants it. Returns the
  * event's id (`evt_…`), or null when nothing was written.
  */
 export async function enqueueWebhookEvent(
-  trx: Transaction<Database>,
+  trx: Kysely<Database>,
   input: WebhookEventInput,
 ): Promise<string | null> {
   const endpoints = (await repo.listEnabledEndpoints(trx)).filter((endpoint) =>
@@ -96,7 +97,7 @@ export async function enqueueWebhookEvent(
 
 /** The same, from the payment's row as it stands after the change (what the lead's hooks call). */
 export function enqueuePaymentEvent(
-  trx: Transaction<Database>,
+  trx: Kysely<Database>,
   type: WebhookEventType,
   row: TransactionRow,
   at: Date,
@@ -134,7 +135,7 @@ function samplePayment(at: Date): Payment {
 
 /** A `webhook.test` event to `endpoint` only, whatever events it wants and even if disabled. */
 export function enqueueTestEvent(
-  trx: Transaction<Database>,
+  trx: Kysely<Database>,
   endpoint: WebhookEndpointRow,
   at: Date,
 ): Promise<string> {
