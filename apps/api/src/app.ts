@@ -26,7 +26,12 @@ import { startRefundRecovery } from './refunds/refund-recovery.ts';
 import { startC2bRegistration } from './c2b/c2b-registration.ts';
 import { receiptCheckRoutes } from './c2b/receipt-checks.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
-import { authDepsFor, ownerChangeGate, registerOperators } from './operators/operators.plugin.ts';
+import {
+  authDepsFor,
+  openPaymentPageRecogniser,
+  ownerChangeGate,
+  registerOperators,
+} from './operators/operators.plugin.ts';
 import { startDeliverer } from './webhooks/deliverer.ts';
 import { systemResolve } from './webhooks/url-guard.ts';
 import { webhookRoutes } from './webhooks/webhooks.routes.ts';
@@ -127,6 +132,9 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: Pay
         exportGuard: guards?.export,
         paymentGuard: guards?.payment,
         paymentPageGuard: guards?.paymentPage,
+        openPageRecogniser: guards
+          ? undefined
+          : openPaymentPageRecogniser({ config, db: database.db, now: paymentDeps.now }),
         rateLimit: {
           max: limits.stkPushPerWindow,
           requestsMax: limits.stkPushRequestsPerWindow,
@@ -166,7 +174,8 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: Pay
         deps: paymentDeps,
         historyGuard: guards?.read,
       });
-      // An owner's review in the web app, where there are owners (HISTORY_ACCESS=operators).
+      // An owner's review and webhook screens, where there are owners' screens
+      // (HISTORY_ACCESS=operators); `npm run review` reviews in open mode.
       if (guards) {
         await api.register(reviewRoutes, { db: database.db, now: paymentDeps.now, ownerGate });
         await registerWebhooks(api, deps, paymentDeps.now);

@@ -74,6 +74,18 @@ export function ownerChangeGate(deps: OperatorsDeps): onRequestAsyncHookHandler[
   return [requireOperator(authDepsFor(deps), 'owner')];
 }
 
+/**
+ * With HISTORY_ACCESS=open, a payment's page is everyone's, and a signed-in operator who may read
+ * the history is also recognised there and shown the merchant's view: an owner refunds or reviews
+ * from it as in operators mode (their changes are held to a signed-in owner whatever the mode).
+ */
+export function openPaymentPageRecogniser(deps: OperatorsDeps): Gate {
+  return {
+    onRequest: recogniseAccess(authDepsFor(deps), HISTORY_ACCESS_RULES.read),
+    rule: HISTORY_ACCESS_RULES.read,
+  };
+}
+
 /** Registers them under `api` (the `/api` prefix) and returns the history's gates, if any. */
 export async function registerOperators(
   api: FastifyInstance,

@@ -370,4 +370,26 @@ describe('refunds where the history is open to all (HISTORY_ACCESS=open)', () =>
     expect([ownerAsks.statusCode, ownerAsks.json().code]).toEqual([404, 'TRANSACTION_NOT_FOUND']);
     await app.close();
   });
+
+  it('show a signed-in owner the merchant’s view of a payment, with its refund; anyone else the open page', async () => {
+    database = await createTestDatabase('sqlite');
+    await addStaff(database, new Date());
+    await database.db
+      .insertInto('transactions')
+      .values(
+        storedPayment('tx-open', new Date().toISOString(), { mpesa_receipt_number: 'UF1E26WQJZ' }),
+      )
+      .execute();
+    const { app } = await createTestApp({ database, env: { HISTORY_ACCESS: 'open' } });
+    const page = { method: 'GET' as const, url: '/api/mpesa/transactions/tx-open' };
+    const anyone = (await send(app, page, undefined)).json().data;
+    expect(anyone.view).toBeUndefined();
+    expect(anyone.merchant).toBeUndefined();
+    expect(anyone.phoneNumber).toBe('254712000999');
+    const cashier = (await send(app, page, await signedIn(app, STAFF.cashier))).json().data;
+    expect(cashier.merchant).toMatchObject({ mayRefund: false, refundBlockedBy: null });
+    const owner = (await send(app, page, await signedIn(app, STAFF.owner))).json().data;
+    expect(owner).toMatchObject({ view: 'merchant', merchant: { mayRefund: true } });
+    await app.close();
+  });
 });

@@ -49,7 +49,8 @@ export function payersView(transaction: Transaction): TransactionView {
 export function merchantView(
   row: TransactionRow,
   callbacks: readonly { received_at: string; outcome: string; raw_body: string }[],
-  reader: { owner: boolean },
+  /** `reviews`: whether the web app reviews here (HISTORY_ACCESS=operators; `npm run review` else). */
+  reader: { owner: boolean; reviews?: boolean },
   /** What it says of the payment's refund (refunds/refund-rules.ts decides it). */
   refund: RefundView,
 ): TransactionView {
@@ -61,7 +62,10 @@ export function merchantView(
       flaggedReason: row.flagged_reason,
       customerMessage: row.customer_message,
       // What a review can settle: a flag, or an outcome M-PESA never gave (review.ts).
-      mayReview: reader.owner && (row.flagged_reason !== null || row.status === 'unknown'),
+      mayReview:
+        reader.owner &&
+        reader.reviews !== false &&
+        (row.flagged_reason !== null || row.status === 'unknown'),
       callbacks: callbacks.map((callback) => ({
         receivedAt: callback.received_at,
         outcome: callback.outcome,

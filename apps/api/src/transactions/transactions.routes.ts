@@ -17,7 +17,6 @@ import { floodLimit } from '../limits/flood-limit.ts';
 import { exportLimit } from './export-limit.ts';
 import { exportFileName } from './export-file-name.ts';
 import * as service from './transactions.service.ts';
-import { payersView } from './transaction-dto.ts';
 import { ANSWERS, DESCRIBED, IDEMPOTENCY_KEY, PAYMENT_BODY } from './transactions.answers.ts';
 import * as history from './history.service.ts';
 import { businessDayOf } from '../lib/business-day.ts';
@@ -25,6 +24,7 @@ import type { PaymentDeps } from './transactions.service.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { guardedSchema, type Gate } from '../operators/access-doc.ts';
 import { accessOf, uncached } from '../operators/require-operator.ts';
+import { paymentPageRoute } from './payment-page.route.ts';
 
 export interface TransactionRoutesOptions {
   deps: PaymentDeps;
@@ -60,9 +60,14 @@ export interface TransactionRoutesOptions {
    * those who may read the history, who are shown the merchant's view; anyone else the payer's.
    */
   paymentPageGuard?: Gate | undefined;
+  /**
+   * HISTORY_ACCESS=open: recognises a signed-in operator on a payment's page, who is shown the
+   * merchant's view; anyone else the page as the specification shows it to all.
+   */
+  openPageRecogniser?: Gate | undefined;
 }
 
-type RoutesApp = Parameters<FastifyPluginAsyncZod>[0];
+export type RoutesApp = Parameters<FastifyPluginAsyncZod>[0];
 
 export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> = async (
   app,
@@ -147,6 +152,7 @@ function historyRoutes(
     historyGuard,
     exportGuard,
     paymentPageGuard,
+    openPageRecogniser,
   }: TransactionRoutesOptions,
 ): void {
   const exports = exportLimit(exportLimits);
@@ -194,44 +200,7 @@ function historyRoutes(
   // Before ":id", which it would otherwise match.
   exportRoute(app, deps, exports, businessTimeZone, exportGuard);
 
-  paymentPageRoute(app, deps, paymentPageGuard);
-}
-
-/**
- * GET /mpesa/transactions/:id: open to anyone with the link. With HISTORY_ACCESS=operators it
- * speaks to the payer (their number in part), and to the shop (the merchant's view) when an
- * operator or a key that reads payments asks.
- */
-function paymentPageRoute(app: RoutesApp, deps: PaymentDeps, gate: Gate | undefined): void {
-  app.get(
-    '/mpesa/transactions/:id',
-    {
-      // The payer's view or the merchant's, by the credential sent: kept by no cache on the way.
-      ...(gate ? { onRequest: [uncached(['Cookie', 'Authorization']), gate.onRequest] } : {}),
-      schema: guardedSchema(
-        {
-          ...DESCRIBED.byId,
-          // Any text: an id that cannot be ours (empty, too long) is simply not found.
-          params: z.object({
-            id: z.string().describe('The `transactionId` the payment was started with'),
-          }),
-          response: ANSWERS.byId,
-        },
-        gate?.rule,
-        { open: true },
-      ),
-    },
-    async (request) => {
-      const { id } = request.params;
-      if (!gate) return { success: true as const, data: await service.getTransaction(deps, id) };
-      const reader = accessOf(request);
-      if (!reader) {
-        return { success: true as const, data: payersView(await service.getTransaction(deps, id)) };
-      }
-      const owner = reader.kind === 'operator' && reader.role === 'owner';
-      return { success: true as const, data: await service.getMerchantView(deps, id, { owner }) };
-    },
-  );
+  paymentPageRoute(app, deps, paymentPageGuard, openPageRecogniser);
 }
 
 /** GET /mpesa/transactions/export: the history's selection as CSV, streamed. */

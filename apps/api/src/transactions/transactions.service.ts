@@ -230,7 +230,7 @@ export async function getTransaction(
 export async function getMerchantView(
   deps: Pick<PaymentDeps, 'db' | 'now' | 'refunds'>,
   id: string,
-  reader: { owner: boolean },
+  reader: { owner: boolean; reviews?: boolean },
 ): Promise<TransactionView> {
   const row = await findTransaction(deps, id);
   const callbacks = await repo.listCallbacksFor(deps.db, row);

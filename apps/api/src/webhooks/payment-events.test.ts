@@ -52,10 +52,7 @@ for (const dialect of DIALECTS) {
           row,
           'success',
           { mpesa_receipt_number: 'UF1E26WQJZ' },
-          {
-            ...context,
-            kind: 'applied',
-          },
+          { ...context, kind: 'applied', note: null },
         ),
       );
       const [event] = await events();
@@ -70,7 +67,7 @@ for (const dialect of DIALECTS) {
       await anEndpoint(database.db, { eventTypes: ['payment.refunded'] });
       const row = await pending('paid-2');
       await transact(database.db, (trx) =>
-        transition(trx, row, 'success', {}, { ...context, kind: 'applied' }),
+        transition(trx, row, 'success', {}, { ...context, kind: 'applied', note: null }),
       );
       expect(await events()).toEqual([]);
 
@@ -78,7 +75,7 @@ for (const dialect of DIALECTS) {
       const other = await pending('failed-1');
       await expect(
         transact(database.db, async (trx) => {
-          await transition(trx, other, 'failed', {}, { ...context, kind: 'applied' });
+          await transition(trx, other, 'failed', {}, { ...context, kind: 'applied', note: null });
           throw new Error('rolled back');
         }),
       ).rejects.toThrow('rolled back');
