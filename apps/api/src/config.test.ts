@@ -222,6 +222,53 @@ describe('loadConfig', () => {
     ).toMatchObject({ afterS: 60, giveUpS: 60 });
   });
 
+  it('reads blank refund settings as unset, as other optional settings', () => {
+    const sandbox = {
+      MPESA_ENV: 'sandbox',
+      MPESA_CONSUMER_KEY: 'k',
+      MPESA_CONSUMER_SECRET: 's',
+      MPESA_CALLBACK_URL: 'https://pay.example.com',
+    };
+    const blank = {
+      ...sandbox,
+      MPESA_SECURITY_CREDENTIAL: '',
+      MPESA_INITIATOR_NAME: '',
+      MPESA_INITIATOR_PASSWORD: ' ',
+    };
+    expect(loadConfig(blank).refunds.initiator).toBeUndefined();
+    // In simulator mode blank takes the simulator's initiator, as unset does.
+    expect(
+      loadConfig({ MPESA_INITIATOR_NAME: '', MPESA_INITIATOR_PASSWORD: '' }).refunds.initiator,
+    ).toMatchObject({ name: 'testapi', password: 'Safaricom999!*!' });
+    const credential = 'A'.repeat(342) + '==';
+    expect(
+      loadConfig({
+        ...sandbox,
+        MPESA_INITIATOR_NAME: 'apiop',
+        MPESA_SECURITY_CREDENTIAL: credential,
+      }).refunds.initiator,
+    ).toMatchObject({ name: 'apiop', securityCredential: credential });
+  });
+
+  it('refuses a SecurityCredential too short to be one, saying why', () => {
+    expect(
+      refusal({ MPESA_INITIATOR_NAME: 'apiop', MPESA_SECURITY_CREDENTIAL: 'c2VjcmV0' }).problems,
+    ).toEqual([
+      expect.stringMatching(
+        /^MPESA_SECURITY_CREDENTIAL is too short to be a SecurityCredential \(the Daraja portal makes one of 344 characters/,
+      ),
+    ]);
+  });
+
+  it('refuses a refund give-up time shorter than its first check', () => {
+    expect(refusal({ REFUND_CHECK_AFTER_S: '120', REFUND_GIVE_UP_S: '60' }).problems).toEqual([
+      expect.stringMatching(/^REFUND_GIVE_UP_S must not be shorter than REFUND_CHECK_AFTER_S/),
+    ]);
+    expect(
+      loadConfig({ REFUND_CHECK_AFTER_S: '60', REFUND_GIVE_UP_S: '60' }).refunds,
+    ).toMatchObject({ checkAfterS: 60, giveUpS: 60 });
+  });
+
   it('names every bad setting at once, each in its own sentence', () => {
     const error = refusal({
       PORT: 'eighty',

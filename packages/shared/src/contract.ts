@@ -111,8 +111,8 @@ export const transactionSchema = z.object({
   /** How it came: a prompt the shop sent, or the customer's own menu (till, paybill). */
   channel: paymentChannelSchema,
   /**
-   * A till or paybill payer's name as M-PESA gives it (C2B FirstName, MiddleName, LastName); null
-   * for a prompt, and for whoever is not the merchant (personal data, as the number is).
+   * A till or paybill payer's name as M-PESA gives it (C2B FirstName, MiddleName, LastName); null for
+   * a prompt and in the payer's view (personal data, shown as the number is: docs/product.md §11).
    */
   payerName: z.string().nullable(),
 });

@@ -7,7 +7,12 @@
  * is never left out of the history for a long name, and its raw body is kept whole anyway.
  */
 import { z } from 'zod';
-import { REFERENCE_MAX_LENGTH, stripControlCharacters, type PaymentChannel } from '@mpesa/shared';
+import {
+  REFERENCE_MAX_LENGTH,
+  stripControlCharacters,
+  stripInvisibleMarks,
+  type PaymentChannel,
+} from '@mpesa/shared';
 import { eatTimestampToIso } from '../daraja/time.ts';
 import { storable } from '../daraja/transport.ts';
 import { MAX_LENGTH } from '../lib/stored-lengths.ts';
@@ -39,23 +44,50 @@ function cut(text: string, max: number): string {
   return points.length > max ? points.slice(0, max).join('') : text;
 }
 
-/** Free text as stored: control characters gone, trimmed, at most `max` characters. */
+/**
+ * Free text from M-PESA as stored and shown: control characters and invisible marks (bidirectional
+ * overrides, zero-width characters) gone, trimmed.
+ */
+export function cleanText(value: string): string {
+  return stripInvisibleMarks(stripControlCharacters(value.normalize('NFC'))).trim();
+}
+
+/** Free text as stored: cleaned, at most `max` characters. */
 const freeText = (max: number) =>
   z
     .union([z.string(), z.number()])
     .nullish()
-    .transform((value) =>
-      cut(stripControlCharacters(String(value ?? '').normalize('NFC')).trim(), max),
-    );
+    .transform((value) => cut(cleanText(String(value ?? '')), max));
+
+/** An amount as digits, with a decimal part or not: no sign, exponent, hexadecimal or spaces. */
+const PLAIN_DECIMAL = /^(\d{1,12})(?:\.(\d{1,12}))?$/;
 
 /**
- * Whole shillings, from the string M-PESA sends (`"1.00"`, `"10"`) or a number. "Only whole
- * numbers are supported" (§M3.3): a fraction is refused, never rounded into another amount.
+ * Whole shillings, from the string M-PESA sends (`"1.00"`, `"10"`) or a number; null for anything
+ * else. "Only whole numbers are supported" (§M3.3): a fraction is refused, never rounded into
+ * another amount, and only plain decimals are read ("0x10", "1e3" are not amounts M-PESA writes).
  */
-const wholeShillings = z
-  .union([z.string().max(20), z.number()])
-  .transform((value) => Number(typeof value === 'string' ? value.trim() || 'x' : value))
-  .pipe(z.number().int().positive().max(LARGEST_AMOUNT));
+export function wholeShillingsOf(value: string | number | null): number | null {
+  let amount: number;
+  if (typeof value === 'number') {
+    amount = value;
+  } else {
+    const digits = PLAIN_DECIMAL.exec((value ?? '').trim());
+    if (!digits || /[^0]/.test(digits[2] ?? '')) return null;
+    amount = Number(digits[1]);
+  }
+  return Number.isInteger(amount) && amount > 0 && amount <= LARGEST_AMOUNT ? amount : null;
+}
+
+const wholeShillings = z.union([z.string().max(40), z.number()]).transform((value, ctx) => {
+  const amount = wholeShillingsOf(value);
+  if (amount !== null) return amount;
+  ctx.addIssue({
+    code: 'custom',
+    message: `must be a whole number of shillings from 1 to ${LARGEST_AMOUNT}, in digits`,
+  });
+  return z.NEVER;
+});
 
 /** §M3.3's TransactionType: `Pay Bill` or `Buy Goods`, read loosely (spacing, case). */
 function channelOf(type: string, reference: string): C2bPayment['channel'] {
@@ -68,7 +100,7 @@ function channelOf(type: string, reference: string): C2bPayment['channel'] {
 /** FirstName MiddleName LastName, empty parts skipped; null when M-PESA gave none. */
 export function payerNameOf(parts: readonly (string | null | undefined)[]): string | null {
   const name = parts
-    .map((part) => (part ?? '').trim())
+    .map((part) => cleanText(part ?? ''))
     .filter(Boolean)
     .join(' ');
   return name === '' ? null : cut(name, MAX_LENGTH.payerName);
@@ -88,7 +120,11 @@ export function shownPhone(msisdn: string | null): string {
 
 const confirmationSchema = z.looseObject({
   TransactionType: freeText(40),
-  TransID: storable(MAX_LENGTH.receiptNumber).pipe(z.string().min(1)),
+  // Receipts are kept in upper case, as M-PESA prints them and as receipt checks and the
+  // history's search read them.
+  TransID: storable(MAX_LENGTH.receiptNumber)
+    .pipe(z.string().min(1))
+    .transform((receipt) => receipt.toUpperCase()),
   TransTime: z.union([z.string().max(40), z.number()]).nullish(),
   TransAmount: wholeShillings,
   BusinessShortCode: storable(PHONE_COLUMN_LENGTH).pipe(z.string().min(1)),

@@ -27,20 +27,40 @@ const NOTES: Record<C2bFoundBy, string> = {
 };
 
 /**
- * Records `payment` unless its receipt is already in the history (a duplicate confirmation, two
- * deliveries at once, or a confirmation and a receipt check crossing): then the payment already
- * there is named and nothing is written.
+ * The payload of a till or paybill payment's event, as the timeline reads it
+ * (transactions/money-event-sentences.ts): where it was paid and its receipt, never the payer's
+ * name or number (the callback kept beside it has them, and retention masks them there).
+ */
+export function c2bEventPayload(
+  payment: Pick<C2bPayment, 'shortcode' | 'channel' | 'reference' | 'receipt'>,
+): string {
+  return JSON.stringify({
+    shortcode: payment.shortcode,
+    channel: payment.channel,
+    accountReference: payment.reference,
+    receipt: payment.receipt,
+  });
+}
+
+/**
+ * Records `payment` unless its receipt is already in the history, by whichever channel (a
+ * duplicate confirmation, two deliveries at once, a confirmation and a receipt check crossing, or
+ * the receipt of a prompt's payment): then the payment already there is named and nothing is
+ * written.
  */
 export async function recordC2bPayment(
   db: Kysely<Database>,
   payment: C2bPayment,
-  how: { kind: C2bFoundBy; at: string; payload: string },
+  how: { kind: C2bFoundBy; at: string },
 ): Promise<RecordedC2b> {
   const id = randomUUID();
   // When the customer paid places it in the history and the figures; when M-PESA's time cannot
   // be read, when it was heard of.
   const createdAt = payment.transactionDate ?? how.at;
   const recorded = await transact(db, async (trx) => {
+    // The unique index (migration 010) covers till and paybill payments only, for two deliveries
+    // at once; a receipt a prompt's callback brought is found here, in the same transaction.
+    if (await findByReceipt(trx, payment.receipt)) return false;
     const inserted = await insertC2bPayment(trx, {
       id,
       reference: payment.reference,
@@ -73,7 +93,7 @@ export async function recordC2bPayment(
       from: null,
       to: 'success',
       note: NOTES[how.kind],
-      payload: how.payload,
+      payload: c2bEventPayload(payment),
       at: how.at,
     });
     return true;

@@ -33,13 +33,21 @@ export async function findByReceipt(db: Db, receipt: string): Promise<Transactio
 /**
  * Whether an open payment request has this reference: a prompt payment created since `since`,
  * none of those with the reference paid (docs/product.md §11 "open invoice"). A reference paid
- * already is no longer open, so a second payment to it is refused.
+ * already is no longer open, so a second payment to it is refused. A customer types the account
+ * number on a phone's keypad, so it matches whatever its letter case and spaces around it: both
+ * sides are compared trimmed and lower-cased by the same database function.
  */
 export async function hasOpenInvoice(db: Db, reference: string, since: string): Promise<boolean> {
   const rows = await db
     .selectFrom('transactions')
     .select('status')
-    .where('reference', '=', reference)
+    .where((eb) =>
+      eb(
+        eb.fn('lower', [eb.fn('trim', [eb.ref('reference')])]),
+        '=',
+        eb.fn('lower', [eb.val(reference.trim())]),
+      ),
+    )
     .where('channel', '=', 'prompt')
     .where('created_at', '>=', since)
     .limit(200)

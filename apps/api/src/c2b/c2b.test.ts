@@ -143,6 +143,12 @@ for (const dialect of DIALECTS) {
         .where('transaction_id', '=', row.id)
         .execute();
       expect(events).toEqual([{ kind: 'c2b_confirmed', source: 'c2b', to_status: 'success' }]);
+      // The timeline says where it was paid and its receipt, and keeps no payer's name or number.
+      const timeline = await app.inject(`/api/mpesa/transactions/${row.id}/events`);
+      expect(timeline.json().data).toMatchObject([
+        { title: `Paid to till ${SHORTCODE} from the M-PESA menu`, detail: `Receipt ${transId}.` },
+      ]);
+      expect(timeline.body).not.toMatch(/John|Doe|\*\*\*\*\*/);
       // The merchant's view lists the confirmation, by the payment it was applied to.
       const callbacks = await listCallbacksFor(database.db, row);
       expect(callbacks.map((callback) => callback.outcome)).toEqual(['applied']);
@@ -311,6 +317,10 @@ for (const dialect of DIALECTS) {
         .where('transaction_id', '=', row!.id)
         .execute();
       expect(event).toEqual({ kind: 'c2b_found' });
+      const timeline = await app.inject(`/api/mpesa/transactions/${row!.id}/events`);
+      expect(timeline.json().data).toMatchObject([
+        { detail: `Receipt ${transId}. Paid to till ${SHORTCODE}.` },
+      ]);
 
       // Asked again: found at once, nothing recorded twice.
       const again = await app.inject({

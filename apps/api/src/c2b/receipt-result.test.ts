@@ -57,6 +57,32 @@ describe('a receipt check’s Result', () => {
     expect(read).toMatchObject({ kind: 'found', payment: { channel } });
   });
 
+  it.each(['0x280', '6.4e2', '640.000000000000001'])(
+    'records nothing for the amount %j, which is no plain whole number of shillings',
+    (amount) => {
+      expect(readReceiptResult(completed({ Amount: amount }), ASKED)).toEqual({
+        kind: 'failed',
+        resultCode: '0',
+      });
+    },
+  );
+
+  it('strips bidirectional overrides and zero-width characters from the payer', () => {
+    const read = readReceiptResult(
+      completed({
+        DebitPartyName: [
+          '254708374149\u200b - \u202eJohn\u202c D\u200doe\ufeff',
+          '600100 - Test Till',
+        ],
+      }),
+      ASKED,
+    );
+    expect(read).toMatchObject({
+      kind: 'found',
+      payment: { payerName: 'John Doe', payerMsisdn: '254708374149' },
+    });
+  });
+
   it('takes CreditPartyName when M-PESA sends it', () => {
     const read = readReceiptResult(
       completed({ DebitPartyName: '254708374149 - John Doe', CreditPartyName: '600100 - Till' }),

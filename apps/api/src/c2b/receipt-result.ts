@@ -13,7 +13,7 @@ import { parameter, type DarajaResult } from '../daraja/result-parser.ts';
 import { eatTimestampToIso } from '../daraja/time.ts';
 import { MAX_LENGTH } from '../lib/stored-lengths.ts';
 import type { C2bPayment } from './c2b-body.ts';
-import { payerNameOf } from './c2b-body.ts';
+import { cleanText, payerNameOf, wholeShillingsOf } from './c2b-body.ts';
 
 export type ReceiptResult =
   | { kind: 'found'; payment: C2bPayment }
@@ -23,9 +23,10 @@ export type ReceiptResult =
 /** "2547… - NICHOLAS JOHN SONGOK" or "600100 - Shop": the party's number and its name. */
 function party(value: string | null): { id: string; name: string | null } | null {
   if (value === null) return null;
-  const at = value.indexOf(' - ');
-  const id = (at === -1 ? value : value.slice(0, at)).trim();
-  const name = at === -1 ? '' : value.slice(at + 3);
+  const text = cleanText(value);
+  const at = text.indexOf(' - ');
+  const id = (at === -1 ? text : text.slice(0, at)).trim();
+  const name = at === -1 ? '' : text.slice(at + 3);
   return { id, name: payerNameOf([name]) };
 }
 
@@ -44,12 +45,6 @@ function creditParty(result: DarajaResult) {
 const channelOf = (reasonType: string | null): C2bPayment['channel'] =>
   reasonType !== null && /goods/i.test(reasonType) ? 'till' : 'paybill';
 
-/** Whole shillings from `"300"` or `300`; null for anything else (a fraction is never rounded). */
-function shillings(value: string | null): number | null {
-  const amount = Number(value ?? 'x');
-  return Number.isInteger(amount) && amount > 0 && amount <= 1_000_000_000 ? amount : null;
-}
-
 export function readReceiptResult(
   result: DarajaResult,
   asked: { receipt: string; shortcode: string },
@@ -63,7 +58,7 @@ export function readReceiptResult(
     return { kind: 'not_found', resultCode: status === null ? null : status.slice(0, 32) };
   }
   const receipt = (parameter(result, 'ReceiptNo') ?? asked.receipt).toUpperCase();
-  const amount = shillings(parameter(result, 'Amount'));
+  const amount = wholeShillingsOf(parameter(result, 'Amount'));
   // A Result about another receipt, or with no amount we can record, records nothing.
   if (receipt !== asked.receipt || amount === null) return { kind: 'failed', resultCode: code };
   const payer = party(parameter(result, 'DebitPartyName'));

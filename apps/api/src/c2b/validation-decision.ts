@@ -40,22 +40,37 @@ export function needsInvoiceCheck(settings: C2bSettings, payment: C2bPayment): b
 }
 
 /**
- * The answer to a validation request for `payment`, given whether its account number matches an
- * open invoice (asked only when `needsInvoiceCheck`; undefined otherwise).
+ * The answer decided from the request alone, with no database (the shortcode, the amount), or
+ * null when only the `invoice` rule remains, which asks the database whether the account number
+ * matches an open invoice. Answered before any database work, so that an amount out of range is
+ * refused even when the database is unavailable.
  */
-export function decideValidation(
+export function decideWithoutDatabase(
   settings: C2bSettings,
   payment: C2bPayment,
-  openInvoice: boolean | undefined,
-): ValidationAnswer {
+): ValidationAnswer | null {
   if (settings.validation === 'off') return ACCEPTED;
   // Never ours to take: M-PESA asks each shortcode's own URL, so this is a mistake or a forgery.
   if (payment.shortcode !== settings.shortcode) return rejected('shortcode');
   if (payment.amount < settings.minAmount || payment.amount > settings.maxAmount) {
     return rejected('amount');
   }
-  if (needsInvoiceCheck(settings, payment) && openInvoice !== true) return rejected('account');
-  return ACCEPTED;
+  return needsInvoiceCheck(settings, payment) ? null : ACCEPTED;
+}
+
+/**
+ * The answer to a validation request for `payment`, given whether its account number matches an
+ * open invoice (asked only when `decideWithoutDatabase` cannot answer; undefined otherwise).
+ */
+export function decideValidation(
+  settings: C2bSettings,
+  payment: C2bPayment,
+  openInvoice: boolean | undefined,
+): ValidationAnswer {
+  return (
+    decideWithoutDatabase(settings, payment) ??
+    (openInvoice === true ? ACCEPTED : rejected('account'))
+  );
 }
 
 /**

@@ -17,7 +17,7 @@ import {
 import type { C2bSettings } from '../c2b/validation-decision.ts';
 import { CALLBACK_BODY } from '../transactions/transactions.answers.ts';
 import type { CallbackHandler } from './callback.routes.ts';
-import { keepCallback, settleKeptCallback, storableBody } from './kept-callback.ts';
+import { keepCallback, settleKeptCallback } from './kept-callback.ts';
 
 export interface C2bCallbackDeps {
   db: Kysely<Database>;
@@ -54,7 +54,6 @@ export function c2bConfirmationCallback({ db, now, settings }: C2bCallbackDeps):
       const { transactionId, recorded } = await recordC2bPayment(db, payment, {
         kind: 'c2b_confirmed',
         at,
-        payload: storableBody(raw),
       });
       await settleKeptCallback(db, kept, recorded ? 'applied' : 'duplicate', transactionId);
       log.info(

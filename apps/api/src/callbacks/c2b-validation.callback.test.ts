@@ -31,7 +31,7 @@ for (const dialect of DIALECTS) {
       await database?.destroy().catch(() => undefined);
     });
 
-    async function ask(env: Record<string, string>, databaseGone = false) {
+    async function ask(env: Record<string, string>, databaseGone = false, payload = BODY) {
       database = await createTestDatabase(dialect);
       ({ app } = await createTestApp({ database, env }));
       if (databaseGone) await database.db.destroy();
@@ -40,7 +40,7 @@ for (const dialect of DIALECTS) {
         method: 'POST',
         url: VALIDATION_PATH,
         headers: { 'content-type': 'application/json' },
-        payload: BODY,
+        payload,
       });
       expect(Date.now() - started).toBeLessThan(5000);
       expect(answer.statusCode).toBe(200);
@@ -60,6 +60,30 @@ for (const dialect of DIALECTS) {
         ResultCode: 'C2B00012',
         ResultDesc: 'Rejected',
       });
+      const kept = await database!.db.selectFrom('callbacks').selectAll().execute();
+      expect(kept).toMatchObject([{ kind: 'c2b-validation', outcome: 'refused', raw_body: BODY }]);
+    });
+
+    it.each(['amount', 'invoice'])(
+      'refuses an amount out of range with %s validation, the database gone',
+      async (validation) => {
+        const env = {
+          MPESA_C2B_VALIDATION: validation,
+          MPESA_C2B_RESPONSE_TYPE: 'Completed',
+          C2B_MAX_AMOUNT: '50',
+        };
+        expect(await ask(env, true)).toEqual({ ResultCode: 'C2B00013', ResultDesc: 'Rejected' });
+      },
+    );
+
+    it('takes an amount in range with amount validation, the database gone', async () => {
+      const env = { MPESA_C2B_VALIDATION: 'amount', MPESA_C2B_RESPONSE_TYPE: 'Cancelled' };
+      expect(await ask(env, true)).toEqual({ ResultCode: '0', ResultDesc: 'Accepted' });
+    });
+
+    it('keeps the body of an amount refused without the database, marked refused', async () => {
+      const env = { MPESA_C2B_VALIDATION: 'amount', C2B_MIN_AMOUNT: '500' };
+      expect(await ask(env)).toEqual({ ResultCode: 'C2B00013', ResultDesc: 'Rejected' });
       const kept = await database!.db.selectFrom('callbacks').selectAll().execute();
       expect(kept).toMatchObject([{ kind: 'c2b-validation', outcome: 'refused', raw_body: BODY }]);
     });

@@ -10,29 +10,11 @@ import { C2B_DESCRIBED } from '../c2b/c2b.answers.ts';
 import { findReceiptCheckByQuery, settleReceiptCheck } from '../c2b/c2b.repository.ts';
 import { readReceiptResult } from '../c2b/receipt-result.ts';
 import { parseResult } from '../daraja/result-parser.ts';
-import type { ReceiptCheckRow } from '../db/schema.ts';
 import { ANSWERS, CALLBACK_BODY } from '../transactions/transactions.answers.ts';
 import type { CallbackHandler } from './callback.routes.ts';
 import type { C2bCallbackDeps } from './c2b-confirmation.callback.ts';
-import { RESULT_TAKEN, keepCallback, settleKeptCallback, storableBody } from './kept-callback.ts';
-
-/**
- * A Result can overtake the recording of its query's OriginatorConversationID (Daraja's
- * acknowledgement and its Result race): the check is looked for a few times, this far apart.
- */
-const LOOKUPS = 10;
-const LOOKUP_GAP_MS = 200;
-
-async function checkAnswered(
-  deps: C2bCallbackDeps,
-  originatorConversationId: string,
-): Promise<ReceiptCheckRow | undefined> {
-  for (let attempt = 1; ; attempt++) {
-    const check = await findReceiptCheckByQuery(deps.db, originatorConversationId);
-    if (check || attempt === LOOKUPS) return check;
-    await new Promise((resolve) => setTimeout(resolve, LOOKUP_GAP_MS));
-  }
-}
+import { RESULT_TAKEN, keepCallback, settleKeptCallback } from './kept-callback.ts';
+import { lookUpOvertaken } from './overtaken-lookup.ts';
 
 function parsedBody(raw: string): unknown {
   try {
@@ -59,7 +41,11 @@ export function receiptStatusCallback(deps: C2bCallbackDeps): CallbackHandler {
         log.warn({ callbackId: kept, problem: parsed.problem }, 'receipt status Result unreadable');
         return reply.code(200).send(RESULT_TAKEN);
       }
-      const check = await checkAnswered(deps, parsed.result.originatorConversationId);
+      // The check's query id may not be saved yet: its Result can overtake it (overtaken-lookup.ts).
+      const { originatorConversationId } = parsed.result;
+      const check = await lookUpOvertaken(() =>
+        findReceiptCheckByQuery(db, originatorConversationId),
+      );
       if (!check || check.status !== 'asked' || !deps.settings) {
         await settleKeptCallback(db, kept, check ? 'duplicate' : 'orphan');
         return reply.code(200).send(RESULT_TAKEN);
@@ -74,7 +60,6 @@ export function receiptStatusCallback(deps: C2bCallbackDeps): CallbackHandler {
         const recorded = await recordC2bPayment(db, reading.payment, {
           kind: 'c2b_found',
           at,
-          payload: storableBody(raw),
         });
         transactionId = recorded.transactionId;
         outcome = recorded.recorded ? 'applied' : 'duplicate';

@@ -14,8 +14,10 @@ import {
   corsOrigins,
   count,
   milliseconds,
+  optionalSecret,
   optionalText,
   port,
+  securityCredential,
   retentionDays,
   seconds,
   trustProxy,
@@ -70,15 +72,11 @@ export const EnvSchema = z.object({
       `must be ${CALLBACK_SECRET_LENGTH.min} to ${CALLBACK_SECRET_LENGTH.max} letters, digits, "-" or "_"`,
     )
     .optional(),
-  MPESA_INITIATOR_NAME: z.string().trim().min(1).max(60).optional(),
-  MPESA_INITIATOR_PASSWORD: z.string().min(1).max(200).optional(),
+  // Blank reads as unset, as every optional setting does (a deployment template's empty line).
+  MPESA_INITIATOR_NAME: optionalText.pipe(z.string().max(60).optional()),
+  MPESA_INITIATOR_PASSWORD: optionalSecret.pipe(z.string().max(200).optional()),
   MPESA_CERTIFICATE_PATH: optionalText,
-  MPESA_SECURITY_CREDENTIAL: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be the base64 SecurityCredential the Daraja portal made')
-    .max(2048)
-    .optional(),
+  MPESA_SECURITY_CREDENTIAL: optionalText.pipe(securityCredential.optional()),
   REFUND_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   REFUND_CHECK_AFTER_S: seconds(60, 1),
   REFUND_GIVE_UP_S: seconds(3600, 1),

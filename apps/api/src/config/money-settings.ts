@@ -31,6 +31,11 @@ export function refundSettings(env: Env, problems: Problems) {
     env.MPESA_INITIATOR_PASSWORD ?? (simulated ? SIMULATOR_INITIATOR.password : undefined);
   const certificatePath =
     env.MPESA_CERTIFICATE_PATH ?? (simulated ? SIMULATOR_CERTIFICATE_PATH : undefined);
+  problems.require(
+    ['REFUND_GIVE_UP_S', 'REFUND_CHECK_AFTER_S'],
+    env.REFUND_GIVE_UP_S >= env.REFUND_CHECK_AFTER_S,
+    'REFUND_GIVE_UP_S must not be shorter than REFUND_CHECK_AFTER_S (a refund would be failed before M-PESA is first asked about it)',
+  );
   const credentialGiven = env.MPESA_SECURITY_CREDENTIAL !== undefined;
   problems.require(
     ['MPESA_INITIATOR_NAME'],

@@ -21,6 +21,26 @@ export const optionalText = z
   .trim()
   .transform((value) => (value === '' ? undefined : value))
   .optional();
+/** A password: blank (or only spaces) is unset, anything else is kept exactly, spaces included. */
+export const optionalSecret = z
+  .string()
+  .transform((value) => (value.trim() === '' ? undefined : value))
+  .optional();
+
+/**
+ * The shortest SecurityCredential taken: an RSA encryption under Safaricom's certificate is as long
+ * as its key, 344 base64 characters for a 2048-bit one (docs/daraja-protocol.md §M2.1); anything under
+ * 64 is a password or a placeholder pasted in its place.
+ */
+const MIN_SECURITY_CREDENTIAL_LENGTH = 64;
+export const securityCredential = z
+  .string()
+  .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be the base64 SecurityCredential the Daraja portal made')
+  .min(
+    MIN_SECURITY_CREDENTIAL_LENGTH,
+    `is too short to be a SecurityCredential (the Daraja portal makes one of 344 characters from a 2048-bit certificate; at least ${MIN_SECURITY_CREDENTIAL_LENGTH} are needed): give the one the portal made, or MPESA_INITIATOR_PASSWORD and MPESA_CERTIFICATE_PATH to make it from`,
+  )
+  .max(2048);
 
 /** The longest PHONE_RETENTION_DAYS: ten years; a longer one is a mistake. */
 export const MAX_RETENTION_DAYS = 3650;

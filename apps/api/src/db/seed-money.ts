@@ -6,6 +6,7 @@
  * with its two events and its row in `refunds` (§M7).
  */
 import type { PaymentChannel } from '@mpesa/shared';
+import { c2bEventPayload } from '../c2b/c2b-payments.service.ts';
 import type { Random } from './seed-random.ts';
 import { eventId, isoTime as iso, receiptFor } from './seed-timeline.ts';
 import type { SeedEvent, SeedRefund, SeedTransaction, SeededPayment } from './seed-rows.ts';
@@ -127,7 +128,8 @@ export function menuPayment(
     kind: 'c2b_confirmed',
     reason: null,
     note: `recorded from M-PESA's C2B confirmation (${channel} ${shortcode})`,
-    payload: JSON.stringify({ shortcode, channel, accountReference: account, receipt }),
+    // As the C2B service writes it, for the timeline to read.
+    payload: c2bEventPayload({ shortcode, channel, reference: account, receipt }),
   };
   return { transaction, events: [confirmed], refund: null };
 }

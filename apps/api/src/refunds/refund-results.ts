@@ -7,6 +7,7 @@
 import type { Kysely } from 'kysely';
 import type { CallbackKind } from '../callbacks/callback-kinds.ts';
 import { keepCallback, settleKeptCallback } from '../callbacks/kept-callback.ts';
+import { lookUpOvertaken } from '../callbacks/overtaken-lookup.ts';
 import { parameter, parseResult, type DarajaResult } from '../daraja/result-parser.ts';
 import type { CallbackOutcome, Database, RefundRow } from '../db/schema.ts';
 import { transact } from '../db/transact.ts';
@@ -73,8 +74,11 @@ export async function takeRefundResult(
     return 'invalid';
   }
   const { result } = parsed;
+  // Looked for outside the transaction, which would keep the request's writer from saving the ids
+  // on SQLite (one writer): a Result can overtake them (callbacks/overtaken-lookup.ts).
+  const known = await lookUpOvertaken(() => refundFor(deps.db, kind, result));
   const outcome = await transact(deps.db, async (trx): Promise<CallbackOutcome> => {
-    const refund = await refundFor(trx, kind, result);
+    const refund = known && (await refundFor(trx, kind, result));
     if (!refund) {
       await settleKeptCallback(trx, callbackId, 'orphan');
       return 'orphan';

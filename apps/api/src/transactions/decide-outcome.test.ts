@@ -396,6 +396,78 @@ const ROWS: Array<[string, StoredPayment, Report, Decision]> = [
     },
   ],
   [
+    'a refunded payment is not flagged by a late success that disagrees with the record',
+    payment({
+      status: 'refunded',
+      result_code: '0',
+      mpesa_receipt_number: 'UK2PAID001',
+      statusSource: 'callback',
+    }),
+    paid(metadata({ amount: 1, mpesaReceiptNumber: 'UK2OTHER01' })),
+    {
+      kind: 'keep',
+      patch: null,
+      event: { kind: 'duplicate', note: 'duplicate callback' },
+      result: 'duplicate',
+    },
+  ],
+  [
+    'a refunded payment is not flagged by a success with nothing to check',
+    payment({ status: 'refunded', result_code: '0', statusSource: 'callback' }),
+    paid(null),
+    {
+      kind: 'keep',
+      patch: null,
+      event: { kind: 'duplicate', note: 'duplicate callback' },
+      result: 'duplicate',
+    },
+  ],
+  [
+    'a refunded payment asked about by query stays refunded',
+    payment({ status: 'refunded', result_code: '0', statusSource: 'callback' }),
+    query('1032'),
+    {
+      kind: 'keep',
+      patch: null,
+      event: {
+        kind: 'ignored',
+        note: 'ignored: refunded is final: the money went back',
+        reason: 'refunded is final: the money went back',
+      },
+      result: 'ignored',
+    },
+  ],
+  [
+    'a review never settles a flagged refunded payment as paid',
+    payment({ status: 'refunded', result_code: '0', flagged_reason: FLAG }),
+    { kind: 'review', note: 'looked at it', status: 'success' },
+    {
+      kind: 'refuse',
+      message:
+        'Transaction tx-1 was refunded: its money went back, so it stays refunded. Clear the flag without a status.',
+    },
+  ],
+  [
+    'a review never settles a flagged refunded payment as failed',
+    payment({ status: 'refunded', result_code: '0', flagged_reason: FLAG }),
+    { kind: 'review', note: 'looked at it', status: 'failed' },
+    {
+      kind: 'refuse',
+      message:
+        'Transaction tx-1 was refunded: its money went back, so it stays refunded. Clear the flag without a status.',
+    },
+  ],
+  [
+    'a review clears the flag of a refunded payment, which stays refunded',
+    payment({ status: 'refunded', result_code: '0', flagged_reason: FLAG }),
+    { kind: 'review', note: 'flag was before the refund' },
+    {
+      kind: 'clear_flag',
+      to: 'refunded',
+      event: { kind: 'flag_cleared', note: `flag cleared (${FLAG}): flag was before the refund` },
+    },
+  ],
+  [
     'a review settles an unknown outcome from the statement',
     payment({ status: 'unknown' }),
     { kind: 'review', note: 'on the statement', status: 'success' },

@@ -109,6 +109,14 @@ function decideReview(row: StoredPayment, review: Extract<Report, { kind: 'revie
       message: `Transaction ${row.id} is still waiting for M-PESA; review it once it has an outcome.`,
     };
   }
+  // Refunded is final (transaction-lifecycle.ts): the money went back, and no review says it did
+  // not. A flag raised before the refund may still be cleared, the payment staying refunded.
+  if (row.status === 'refunded' && review.status !== undefined) {
+    return {
+      kind: 'refuse',
+      message: `Transaction ${row.id} was refunded: its money went back, so it stays refunded. Clear the flag without a status.`,
+    };
+  }
   if (row.status === 'unknown' && !review.status) {
     return { kind: 'refuse', message: 'Say what the M-PESA statement shows (--status).' };
   }
@@ -143,6 +151,10 @@ function decideReport(row: StoredPayment, report: MpesaReport): Decision {
   }
   const to = statusForResultCode(report.resultCode);
   const metadata = report.kind === 'callback' && report.resultCode === '0' ? report.metadata : null;
+  // Refunded is final (transaction-lifecycle.ts): whatever M-PESA says of the payment now, its
+  // money went back. Nothing is flagged (a flag would let a review move it), only recorded as a
+  // duplicate or ignored, as the state machine says.
+  if (row.status === 'refunded') return lastStep(row, report, { to, metadata, mismatch: null });
   const mismatch = to === 'success' ? mismatchOf(row, metadata) : null;
 
   // Daraja's success callbacks always carry the amount, the payer and the receipt

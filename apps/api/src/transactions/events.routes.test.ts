@@ -4,6 +4,7 @@ import { CALLBACK_PATH, TEST_CALLBACK_SECRET } from '../test/test-app.ts';
 import { useApiWithSimulator } from '../test/world.ts';
 import { failureCallback, successCallback } from '../test/callbacks.ts';
 import { reconcileOnce } from '../test/reconcile.ts';
+import { c2bEventPayload } from '../c2b/c2b-payments.service.ts';
 import { describeEvent } from './events.routes.ts';
 import type { TimelineRow } from './events.repository.ts';
 
@@ -379,31 +380,32 @@ describe('the words of each kind of event', () => {
   });
 
   it('tells a till or paybill payment from the M-PESA menu, or found by its receipt', () => {
-    const c2b = (kind: TimelineRow['kind'], payload: object) =>
+    // The payload as the C2B service writes it (c2b-payments.service.ts).
+    const c2b = (kind: TimelineRow['kind'], paid: Parameters<typeof c2bEventPayload>[0] | null) =>
       told({
         source: 'c2b',
         kind,
         from_status: null,
         to_status: 'success',
-        payload: JSON.stringify(payload),
+        payload: paid === null ? '{}' : c2bEventPayload(paid),
       });
-    expect(
-      c2b('c2b_confirmed', { shortcode: '600100', channel: 'till', receipt: 'UKR1TILL01' }),
-    ).toEqual({ title: 'Paid to till 600100 from the M-PESA menu', detail: 'Receipt UKR1TILL01.' });
+    const till = { shortcode: '600100', channel: 'till', reference: '' } as const;
+    expect(c2b('c2b_confirmed', { ...till, receipt: 'UKR1TILL01' })).toEqual({
+      title: 'Paid to till 600100 from the M-PESA menu',
+      detail: 'Receipt UKR1TILL01.',
+    });
     expect(
       c2b('c2b_confirmed', {
         shortcode: '600000',
         channel: 'paybill',
-        accountReference: 'ACC-77',
+        reference: 'ACC-77',
         receipt: 'UKR1BILL01',
       }),
     ).toEqual({
       title: 'Paid to paybill 600000, account ACC-77, from the M-PESA menu',
       detail: 'Receipt UKR1BILL01.',
     });
-    expect(
-      c2b('c2b_found', { shortcode: '600100', channel: 'till', receipt: 'UKR1TILL02' }),
-    ).toEqual({
+    expect(c2b('c2b_found', { ...till, receipt: 'UKR1TILL02' })).toEqual({
       title: 'Found by its receipt: M-PESA confirmed the payment',
       detail: 'Receipt UKR1TILL02. Paid to till 600100.',
     });
@@ -412,10 +414,14 @@ describe('the words of each kind of event', () => {
       c2b('c2b_confirmed', {
         shortcode: '600000',
         channel: 'paybill',
-        accountReference: '0712345678',
+        reference: '0712345678',
+        receipt: 'UKR1BILL02',
       }).title,
     ).toBe('Paid to paybill 600000, account [number hidden], from the M-PESA menu');
-    expect(c2b('c2b_confirmed', {})).toEqual({ title: 'Paid from the M-PESA menu', detail: null });
+    expect(c2b('c2b_confirmed', null)).toEqual({
+      title: 'Paid from the M-PESA menu',
+      detail: null,
+    });
     // Nothing M-PESA reported about a prompt: the result shown is the sentence alone.
     expect(describeEvent(row({ source: 'c2b', kind: 'c2b_confirmed' })).reported).toBeNull();
   });
