@@ -9,6 +9,7 @@ import { storedPayment } from '../test/stored-payment.ts';
 import { describeEvent } from '../transactions/events.routes.ts';
 import { listTransactionEvents } from '../transactions/events.repository.ts';
 import { readC2bBody, type C2bPayment } from './c2b-body.ts';
+import { anEndpoint } from '../webhooks/webhooks.fixtures.ts';
 import { recordC2bPayment } from './c2b-payments.service.ts';
 
 const TILL_CONFIRMATION = JSON.stringify({
@@ -97,6 +98,25 @@ for (const dialect of DIALECTS) {
       expect(describeEvent(event!)).toMatchObject({
         title: 'Paid to till 600100 from the M-PESA menu',
         detail: 'Receipt UKR1TILL01.',
+      });
+    });
+
+    it('tells the shop’s systems of a till payment once, as payment.received', async () => {
+      await anEndpoint(database.db, { eventTypes: ['payment.received', 'payment.succeeded'] });
+      const payment = paymentOf(TILL_CONFIRMATION);
+      const how = { kind: 'c2b_confirmed', at: '2026-11-27T09:00:05.000Z' } as const;
+      const { transactionId } = await recordC2bPayment(database.db, payment, how);
+      // The same confirmation again (M-PESA's duplicate) tells nothing more.
+      await recordC2bPayment(database.db, payment, how);
+      const told = await database.db
+        .selectFrom('webhook_events')
+        .select(['type', 'transaction_id', 'body'])
+        .execute();
+      expect(told.map((event) => [event.type, event.transaction_id])).toEqual([
+        ['payment.received', transactionId],
+      ]);
+      expect(JSON.parse(told[0]!.body)).toMatchObject({
+        data: { payment: { channel: 'till', mpesaReceiptNumber: 'UKR1TILL01', amount: 250 } },
       });
     });
   });

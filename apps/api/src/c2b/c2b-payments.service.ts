@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { tellOfPayment } from '../webhooks/payment-events.ts';
 import { transact } from '../db/transact.ts';
 import { recordEvent } from '../transactions/transaction-outcome.ts';
 import type { C2bPayment } from './c2b-body.ts';
@@ -96,6 +97,8 @@ export async function recordC2bPayment(
       payload: c2bEventPayload(payment),
       at: how.at,
     });
+    // The shop's systems hear of it with the payment, once (a duplicate returned above).
+    await tellOfPayment(trx, 'payment.received', id, how.at);
     return true;
   });
   if (recorded) return { transactionId: id, recorded: true };
