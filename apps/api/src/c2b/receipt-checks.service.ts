@@ -114,11 +114,24 @@ export async function startReceiptCheck(
   return getReceiptCheck(deps, row.id);
 }
 
+/**
+ * How long a check waits for M-PESA's Result before it is told as failed: a transaction status
+ * Result comes within seconds, and one lost (or a QueueTimeOutURL instead) would leave the
+ * merchant waiting for ever. Only the answer says so: a Result that still comes records the
+ * payment and the check is then found.
+ */
+export const RECEIPT_CHECK_NO_ANSWER_MS = 5 * 60_000;
+export const NO_ANSWER = 'NO_ANSWER';
+
 export async function getReceiptCheck(
-  deps: Pick<ReceiptCheckDeps, 'db'>,
+  deps: Pick<ReceiptCheckDeps, 'db' | 'now'>,
   id: string,
 ): Promise<ReceiptCheck> {
   const row = isOwnId(id) ? await repo.findReceiptCheck(deps.db, id) : undefined;
   if (!row) throw receiptCheckNotFound();
+  const waited = deps.now().getTime() - Date.parse(row.created_at);
+  if (row.status === 'asked' && waited > RECEIPT_CHECK_NO_ANSWER_MS) {
+    return { ...toReceiptCheckDto(row), status: 'failed', resultCode: NO_ANSWER };
+  }
   return toReceiptCheckDto(row);
 }

@@ -74,8 +74,11 @@ export const en = {
   receiptFound: 'M-PESA knows this payment: it is in the history now.',
   openPayment: 'Open the payment',
   receiptNotFound: 'M-PESA has no payment with that receipt to this shop.',
+  /** `NO_ANSWER`: M-PESA never answered (the API's receipt-checks.service.ts). */
   receiptFailed: (code: string | null) =>
-    `M-PESA could not be asked about this receipt${code ? ` (code ${code})` : ''}. Please try again in a few minutes.`,
+    code === 'NO_ANSWER'
+      ? 'M-PESA has not answered about this receipt. Please try again in a few minutes.'
+      : `M-PESA could not be asked about this receipt${code ? ` (code ${code})` : ''}. Please try again in a few minutes.`,
   receiptSendFailed: 'The receipt could not be sent. Please check your connection and try again.',
 };
 

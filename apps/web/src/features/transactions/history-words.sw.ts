@@ -66,6 +66,8 @@ export const sw: HistoryWords = {
   openPayment: 'Fungua malipo',
   receiptNotFound: 'M-PESA haina malipo yenye risiti hiyo kwa duka hili.',
   receiptFailed: (code) =>
-    `Hatukuweza kuuliza M-PESA kuhusu risiti hii${code ? ` (msimbo ${code})` : ''}. Tafadhali jaribu tena baada ya dakika chache.`,
+    code === 'NO_ANSWER'
+      ? 'M-PESA haijajibu kuhusu risiti hii. Tafadhali jaribu tena baada ya dakika chache.'
+      : `Hatukuweza kuuliza M-PESA kuhusu risiti hii${code ? ` (msimbo ${code})` : ''}. Tafadhali jaribu tena baada ya dakika chache.`,
   receiptSendFailed: 'Risiti haikuweza kutumwa. Tafadhali angalia mtandao wako kisha ujaribu tena.',
 };
