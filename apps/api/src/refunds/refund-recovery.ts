@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RefundRow } from '../db/schema.ts';
 import { transact } from '../db/transact.ts';
-import { logFailure } from '../db/unavailable.ts';
+import { startLoop, whileFull, type BackgroundLoop } from '../db/background-loop.ts';
 import { DarajaError } from '../daraja/daraja-error.ts';
 import * as payments from '../transactions/transactions.repository.ts';
 import { failRefund } from './refund-outcome.ts';
@@ -123,39 +123,20 @@ export async function recoverDueRefunds(deps: RefundRecoveryDeps): Promise<numbe
   return claimed.length;
 }
 
-export interface RefundRecovery {
-  stop(): Promise<void>;
-}
-
 /** Runs `recoverDueRefunds` every `intervalMs` until stopped. */
 export function startRefundRecovery(
   deps: Omit<RefundRecoveryDeps, 'instanceId'>,
   intervalMs: number,
-): RefundRecovery {
+): BackgroundLoop {
   const full: RefundRecoveryDeps = { ...deps, instanceId: randomUUID() };
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const tick = () => {
-    running = (async () => {
-      try {
-        // A full batch means more may be due: go again at once.
-        while (!stopped && (await recoverDueRefunds(full)) === BATCH);
-      } catch (error) {
-        logFailure(full.log, error, {
-          unavailable: 'refund recovery waits for the database',
-          failed: 'refund recovery round failed',
-        });
-      }
-      if (!stopped) timer = setTimeout(tick, intervalMs);
-    })();
-  };
-  timer = setTimeout(tick, intervalMs);
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+  return startLoop({
+    log: full.log,
+    words: {
+      unavailable: 'refund recovery waits for the database',
+      failed: 'refund recovery round failed',
     },
-  };
+    firstMs: intervalMs,
+    intervalMs,
+    round: (stopped) => whileFull(() => recoverDueRefunds(full), BATCH, stopped),
+  });
 }

@@ -17,7 +17,7 @@
  */
 import type { PaymentDeps } from './transactions.service.ts';
 import { transact } from '../db/transact.ts';
-import { logFailure } from '../db/unavailable.ts';
+import { startLoop, type BackgroundLoop } from '../db/background-loop.ts';
 import {
   deleteLocksOfMasked,
   maskPayment,
@@ -134,35 +134,19 @@ export async function maskDuePhones(
   return masked;
 }
 
-export interface PhoneRetention {
-  stop(): Promise<void>;
-}
-
-export function startPhoneRetention(deps: RetentionDeps): PhoneRetention {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const tick = () => {
-    running = (async () => {
-      try {
-        const masked = await maskDuePhones(deps, () => !stopped);
-        if (masked > 0) deps.log.info({ masked }, 'phone numbers masked (PHONE_RETENTION_DAYS)');
-      } catch (error) {
-        // Tried again next round: a database that went away is waited for, not reported as a fault.
-        logFailure(deps.log, error, {
-          unavailable: 'phone retention waits for the database',
-          failed: 'phone retention round failed',
-        });
-      }
-      if (!stopped) timer = setTimeout(tick, INTERVAL_MS);
-    })();
-  };
-  timer = setTimeout(tick, FIRST_ROUND_MS);
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+export function startPhoneRetention(deps: RetentionDeps): BackgroundLoop {
+  return startLoop({
+    log: deps.log,
+    // Tried again next round: a database that went away is waited for, not reported as a fault.
+    words: {
+      unavailable: 'phone retention waits for the database',
+      failed: 'phone retention round failed',
     },
-  };
+    firstMs: FIRST_ROUND_MS,
+    intervalMs: INTERVAL_MS,
+    round: async (stopped) => {
+      const masked = await maskDuePhones(deps, () => !stopped());
+      if (masked > 0) deps.log.info({ masked }, 'phone numbers masked (PHONE_RETENTION_DAYS)');
+    },
+  });
 }

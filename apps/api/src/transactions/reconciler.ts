@@ -24,7 +24,7 @@ import * as schedules from './reconciliation.repository.ts';
 import { purgeExpiredKeys } from './idempotency.ts';
 import { formatDuration } from '../lib/duration.ts';
 import { transact } from '../db/transact.ts';
-import { logFailure } from '../db/unavailable.ts';
+import { startLoop, whileFull, type BackgroundLoop } from '../db/background-loop.ts';
 
 export interface ReconcileSettings {
   /** The backoff's first step: checks after the first come at doubling intervals from this. */
@@ -194,45 +194,26 @@ export async function rescheduleToSettings(
   return moved;
 }
 
-export interface Reconciler {
-  stop(): Promise<void>;
-}
-
-export function startReconciler(deps: Omit<ReconcilerDeps, 'instanceId'>): Reconciler {
+export function startReconciler(deps: Omit<ReconcilerDeps, 'instanceId'>): BackgroundLoop {
   const full: ReconcilerDeps = { ...deps, instanceId: randomUUID() };
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
   let rounds = 0;
-
   let scheduled = false;
-  const tick = () => {
-    running = (async () => {
-      try {
-        if (!scheduled) {
-          await rescheduleToSettings(full);
-          scheduled = true;
-        }
-        // A full batch means more may be due: go again at once.
-        while (!stopped && (await reconcileDue(full)) === BATCH);
-        if (rounds++ % 100 === 0) await purgeExpiredKeys(full);
-      } catch (error) {
-        // Tried again next round: a database that went away is waited for, not reported as a fault.
-        logFailure(full.log, error, {
-          unavailable: 'reconciliation waits for the database',
-          failed: 'reconciliation round failed',
-        });
-      }
-      if (!stopped) timer = setTimeout(tick, full.settings.intervalMs);
-    })();
-  };
-  timer = setTimeout(tick, full.settings.intervalMs);
-
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+  return startLoop({
+    log: full.log,
+    // Tried again next round: a database that went away is waited for, not reported as a fault.
+    words: {
+      unavailable: 'reconciliation waits for the database',
+      failed: 'reconciliation round failed',
     },
-  };
+    firstMs: full.settings.intervalMs,
+    intervalMs: full.settings.intervalMs,
+    round: async (stopped) => {
+      if (!scheduled) {
+        await rescheduleToSettings(full);
+        scheduled = true;
+      }
+      await whileFull(() => reconcileDue(full), BATCH, stopped);
+      if (rounds++ % 100 === 0) await purgeExpiredKeys(full);
+    },
+  });
 }

@@ -18,7 +18,7 @@ import type { Database } from '../db/schema.ts';
 import type { WebhookSettings } from '../config/webhook-settings.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { transact } from '../db/transact.ts';
-import { logFailure } from '../db/unavailable.ts';
+import { startLoop, whileFull, type BackgroundLoop } from '../db/background-loop.ts';
 import { MAX_LENGTH } from '../lib/stored-lengths.ts';
 import { postWebhook, type PostResult } from './http-post.ts';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from './signature.ts';
@@ -151,35 +151,17 @@ export async function deliverDue(deps: DelivererDeps, owner: string): Promise<nu
   return ids.length;
 }
 
-export interface Deliverer {
-  stop(): Promise<void>;
-}
-
-export function startDeliverer(deps: DelivererDeps): Deliverer {
+/** Sends due deliveries every WEBHOOK_INTERVAL_MS until stopped. */
+export function startDeliverer(deps: DelivererDeps): BackgroundLoop {
   const owner = randomUUID();
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const tick = () => {
-    running = (async () => {
-      try {
-        // A full batch means more may be due: go again at once.
-        while (!stopped && (await deliverDue(deps, owner)) === BATCH);
-      } catch (error) {
-        logFailure(deps.log, error, {
-          unavailable: 'webhook delivery waits for the database',
-          failed: 'webhook delivery round failed',
-        });
-      }
-      if (!stopped) timer = setTimeout(tick, deps.settings.intervalMs);
-    })();
-  };
-  timer = setTimeout(tick, deps.settings.intervalMs);
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+  return startLoop({
+    log: deps.log,
+    words: {
+      unavailable: 'webhook delivery waits for the database',
+      failed: 'webhook delivery round failed',
     },
-  };
+    firstMs: deps.settings.intervalMs,
+    intervalMs: deps.settings.intervalMs,
+    round: (stopped) => whileFull(() => deliverDue(deps, owner), BATCH, stopped),
+  });
 }
