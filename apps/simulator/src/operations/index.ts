@@ -20,6 +20,7 @@ import { qr } from './qr/qr.operation.ts';
 import { reversal } from './reversal/reversal.operation.ts';
 import { status } from './status/status.operation.ts';
 import { stk } from './stk/stk.operation.ts';
+import { webhooks } from './webhooks/webhooks.operation.ts';
 
 /** Money first: its ledger is restored before any operation carries on with what moves it. */
 export const OPERATIONS = {
@@ -34,6 +35,7 @@ export const OPERATIONS = {
   status,
   balance,
   reversal,
+  webhooks,
 } satisfies Record<string, DarajaOperation>;
 
 /** Each operation, running: by name, as its own `start` made it. */

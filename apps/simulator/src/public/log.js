@@ -3,7 +3,8 @@
 
 const $ = (id) => document.getElementById(id);
 
-function pretty(value) {
+/** A JSON text or value, indented; any other text as it is. */
+export function pretty(value) {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') {
     try {
@@ -15,7 +16,8 @@ function pretty(value) {
   return JSON.stringify(value, null, 2);
 }
 
-function block(label, value) {
+/** A labelled block of preformatted text. */
+export function block(label, value) {
   const wrap = document.createElement('div');
   const heading = document.createElement('p');
   heading.className = 'log-label';

@@ -4,6 +4,7 @@
 import { renderLogEntries } from './log.js';
 import { smsForTransaction } from './money-sms.js';
 import { startPayMenu } from './pay-menu.js';
+import { renderWebhooks } from './webhooks.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -14,6 +15,8 @@ const state = {
   // The ledger's transactions after STK push's own (money-sms.js), newest first.
   transactions: [],
   log: [],
+  // The development receiver's webhooks (webhooks.js), newest first.
+  webhooks: [],
   info: null,
   source: null,
 };
@@ -63,6 +66,7 @@ function connect() {
     state.prompts = new Map(data.prompts.map((prompt) => [prompt.checkoutRequestId, prompt]));
     state.transactions = data.transactions ?? [];
     state.log = data.log;
+    state.webhooks = data.webhooks ?? [];
     for (const payment of [...(data.c2bPayments ?? [])].reverse()) payMenu.paymentChanged(payment);
     render();
   });
@@ -87,10 +91,19 @@ function connect() {
     state.log.length = Math.min(state.log.length, 200);
     renderLog();
   });
+  source.addEventListener('webhook', (event) => {
+    state.webhooks = [JSON.parse(event.data), ...state.webhooks].slice(0, 100);
+    renderWebhooks(state.webhooks);
+  });
+  source.addEventListener('webhooks-cleared', () => {
+    state.webhooks = [];
+    renderWebhooks(state.webhooks);
+  });
   source.addEventListener('reset', () => {
     state.prompts.clear();
     state.transactions = [];
     state.log = [];
+    state.webhooks = [];
     payMenu.reset();
     render();
   });
@@ -202,6 +215,7 @@ function render() {
   renderWatching();
   renderPhone();
   renderLog();
+  renderWebhooks(state.webhooks);
 }
 
 // ---- wiring ------------------------------------------------------------------------------------

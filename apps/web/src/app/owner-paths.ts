@@ -6,6 +6,7 @@
 export const ownerPaths = {
   operators: '/operators',
   keys: '/keys',
+  webhooks: '/webhooks',
   audit: '/audit',
   setPassword: '/set-password',
 } as const;

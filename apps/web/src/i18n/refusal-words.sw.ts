@@ -27,6 +27,8 @@ const INVALID_FIELD: Readonly<Record<string, string>> = {
   status: 'Hali iliyochaguliwa si sahihi.',
   channel: 'Njia ya malipo iliyochaguliwa si sahihi.',
   reason: `Tafadhali andika sababu ya kurudisha pesa: herufi 2 hadi ${REFUND_REASON_MAX_LENGTH}.`,
+  url: 'URL si sahihi au ni ndefu mno: iandike kamili, kama https://shop.example/mpesa-events.',
+  events: 'Chagua angalau tukio moja la kutumwa.',
   receipt:
     'Tafadhali weka risiti ya M-PESA kutoka kwenye SMS, kama UAB1C2D3E4 (herufi na tarakimu 10)',
 };
@@ -84,6 +86,14 @@ export const sw: RefusalWords = {
     PASSWORD_LINK_INVALID: () =>
       'Kiungo hiki hakifanyi kazi tena: kimetumika, kimeisha muda au kimebadilishwa. Muulize mmiliki kiungo kipya.',
     API_KEY_NOT_FOUND: () => 'Hakuna ufunguo wa API wenye kitambulisho hiki.',
+    WEBHOOK_ENDPOINT_NOT_FOUND: () =>
+      'Hakuna anwani ya webhook yenye kitambulisho hiki: huenda imeondolewa. Pakia upya ukurasa.',
+    WEBHOOK_DELIVERY_NOT_FOUND: () =>
+      'Utumaji huu haupo tena: huenda anwani yake imeondolewa. Pakia upya ukurasa.',
+    WEBHOOK_URL_REFUSED: () =>
+      'Webhooks haziwezi kutumwa kwa URL hii: iandike kamili (https:// kwenye mfumo halisi), bila jina wala nenosiri, na kwa anwani iliyo nje ya mashine hii na ya mtandao wa ndani.',
+    WEBHOOK_ENDPOINTS_LIMIT: () =>
+      'Duka tayari lina anwani nyingi za webhook kadiri inavyoruhusiwa: ondoa moja kwanza, au tuma matukio zaidi kwa moja.',
     SCOPE_NOT_ALLOWED: () => 'Wigo wa ufunguo huu wa API hauruhusu hili.',
     IDEMPOTENCY_KEY_REUSED: () => 'Ombi hili lilishatumika kwa malipo mengine. Anza malipo mapya.',
     IDEMPOTENCY_KEY_IN_USE: () =>

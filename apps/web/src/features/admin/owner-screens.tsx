@@ -5,11 +5,13 @@ import { AuditScreen } from './components/audit-screen';
 import { KeysScreen } from './components/keys-screen';
 import { OperatorsScreen } from './components/operators-screen';
 import { SetPasswordScreen } from './components/set-password-screen';
+import { WebhooksScreen } from './components/webhooks-screen';
 import './admin.css';
 
 const SCREENS: Readonly<Record<string, ComponentType>> = {
   [ownerPaths.operators]: OperatorsScreen,
   [ownerPaths.keys]: KeysScreen,
+  [ownerPaths.webhooks]: WebhooksScreen,
   [ownerPaths.audit]: AuditScreen,
   [ownerPaths.setPassword]: SetPasswordScreen,
 };

@@ -33,7 +33,7 @@ export const en = {
 
   // What went wrong (problem.ts), and the parts every screen shares (owner-parts.tsx).
   roleRefused:
-    'Your role cannot do this: only an owner manages operators, API keys and the audit trail.',
+    'Your role cannot do this: only an owner manages operators, API keys, webhooks and the audit trail.',
   unreachable: `The server could not be reached. ${CHECK_CONNECTION}`,
   fallback: 'That did not work. Please try again.',
   copied: 'Copied',

@@ -21,7 +21,7 @@ export const sw: OwnerWords = {
   },
 
   roleRefused:
-    'Jukumu lako haliruhusu hili: mmiliki pekee ndiye anayesimamia wahudumu, funguo za API na rekodi ya shughuli.',
+    'Jukumu lako haliruhusu hili: mmiliki pekee ndiye anayesimamia wahudumu, funguo za API, webhooks na rekodi ya shughuli.',
   unreachable: `Seva haikuweza kufikiwa. ${CHECK_CONNECTION}`,
   fallback: 'Hilo halikufanikiwa. Tafadhali jaribu tena.',
   copied: 'Imenakiliwa',

@@ -19,6 +19,7 @@ export const en = {
   ownerNavigation: 'Owner',
   operators: 'Operators',
   apiKeys: 'API keys',
+  webhooks: 'Webhooks',
   auditTrail: 'Audit trail',
   signOut: 'Sign out',
   signOutFailed: `Signing out failed. ${CHECK_CONNECTION}`,

@@ -22,6 +22,7 @@ export const sw: AuthWords = {
   ownerNavigation: 'Mmiliki',
   operators: 'Wahudumu',
   apiKeys: 'Funguo za API',
+  webhooks: 'Webhooks',
   auditTrail: 'Rekodi ya shughuli',
   signOut: 'Toka',
   signOutFailed: `Kutoka kumeshindwa. ${CHECK_CONNECTION}`,

@@ -27,7 +27,11 @@ export const adminKeys = {
 };
 
 /** A change, with the session's CSRF token (as signing out); `{}` when it has nothing to say. */
-async function change<T>(path: string, method: 'POST' | 'PATCH' | 'DELETE', body: unknown = {}) {
+export async function adminChange<T>(
+  path: string,
+  method: 'POST' | 'PATCH' | 'DELETE',
+  body: unknown = {},
+) {
   return apiRequest<T>(path, { method, body, headers: await csrfHeaders() });
 }
 
@@ -41,20 +45,20 @@ export function operatorsQueryOptions() {
 }
 
 export async function addOperator(body: AddOperatorBody) {
-  return (await change<AddOperatorResponse>('/operators', 'POST', body)).data;
+  return (await adminChange<AddOperatorResponse>('/operators', 'POST', body)).data;
 }
 
 export async function changeRole(name: string, role: OperatorRole): Promise<void> {
-  await change(operatorPath(name), 'PATCH', { role });
+  await adminChange(operatorPath(name), 'PATCH', { role });
 }
 
 export async function removeOperator(name: string): Promise<void> {
-  await change(operatorPath(name), 'DELETE');
+  await adminChange(operatorPath(name), 'DELETE');
 }
 
 export async function newPasswordLink(name: string): Promise<PasswordLink> {
-  return (await change<PasswordLinkResponse>(`${operatorPath(name)}/password-link`, 'POST')).data
-    .link;
+  return (await adminChange<PasswordLinkResponse>(`${operatorPath(name)}/password-link`, 'POST'))
+    .data.link;
 }
 
 export function keysQueryOptions() {
@@ -65,11 +69,11 @@ export function keysQueryOptions() {
 }
 
 export async function createKey(body: CreateApiKeyBody) {
-  return (await change<CreateApiKeyResponse>('/keys', 'POST', body)).data;
+  return (await adminChange<CreateApiKeyResponse>('/keys', 'POST', body)).data;
 }
 
 export async function revokeKey(id: string): Promise<void> {
-  await change(`/keys/${encodeURIComponent(id)}`, 'DELETE');
+  await adminChange(`/keys/${encodeURIComponent(id)}`, 'DELETE');
 }
 
 /** The audit trail, newest first, a page at a time ("Show older" follows `nextCursor`). */

@@ -5,7 +5,7 @@ import type { Choice } from './named-choice-form';
 
 /** In the order they are offered: from the least one can do to the most. */
 const ROLES: readonly OperatorRole[] = ['viewer', 'cashier', 'owner'];
-const SCOPES: readonly ApiKeyScope[] = ['payments:read', 'payments:request'];
+const SCOPES: readonly ApiKeyScope[] = ['payments:read', 'payments:request', 'webhooks:manage'];
 
 /** The roles, each with its name and what it allows, in the screens' language. */
 export function roleChoices(words: OwnerWords): Choice<OperatorRole>[] {

@@ -57,6 +57,8 @@ describe('the API keys screen', () => {
 
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Name'), 'Accounts');
+    // Every scope is offered, the webhooks' too.
+    expect(screen.getByRole('radio', { name: /Manage webhooks/ })).toBeInTheDocument();
     await user.click(screen.getByRole('radio', { name: /Request payments/ }));
     await user.click(screen.getByRole('button', { name: 'Create key' }));
     expect(await screen.findByRole('heading', { name: 'The key “Accounts”' })).toHaveFocus();

@@ -107,7 +107,7 @@ describe('the owner’s screens in Kiswahili', () => {
     const { queryClient } = renderApp('/keys');
     await chooseKiswahili();
     expect(await screen.findByRole('alert')).toHaveTextContent(
-      'Jukumu lako haliruhusu hili: mmiliki pekee ndiye anayesimamia wahudumu, funguo za API na rekodi ya shughuli.',
+      'Jukumu lako haliruhusu hili: mmiliki pekee ndiye anayesimamia wahudumu, funguo za API, webhooks na rekodi ya shughuli.',
     );
     refusal = unauthenticated();
     await queryClient.resetQueries({ queryKey: ['admin', 'keys'] });

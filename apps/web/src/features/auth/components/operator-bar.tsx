@@ -50,6 +50,7 @@ export function OperatorBar() {
         <nav aria-label={words.ownerNavigation}>
           <NavLink to={ownerPaths.operators}>{words.operators}</NavLink>
           <NavLink to={ownerPaths.keys}>{words.apiKeys}</NavLink>
+          <NavLink to={ownerPaths.webhooks}>{words.webhooks}</NavLink>
           <NavLink to={ownerPaths.audit}>{words.auditTrail}</NavLink>
         </nav>
       )}
