@@ -136,7 +136,12 @@ function ReceiptCheckForm() {
         )}
       </form>
       <div role="status">{check && <CheckOutcome check={check} />}</div>
-      <div role="alert">{failure && <p className="error-detail">{failure}</p>}</div>
+      {/* An alert is announced as it appears; none stands empty on the page. */}
+      {failure && (
+        <p className="error-detail" role="alert">
+          {failure}
+        </p>
+      )}
     </section>
   );
 }

@@ -117,7 +117,12 @@ export function RefundPanel({
             {refund?.status === 'failed' ? words.refundAgain : words.refund}
           </button>
         ))}
-      <div role="alert">{request.failure && <p className="error-detail">{request.failure}</p>}</div>
+      {/* An alert is announced as it appears; none stands empty on the page. */}
+      {request.failure && (
+        <p className="error-detail" role="alert">
+          {request.failure}
+        </p>
+      )}
     </section>
   );
 }
