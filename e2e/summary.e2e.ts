@@ -87,9 +87,10 @@ describe('the figures at a glance', () => {
         .getByRole('row', { name: new RegExp(`^${day}`) })
         .getByRole('cell')
         .allTextContents();
-      // Success, Failed, Cancelled, Timeout, Other.
+      // Success, Refunded, Failed, Cancelled, Timeout, Other.
       expect(cells, day).toEqual([
         (1500 + index + 1).toLocaleString('en-KE'),
+        '0',
         '300',
         '200',
         '50',
