@@ -7,6 +7,16 @@ import { expect, it } from 'vitest';
 import { REPO_ROOT } from '../config.ts';
 import { signatureHeader } from './signature.ts';
 
+it('shows the README the same Node and Python snippets as docs/webhooks.md', () => {
+  const doc = fs.readFileSync(path.join(REPO_ROOT, 'docs/webhooks.md'), 'utf8');
+  const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  for (const language of ['js', 'python']) {
+    const block = new RegExp('```' + language + '\\n[\\s\\S]*?```').exec(doc)?.[0];
+    expect(block, language).toBeDefined();
+    expect(readme).toContain(block);
+  }
+});
+
 it('verifies a signature with the Node snippet of docs/webhooks.md', async () => {
   const doc = fs.readFileSync(path.join(REPO_ROOT, 'docs/webhooks.md'), 'utf8');
   const snippet = /```js\n([\s\S]*?)```/.exec(doc)?.[1];
