@@ -25,10 +25,17 @@ import autocannon from 'autocannon';
 import { freePort } from '../apps/api/src/test/ports.ts';
 import { TEST_DATABASE_URL } from '../apps/api/src/test/test-db.ts';
 import { ROOT, ServerProcess, type Dialect } from './lib.ts';
-import { get, scenariosFor, type Scenario } from './run-scenarios.ts';
+import { scenariosFor } from './run-scenarios.ts';
+import { get, type Scenario } from './scenario.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 const ROUNDS = 2;
+/**
+ * While working on one figure: BENCH_ONLY (a regular expression) keeps only our scenarios whose
+ * name it matches, and BENCH_DATABASE (sqlite or postgres) one database; the baselines always run.
+ */
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
+const ONLY_DATABASE = process.env.BENCH_DATABASE;
 const CONNECTIONS = 50;
 
 interface Round {
@@ -40,23 +47,47 @@ interface Round {
   errors: number;
 }
 
+/** Loads the scenario's server (its connections split among its instances, if several). */
 async function load(scenario: Scenario, seconds: number): Promise<Round> {
-  const cpuBefore = scenario.server.cpuMicros();
-  const result = await autocannon({
-    url: scenario.server.url,
-    connections: CONNECTIONS,
-    duration: seconds,
-    requests: [{ setupRequest: (request) => ({ ...request, ...scenario.request() }) }],
-  });
-  const cpu = scenario.server.cpuMicros() - cpuBefore;
+  const servers = [scenario.server, ...(scenario.alsoServers ?? [])];
+  const cpuOf = () => servers.reduce((sum, server) => sum + server.cpuMicros(), 0);
+  const cpuBefore = cpuOf();
+  const results = await Promise.all(
+    servers.map((server) =>
+      autocannon({
+        url: server.url,
+        connections: CONNECTIONS / servers.length,
+        duration: seconds,
+        requests: [{ setupRequest: (request) => ({ ...request, ...scenario.request() }) }],
+      }),
+    ),
+  );
+  const cpu = cpuOf() - cpuBefore;
+  const total = results.reduce((sum, result) => sum + result.requests.total, 0);
+  const sum = (of: (result: autocannon.Result) => number) =>
+    results.reduce((all, result) => all + of(result), 0);
   return {
-    requestsPerS: result.requests.total / seconds,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    cpuMicrosPerRequest: cpu / Math.max(1, result.requests.total),
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
+    requestsPerS: total / seconds,
+    // Of several instances': the slower one's.
+    p50Ms: Math.max(...results.map((result) => result.latency.p50)),
+    p99Ms: Math.max(...results.map((result) => result.latency.p99)),
+    cpuMicrosPerRequest: cpu / Math.max(1, total),
+    non2xx: sum((result) => result.non2xx),
+    errors: sum((result) => result.errors + result.timeouts),
   };
+}
+
+const SELECT_ONE = 'bare Fastify, SELECT 1 on PostgreSQL';
+
+/** The bare `SELECT 1` route (bench/servers/fastify-pg.ts) on PostgreSQL at `url`. */
+async function startSelectOne(url: string) {
+  const port = await freePort();
+  return ServerProcess.start(
+    'bare Fastify with SELECT 1',
+    [path.join(ROOT, 'bench/servers/fastify-pg.ts'), String(port), url],
+    port,
+    { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? '' },
+  );
 }
 
 const cleanUps: (() => unknown)[] = [];
@@ -78,6 +109,9 @@ try {
     {},
   );
   cleanUps.push(() => express.stop());
+  // The fastest answer from PostgreSQL: what each of its figures is also a ratio to.
+  const pgReference = TEST_DATABASE_URL ? await startSelectOne(TEST_DATABASE_URL) : undefined;
+  if (pgReference) cleanUps.push(() => pgReference.stop());
   const simulatorPort = await freePort();
   const simulator = await ServerProcess.start(
     'the simulator',
@@ -98,11 +132,15 @@ try {
   const references: Scenario[] = [
     { name: 'bare Fastify hello-world', dialect: null, server: fastify, request: get('/') },
     { name: 'bare Express hello-world', dialect: null, server: express, request: get('/') },
+    ...(pgReference
+      ? [{ name: SELECT_ONE, dialect: null, server: pgReference, request: get('/') }]
+      : []),
   ];
-  const dialects: Dialect[] = TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+  const available: Dialect[] = TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+  const dialects = available.filter((dialect) => !ONLY_DATABASE || dialect === ONLY_DATABASE);
   const ours: Scenario[] = [];
   for (const dialect of dialects) ours.push(...(await scenariosFor(dialect, simulator, cleanUps)));
-  const all = [...references, ...ours];
+  const all = [...references, ...ours.filter((scenario) => !ONLY || ONLY.test(scenario.name))];
 
   console.log(`Warming up ${all.length} scenarios…`);
   for (const scenario of all) await load(scenario, 1);
@@ -123,6 +161,8 @@ try {
   };
   const fastifyRate = mean(references[0]!, 'requestsPerS');
   const expressRate = mean(references[1]!, 'requestsPerS');
+  const selectOne = references.find((scenario) => scenario.name === SELECT_ONE);
+  const selectOneRate = selectOne ? mean(selectOne, 'requestsPerS') : undefined;
   const results = all.map((scenario) => {
     const perSecond = mean(scenario, 'requestsPerS');
     const ratio = perSecond / fastifyRate;
@@ -134,6 +174,8 @@ try {
         : (target.ratio === undefined || ratio >= target.ratio) &&
           (!target.aboveExpress || perSecond > expressRate) &&
           (target.perSecond === undefined || perSecond >= target.perSecond) &&
+          (target.selectOneRatio === undefined ||
+            (selectOneRate !== undefined && perSecond / selectOneRate >= target.selectOneRatio)) &&
           rounds.get(scenario)!.every((round) => round.non2xx === 0 && round.errors === 0);
     return {
       scenario: scenario.name,
@@ -145,6 +187,10 @@ try {
       cpuMicrosPerRequest: Math.round(mean(scenario, 'cpuMicrosPerRequest')),
       peakRssMb: Math.round(scenario.server.peakRssMb()),
       ratioToFastify: Number(ratio.toFixed(3)),
+      ratioToSelectOne:
+        scenario.dialect === 'postgres' && selectOneRate
+          ? Number((perSecond / selectOneRate).toFixed(3))
+          : null,
       target: target ?? null,
       met,
       failures: rounds.get(scenario)!.reduce((sum, round) => sum + round.non2xx + round.errors, 0),
@@ -158,15 +204,16 @@ try {
           target.ratio !== undefined ? `≥ ${target.ratio}×` : '',
           target.aboveExpress ? '> Express' : '',
           target.perSecond !== undefined ? `≥ ${target.perSecond.toLocaleString('en-US')}/s` : '',
+          target.selectOneRatio !== undefined ? `≥ ${target.selectOneRatio}× SELECT 1` : '',
         ]
           .filter(Boolean)
           .join(', ');
   const table = [
-    '| Scenario | Database | Requests/s (rounds) | p50 / p99 ms | CPU µs/request | Peak RSS MB | × bare Fastify | Target | |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| Scenario | Database | Requests/s (rounds) | p50 / p99 ms | CPU µs/request | Peak RSS MB | × bare Fastify | × SELECT 1 | Target | |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...results.map(
       (row) =>
-        `| ${row.scenario} | ${row.database ?? ''} | ${row.requestsPerS.toLocaleString('en-US')} (${row.rounds.map((n) => n.toLocaleString('en-US')).join(', ')}) | ${row.p50Ms.toFixed(1)} / ${row.p99Ms.toFixed(1)} | ${row.cpuMicrosPerRequest} | ${row.peakRssMb} | ${row.ratioToFastify.toFixed(2)} | ${goal(row.target ?? undefined)} | ${[row.met === null ? '' : row.met ? 'met' : 'MISSED', row.failures ? `${row.failures.toLocaleString('en-US')} failed` : ''].filter(Boolean).join(', ')} |`,
+        `| ${row.scenario} | ${row.database ?? ''} | ${row.requestsPerS.toLocaleString('en-US')} (${row.rounds.map((n) => n.toLocaleString('en-US')).join(', ')}) | ${row.p50Ms.toFixed(1)} / ${row.p99Ms.toFixed(1)} | ${row.cpuMicrosPerRequest} | ${row.peakRssMb} | ${row.ratioToFastify.toFixed(2)} | ${row.ratioToSelectOne?.toFixed(2) ?? ''} | ${goal(row.target ?? undefined)} | ${[row.met === null ? '' : row.met ? 'met' : 'MISSED', row.failures ? `${row.failures.toLocaleString('en-US')} failed` : ''].filter(Boolean).join(', ')} |`,
     ),
   ];
   console.log(`\n${table.join('\n')}`);

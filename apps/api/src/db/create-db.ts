@@ -4,20 +4,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  Kysely,
-  Migrator,
-  PostgresDialect,
-  type Dialect,
-  type PostgresPool,
-  type PostgresPoolClient,
-} from 'kysely';
-import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, type Dialect } from 'kysely';
 import { createNodeSqliteDialect } from './node-sqlite-dialect.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 import { makePrivateDir, makePrivateFile } from '../lib/private-files.ts';
-import { isDatabaseUnavailable } from './unavailable.ts';
+import { appPool } from './postgres-pool.ts';
 import { guardWrites } from './transact.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -77,26 +69,7 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Db
   /** SQLite's file (or ":memory:"). */
   let file: string | undefined;
   if (isPostgresUrl(databaseUrl)) {
-    const { timeouts } = options;
-    const pool = new pg.Pool({
-      connectionString: databaseUrl,
-      max: options.poolSize ?? 10,
-      // Set at connection start-up, so every query on every pooled connection sees the schema.
-      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
-      // A server that dies without closing its connections is found by the kernel's keep-alive.
-      keepAlive: true,
-      ...(timeouts
-        ? {
-            connectionTimeoutMillis: timeouts.connectMs,
-            // The server gives up a statement itself; the client gives up waiting for a server
-            // that no longer answers at all (stopped, or its host gone).
-            statement_timeout: timeouts.statementMs,
-            query_timeout: timeouts.statementMs + STATEMENT_GRACE_MS,
-          }
-        : {}),
-    });
-    keepPoolAlive(pool, options.onConnectionError);
-    dialect = new PostgresDialect({ pool: discardingBrokenClients(pool) });
+    dialect = new PostgresDialect({ pool: appPool(databaseUrl, options) });
     name = 'postgres';
   } else {
     file = sqliteFilename(databaseUrl);
@@ -167,57 +140,3 @@ export async function migrateToLatest({ migrator }: Pick<DbHandle, 'migrator'>):
  * moment, for the other's commit to end; past it the group commit tries again after pauses.
  */
 const SQLITE_LOCK_SPIN_MS = 20;
-
-/** How much longer than the server's statement timeout the client waits before it gives up. */
-const STATEMENT_GRACE_MS = 1000;
-
-/**
- * `pg` emits 'error' on a pool whose idle connection the server ended (a restart, a failover,
- * `pg_terminate_backend`), and on a checked-out connection that broke between two statements; with
- * no listener, Node would end the process. Each is told to `onConnectionError` instead: the pool
- * drops the connection, and the next request opens a new one (or answers 503 until it can).
- */
-function keepPoolAlive(pool: pg.Pool, onConnectionError = (_error: Error) => {}): void {
-  pool.on('error', (error) => onConnectionError(error));
-  pool.on('connect', (client) => {
-    client.on('error', (error) => onConnectionError(error));
-  });
-}
-
-/**
- * Kysely hands a connection back to the pool as it is. One whose statement ran out of time may still
- * be waiting on a server that stopped answering, and would hold up every statement after it: it is
- * handed back as broken, so that the pool closes it and opens a fresh one.
- */
-function discardingBrokenClients(pool: pg.Pool): PostgresPool {
-  const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
-  return {
-    async connect() {
-      const client = await pool.connect();
-      let found = wrapped.get(client);
-      if (!found) {
-        let broken = false;
-        const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-        found = {
-          query: ((...args: unknown[]) => {
-            const result = query(...args);
-            if (result instanceof Promise) {
-              result.catch((error: unknown) => {
-                if (isDatabaseUnavailable(error)) broken = true;
-              });
-            }
-            return result;
-          }) as PostgresPoolClient['query'],
-          release() {
-            const destroy = broken;
-            broken = false;
-            client.release(destroy);
-          },
-        };
-        wrapped.set(client, found);
-      }
-      return found;
-    },
-    end: () => pool.end(),
-  };
-}

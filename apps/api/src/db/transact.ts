@@ -21,7 +21,13 @@
  * The work given must only use the database: it holds the one connection while it runs, so waiting
  * on anything else (an HTTP call) would hold up every transaction grouped with it.
  */
-import { CompiledQuery, SqliteAdapter, type Kysely, type Transaction } from 'kysely';
+import {
+  CompiledQuery,
+  PostgresAdapter,
+  SqliteAdapter,
+  type Kysely,
+  type Transaction,
+} from 'kysely';
 import type { Database } from './schema.ts';
 
 type Work<T> = (trx: Transaction<Database>) => Promise<T>;
@@ -246,4 +252,23 @@ export function groupCommitCounts(db: Kysely<Database>): {
 } {
   const group = groupFor(db);
   return { commits: group?.commits ?? 0, transactions: group?.transactions ?? 0 };
+}
+
+/**
+ * Runs `work`, which must be a single statement, as a transaction of its own. On PostgreSQL a
+ * statement outside a transaction block is one already, atomic and on disk when it returns
+ * (`synchronous_commit` stays on): it is sent without `begin` and `commit`, two round trips fewer.
+ * On SQLite it joins the group commit, as `transact` does.
+ */
+export function writeOne<T>(
+  db: Kysely<Database>,
+  work: (db: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  const group = groupFor(db);
+  return group ? group.run(work) : work(db);
+}
+
+/** Whether `db` (or a transaction on it) talks to PostgreSQL. */
+export function onPostgres(db: Kysely<Database>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }

@@ -21,7 +21,13 @@ export async function countHit(
   key: string,
   windowIndex: number,
 ): Promise<number> {
-  const row = await db
+  const row = await countHitQuery(db, key, windowIndex).executeTakeFirstOrThrow();
+  return Number(row.hits);
+}
+
+/** `countHit`'s statement, for a statement that does more (postgres-writes.repository.ts). */
+export function countHitQuery(db: Kysely<Database>, key: string, windowIndex: number) {
+  return db
     .insertInto('rate_limits')
     .values({ key: storableKey(key), window_index: windowIndex, hits: 1 })
     .onConflict((conflict) =>
@@ -30,9 +36,7 @@ export async function countHit(
         window_index: (eb) => eb.ref('excluded.window_index'),
       }),
     )
-    .returning('hits')
-    .executeTakeFirstOrThrow();
-  return Number(row.hits);
+    .returning('hits');
 }
 
 /** Takes one hit back off `key`'s count in `windowIndex` (a sign-in that succeeded is no failure). */

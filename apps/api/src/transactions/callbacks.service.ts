@@ -12,7 +12,7 @@ import type { PaymentDeps } from './transactions.service.ts';
 import * as repo from './transactions.repository.ts';
 import { maskFor } from './phone-retention.ts';
 import { hideTraces } from './phone-retention.repository.ts';
-import { transact } from '../db/transact.ts';
+import { transact, writeOne } from '../db/transact.ts';
 
 export interface CallbackResult {
   outcome: CallbackOutcome;
@@ -87,7 +87,7 @@ export async function applyCallback(
   const receivedAt = deps.now().toISOString();
 
   if (!parsed.ok) {
-    await transact(deps.db, (trx) =>
+    await writeOne(deps.db, (trx) =>
       repo.insertCallback(trx, {
         id: sortableId(),
         kind: 'stk-push',
@@ -107,7 +107,7 @@ export async function applyCallback(
   // between instances, a database gone away), the body is still on record, as `received`.
   const callback = parsed.callback;
   const callbackId = sortableId();
-  await transact(deps.db, (trx) =>
+  await writeOne(deps.db, (trx) =>
     repo.insertCallback(trx, {
       id: callbackId,
       kind: 'stk-push',

@@ -219,11 +219,15 @@ export async function markKeyUsed(
   key: string,
   transactionId: string,
 ): Promise<void> {
-  await trx
+  await keyUsedQuery(trx, key, transactionId).execute();
+}
+
+/** `markKeyUsed`'s statement, for a statement that does more (postgres-writes.repository.ts). */
+export function keyUsedQuery(trx: Kysely<Database>, key: string, transactionId: string) {
+  return trx
     .updateTable('idempotency_keys')
     .set({ transaction_id: transactionId })
-    .where('key', '=', key)
-    .execute();
+    .where('key', '=', key);
 }
 
 async function freeKey(db: Kysely<Database>, key: string): Promise<void> {

@@ -21,7 +21,21 @@ export async function acquirePhoneLock(
   now: string,
   lockedUntil: string,
 ): Promise<boolean> {
-  const taken = await db
+  const taken = await phoneLockQuery(db, phoneNumber, transactionId, now, lockedUntil)
+    .returning('phone_number')
+    .executeTakeFirst();
+  return taken !== undefined;
+}
+
+/** `acquirePhoneLock`'s statement, for a statement that does more (postgres-writes.repository.ts). */
+export function phoneLockQuery(
+  db: Db,
+  phoneNumber: string,
+  transactionId: string,
+  now: string,
+  lockedUntil: string,
+) {
+  return db
     .insertInto('phone_locks')
     .values({ phone_number: phoneNumber, transaction_id: transactionId, locked_until: lockedUntil })
     .onConflict((conflict) =>
@@ -43,10 +57,7 @@ export async function acquirePhoneLock(
             ),
           ),
         ),
-    )
-    .returning('phone_number')
-    .executeTakeFirst();
-  return taken !== undefined;
+    );
 }
 
 /** Sets how long a phone stays held by this transaction's push (the lock may be someone else's by now). */

@@ -8,8 +8,15 @@ import { maskCheckoutId } from '@mpesa/shared';
 import type { DarajaError } from '../daraja/daraja-error.ts';
 import type { StkPushAck } from '../daraja/daraja-client.ts';
 import type { Database } from '../db/schema.ts';
-import { transact } from '../db/transact.ts';
-import { flag, recordEvent, transition } from './transaction-outcome.ts';
+import { onPostgres, transact } from '../db/transact.ts';
+import {
+  eventRow,
+  flag,
+  recordEvent,
+  transition,
+  type EventToRecord,
+} from './transaction-outcome.ts';
+import { acknowledged } from './postgres-writes.repository.ts';
 import * as repo from './transactions.repository.ts';
 import * as locks from './phone-locks.repository.ts';
 
@@ -33,24 +40,35 @@ export async function recordAcknowledgement(
   ack: StkPushAck,
 ): Promise<void> {
   const at = deps.now().toISOString();
+  const ids = {
+    responseDescription: ack.responseDescription,
+    customerMessage: ack.customerMessage,
+    at,
+  };
+  const accepted: EventToRecord = {
+    source: 'initiation',
+    kind: 'accepted',
+    from: 'pending',
+    to: 'pending',
+    note: 'accepted by M-PESA',
+    at,
+  };
+  // On PostgreSQL the usual case is one statement, its own transaction (postgres-writes.repository.ts).
+  if (
+    onPostgres(deps.db) &&
+    (await acknowledged(
+      deps.db,
+      repo.attachIdsQuery(deps.db, saved.id, ack, ids),
+      eventRow(saved.id, accepted),
+      { phoneNumber: saved.phoneNumber, until: saved.cooldownEnds },
+    ))
+  ) {
+    return;
+  }
   await transact(deps.db, async (trx) => {
-    const attached = await repo.attachDarajaIds(trx, saved.id, ack, {
-      responseDescription: ack.responseDescription,
-      customerMessage: ack.customerMessage,
-      at,
-    });
-    if (attached) {
-      await recordEvent(trx, saved.id, {
-        source: 'initiation',
-        kind: 'accepted',
-        from: 'pending',
-        to: 'pending',
-        note: 'accepted by M-PESA',
-        at,
-      });
-    } else {
-      await flagForeignCallback(trx, saved.id, ack, at);
-    }
+    const attached = await repo.attachDarajaIds(trx, saved.id, ack, ids);
+    if (attached) await recordEvent(trx, saved.id, accepted);
+    else await flagForeignCallback(trx, saved.id, ack, at);
     await locks.holdPhoneUntil(trx, saved.phoneNumber, saved.id, saved.cooldownEnds);
   });
 }

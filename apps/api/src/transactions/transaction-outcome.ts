@@ -5,7 +5,15 @@
  */
 import type { Kysely } from 'kysely';
 import type { EventKind, TransactionStatus } from '@mpesa/shared';
-import type { Database, EventSource, TransactionPatch, TransactionRow } from '../db/schema.ts';
+import type {
+  Database,
+  EventSource,
+  NewTransactionEventRow,
+  TransactionPatch,
+  TransactionRow,
+} from '../db/schema.ts';
+import { onPostgres } from '../db/transact.ts';
+import { moveRecorded } from './postgres-writes.repository.ts';
 import { sortableId } from '../lib/sortable-id.ts';
 import { decide, flagged } from './decide-outcome.ts';
 import type { Decision, EventPlan, OutcomeResult, Report } from './decision.ts';
@@ -28,18 +36,18 @@ export interface EventContext {
   at: string;
 }
 
-export async function recordEvent(
-  db: Db,
-  transactionId: string,
-  event: EventContext & {
-    kind: EventKind;
-    from: TransactionStatus | null;
-    to: TransactionStatus;
-    note?: string | null;
-    reason?: string | null;
-  },
-): Promise<void> {
-  await repo.insertEvent(db, {
+/** What `recordEvent` records. */
+export type EventToRecord = EventContext & {
+  kind: EventKind;
+  from: TransactionStatus | null;
+  to: TransactionStatus;
+  note?: string | null;
+  reason?: string | null;
+};
+
+/** The row `recordEvent` inserts. */
+export function eventRow(transactionId: string, event: EventToRecord): NewTransactionEventRow {
+  return {
     id: sortableId(),
     transaction_id: transactionId,
     at: event.at,
@@ -50,7 +58,15 @@ export async function recordEvent(
     reason: event.reason ?? null,
     note: event.note ?? null,
     payload: event.payload ?? null,
-  });
+  };
+}
+
+export async function recordEvent(
+  db: Db,
+  transactionId: string,
+  event: EventToRecord,
+): Promise<void> {
+  await repo.insertEvent(db, eventRow(transactionId, event));
 }
 
 /** Moves a transaction from `from` to `to` with `patch`, and records it; false if someone moved it first. */
@@ -61,16 +77,29 @@ export async function transition(
   patch: TransactionPatch,
   event: EventContext & EventPlan,
 ): Promise<boolean> {
-  const moved = await repo.updateTransactionFrom(db, row.id, row.status, {
+  const fullPatch: TransactionPatch = {
     ...patch,
     status: to,
     updated_at: event.at,
     ...(to === 'pending' ? {} : { next_check_at: null, lease_owner: null, lease_until: null }),
-  });
+  };
+  const type = statusEvent(to);
+  if (onPostgres(db)) {
+    // One statement: the move, its event, and whether any webhook endpoint is enabled.
+    const { moved, endpoints } = await moveRecorded(
+      db,
+      row,
+      fullPatch,
+      eventRow(row.id, { ...event, from: row.status, to }),
+    );
+    if (moved && endpoints) await tellOfPayment(db, type, row.id, event.at);
+    return moved;
+  }
+  const moved = await repo.updateTransactionFrom(db, row.id, row.status, fullPatch);
   if (moved) {
     await recordEvent(db, row.id, { ...event, from: row.status, to });
     // The shop's systems hear of it in the same transaction (webhooks/payment-events.ts).
-    await tellOfPayment(db, statusEvent(to), row.id, event.at);
+    await tellOfPayment(db, type, row.id, event.at);
   }
   return moved;
 }
@@ -120,10 +149,12 @@ export async function applyOutcome(
   report: Exclude<Report, { kind: 'review' }>,
   context: Omit<EventContext, 'source'>,
 ): Promise<OutcomeResult> {
-  // Where the current status came from: an earlier callback makes a new one a contradiction.
-  const statusSource = isOpen(row.status)
-    ? null
-    : await repo.sourceOfStatus(db, row.id, row.status);
+  // Where the current status came from: an earlier callback makes a new one a contradiction. A
+  // callback delivered again changes nothing whatever it was (decide-outcome.ts), so it is not
+  // asked: one statement fewer for every redelivery.
+  const redelivered = report.kind === 'callback' && report.redelivered;
+  const statusSource =
+    isOpen(row.status) || redelivered ? null : await repo.sourceOfStatus(db, row.id, row.status);
   const decision = narrow(decide({ ...row, statusSource }, report));
   const source: EventSource = report.kind === 'gave_up' ? 'reconciliation' : report.kind;
   return carryOut(db, row, decision, { ...context, source });

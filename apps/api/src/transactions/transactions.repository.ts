@@ -87,9 +87,20 @@ export async function attachDarajaIds(
   ids: { merchantRequestId: string; checkoutRequestId: string },
   acknowledgement?: { responseDescription: string; customerMessage: string; at: string },
 ): Promise<boolean> {
+  const result = await attachIdsQuery(db, id, ids, acknowledgement).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** `attachDarajaIds`'s statement, for a statement that does more (postgres-writes.repository.ts). */
+export function attachIdsQuery(
+  db: Db,
+  id: string,
+  ids: { merchantRequestId: string; checkoutRequestId: string },
+  acknowledgement?: { responseDescription: string; customerMessage: string; at: string },
+) {
   const whilePending = <T>(value: T, column: 'response_description' | 'customer_message') =>
     sql<T>`case when status = 'pending' then ${value} else ${sql.ref(column)} end`;
-  const result = await db
+  return db
     .updateTable('transactions')
     .set({
       merchant_request_id: ids.merchantRequestId,
@@ -111,9 +122,7 @@ export async function attachDarajaIds(
         eb('checkout_request_id', 'is', null),
         eb('checkout_request_id', '=', ids.checkoutRequestId),
       ]),
-    )
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+    );
 }
 
 /**

@@ -12,27 +12,18 @@ import type {
   Transaction,
   TransactionView,
 } from '@mpesa/shared/contract';
-import {
-  AppError,
-  answerNotRecorded,
-  mpesaNoAnswer,
-  rateLimited,
-  transactionNotFound,
-} from '../errors.ts';
+import { AppError, answerNotRecorded, mpesaNoAnswer, transactionNotFound } from '../errors.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { DarajaError } from '../daraja/daraja-error.ts';
 import type { DarajaClient, StkPushAck } from '../daraja/daraja-client.ts';
 import type { DialectName } from '../db/create-db.ts';
 import type { Database } from '../db/schema.ts';
 import { accountReferenceFor, transactionDescFor } from './daraja-text.ts';
-import { busyPhoneError, payerErrorFor } from './initiation-errors.ts';
+import { payerErrorFor } from './initiation-errors.ts';
+import { later, savePending, type RequestLimit } from './save-pending.ts';
 import { merchantView, toTransactionDto } from './transaction-dto.ts';
-import { recordEvent } from './transaction-outcome.ts';
 import { recordAcknowledgement, recordPushFailure, type SavedPush } from './push-answers.ts';
 import * as repo from './transactions.repository.ts';
-import * as locks from './phone-locks.repository.ts';
-import { countHit } from '../limits/rate-limit.repository.ts';
-import { markKeyUsed } from './idempotency.ts';
 import { transact } from '../db/transact.ts';
 import { findRefundOf } from '../refunds/refunds.repository.ts';
 import { refundView, type RefundPolicy } from '../refunds/refund-rules.ts';
@@ -58,16 +49,7 @@ export interface PaymentDeps {
   refunds?: RefundPolicy;
 }
 
-const later = (from: Date, ms: number) => new Date(from.getTime() + ms).toISOString();
-
-/** The per-address limit on payment requests, counted with the payment it lets through. */
-export interface RequestLimit {
-  /** Who is counted: the route and the client's address (limitKeyFor). */
-  key: string;
-  /** Requests allowed per window (0: no limit). */
-  max: number;
-  windowS: number;
-}
+export type { RequestLimit } from './save-pending.ts';
 
 export async function initiatePayment(
   deps: PaymentDeps,
@@ -82,14 +64,10 @@ export async function initiatePayment(
   // Saved before Safaricom is called: whatever happens next, the attempt exists. In the same
   // database transaction the phone's lock is taken, so that no one can send a second prompt to a
   // phone whose first is still open, from this instance or any other.
-  await transact(deps.db, async (trx) => {
-    // The address's count goes up with the payment it lets through, in the same commit: a request
-    // refused for any reason (the limit itself, a busy phone) leaves it as it was.
-    if (limit && limit.max > 0) await countRequest(trx, limit, now);
-    await savePending(deps, trx, input, id, now);
-    // In the same commit: a key that names no payment had none saved under it (idempotency.ts).
-    if (idempotencyKey !== undefined) await markKeyUsed(trx, idempotencyKey, id);
-  });
+  // The address's count and the Idempotency-Key go with it (save-pending.ts).
+  await transact(deps.db, (trx) =>
+    savePending(deps, trx, { input, id, now, limit, idempotencyKey }),
+  );
 
   try {
     return await pushSaved(deps, input, id, now);
@@ -100,68 +78,6 @@ export async function initiatePayment(
     }
     throw error;
   }
-}
-
-/** Counts a payment request against the per-address limit; refuses it once over the limit. */
-async function countRequest(trx: Kysely<Database>, limit: RequestLimit, now: Date): Promise<void> {
-  const hits = await countHit(trx, limit.key, Math.floor(now.getTime() / (limit.windowS * 1000)));
-  if (hits > limit.max) {
-    const windowMs = limit.windowS * 1000;
-    // Until this address's window ends.
-    throw rateLimited(Math.ceil((windowMs - (now.getTime() % windowMs)) / 1000));
-  }
-}
-
-/** Saves the payment as pending and takes its phone's lock, or refuses a busy phone. */
-async function savePending(
-  deps: PaymentDeps,
-  trx: Kysely<Database>,
-  input: InitiatePayment,
-  id: string,
-  now: Date,
-): Promise<void> {
-  const createdAt = now.toISOString();
-  await repo.insertTransaction(trx, {
-    id,
-    reference: input.reference,
-    description: input.description,
-    phone_number: input.phoneNumber,
-    amount: input.amount,
-    status: 'pending',
-    merchant_request_id: null,
-    checkout_request_id: null,
-    result_code: null,
-    response_description: null,
-    customer_message: null,
-    mpesa_receipt_number: null,
-    transaction_date: null,
-    created_at: createdAt,
-    updated_at: createdAt,
-    next_check_at: later(now, deps.reconcileAfterS * 1000),
-    lease_owner: null,
-    lease_until: null,
-    flagged_reason: null,
-  });
-  // Held while the push may be on its way; cut back to the cooldown once it has ended.
-  const locked = await locks.acquirePhoneLock(
-    trx,
-    input.phoneNumber,
-    id,
-    createdAt,
-    later(now, Math.max(deps.phoneCooldownS * 1000, deps.pushDeadlineMs)),
-  );
-  if (!locked) {
-    const holder = await locks.findPhoneLockHolder(trx, input.phoneNumber);
-    throw busyPhoneError(holder, now);
-  }
-  await recordEvent(trx, id, {
-    source: 'initiation',
-    kind: 'saved',
-    from: null,
-    to: 'pending',
-    note: 'saved before the STK push',
-    at: createdAt,
-  });
 }
 
 /** Sends the push for the payment saved as `id`, and records what M-PESA answered. */
