@@ -9,6 +9,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { newContext } from './page-checks.ts';
 import { ROOT, waitForHttp } from '../scripts/lib.ts';
 import { createDb } from '../apps/api/src/db/create-db.ts';
 import type { Database } from '../apps/api/src/db/schema.ts';
@@ -102,4 +104,38 @@ export async function withAppDatabase<T>(
   } finally {
     await db.destroy();
   }
+}
+
+/**
+ * A page that records console errors other than the browser's own line for a 4xx answer (the
+ * operators' screens meet refusals on purpose: a payer asking for the history, a role refused).
+ */
+export async function pageKeepingErrors(
+  browser: Browser,
+  viewport: { width: number; height: number },
+  locale = 'en-KE',
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await newContext(browser, viewport, locale);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    if (
+      /Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())
+    ) {
+      return;
+    }
+    errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { context, page, errors };
+}
+
+/** Signs `name` in on the app's English sign-in screen, and waits until the header says so. */
+export async function signInAs(app: OperatorsApp, page: Page, name: string, password: string) {
+  await page.goto(`${app.url}/sign-in`);
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByText(`Signed in as ${name}`).waitFor();
 }

@@ -8,10 +8,16 @@
  * registers with the simulator at start-up as a shop's server does.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
-import { DESKTOP, PHONE, axeViolations, newContext } from './page-checks.ts';
-import { operatorCommand, startOperatorsApp, type OperatorsApp } from './operators-app.ts';
+import { DESKTOP, PHONE, axeViolations } from './page-checks.ts';
+import {
+  operatorCommand,
+  pageKeepingErrors,
+  signInAs,
+  startOperatorsApp,
+  type OperatorsApp,
+} from './operators-app.ts';
 
 const simulatorUrl = inject('simulatorUrl');
 const PASSWORD = 'correct horse battery staple';
@@ -63,34 +69,9 @@ afterAll(async () => {
   await app?.stop();
 });
 
-/** A page that records console errors other than the browser's own line for a 4xx answer. */
-async function openPage(viewport: {
-  width: number;
-  height: number;
-}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await newContext(browser, viewport, 'en-KE');
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() !== 'error') return;
-    if (
-      /Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())
-    ) {
-      return;
-    }
-    errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return { context, page, errors };
-}
-
-async function signIn(page: Page, name: string) {
-  await page.goto(`${app.url}/sign-in`);
-  await page.getByLabel('Name', { exact: true }).fill(name);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByText(`Signed in as ${name}`).waitFor();
-}
+const openPage = (viewport: { width: number; height: number }) =>
+  pageKeepingErrors(browser, viewport);
+const signIn = (page: Page, name: string) => signInAs(app, page, name, PASSWORD);
 
 let numbers = 0;
 /** A number of this file's own, that the simulator answers with `outcome`. */

@@ -10,10 +10,16 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
-import { DESKTOP, PHONE, axeViolations, newContext } from './page-checks.ts';
-import { operatorCommand, startOperatorsApp, type OperatorsApp } from './operators-app.ts';
+import { DESKTOP, PHONE, axeViolations } from './page-checks.ts';
+import {
+  operatorCommand,
+  pageKeepingErrors,
+  signInAs,
+  startOperatorsApp,
+  type OperatorsApp,
+} from './operators-app.ts';
 
 const simulatorUrl = inject('simulatorUrl');
 const PASSWORD = 'correct horse battery staple';
@@ -34,26 +40,10 @@ afterAll(async () => {
 });
 
 /** A signed-in owner's page, recording console errors other than the browser's line for a 4xx. */
-async function ownerPage(viewport: {
-  width: number;
-  height: number;
-}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await newContext(browser, viewport, 'en-KE');
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() !== 'error') return;
-    if (/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text()))
-      return;
-    errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${app.url}/sign-in`);
-  await page.getByLabel('Name', { exact: true }).fill(OWNER);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByText(`Signed in as ${OWNER}`).waitFor();
-  return { context, page, errors };
+async function ownerPage(viewport: { width: number; height: number }) {
+  const opened = await pageKeepingErrors(browser, viewport);
+  await signInAs(app, opened.page, OWNER, PASSWORD);
+  return opened;
 }
 
 interface InboxEntry {
