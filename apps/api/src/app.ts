@@ -71,7 +71,7 @@ function trustProxyOption(setting: Config['trustProxy']): FastifyServerOptions['
 function createServer(deps: AppDeps, cors: Cors) {
   const { config } = deps;
   const { http } = config;
-  return Fastify({
+  const app = Fastify({
     logger: loggerOptions(config, deps),
     // Every other route takes no body worth more than this.
     bodyLimit: 16 * 1024,
@@ -96,6 +96,10 @@ function createServer(deps: AppDeps, cors: Cors) {
     logController: new LogController({ disableRequestLogging: true }),
     ...errorAnswerOptions(cors),
   }).withTypeProvider<ZodTypeProvider>();
+  // A client may half-close (send its FIN) once its request is sent: it still reads the answer.
+  // Node's server would end the socket at the FIN, before a payment's answer is written.
+  app.server.httpAllowHalfOpen = true;
+  return app;
 }
 
 /** The owner's webhook routes (webhooks/), where there are owners. */

@@ -87,6 +87,9 @@ export async function buildSimulator(
   options: { logger?: boolean | object } = {},
 ): Promise<Simulator> {
   const app = Fastify(fastifyOptions(config, options));
+  // A client may half-close (send its FIN) once its request is sent: it still reads the answer.
+  // Node's server would end the socket at the FIN, before the answer is written.
+  app.server.httpAllowHalfOpen = true;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
