@@ -311,7 +311,8 @@ for (const dialect of DIALECTS) {
       const page = (await app.inject('/api/mpesa/transactions/tx-2')).json();
       expect(page.data).toMatchObject({
         phoneNumber: '0712 ••• 999',
-        checkoutRequestId: 'ws_CO_25112026090000123*****0999',
+        // It ends with the number: even masked, its last four digits told more than the page does.
+        checkoutRequestId: null,
         amount: 100,
       });
       expect(JSON.stringify(page)).not.toMatch(/712000999/);

@@ -51,6 +51,32 @@ for (const dialect of DIALECTS) {
 
     const page = (headers: Record<string, string> = {}) => world.app.inject({ url: PAGE, headers });
 
+    /** Every string in `value`, with where it is (`data.checkoutRequestId`). */
+    function* strings(value: unknown, at = ''): Generator<[string, string]> {
+      if (typeof value === 'string') yield [at, value];
+      else if (value && typeof value === 'object')
+        for (const [key, inner] of Object.entries(value)) yield* strings(inner, `${at}.${key}`);
+    }
+
+    it("holds no run of the payer's digits anywhere but the recognisable number", async () => {
+      // Every four digits in a row of the number, as 2547…, 07… or the 9-digit subscriber number.
+      const runs = new Set<string>();
+      for (const form of ['254712000999', '0712000999'])
+        for (let start = 0; start + 4 <= form.length; start++)
+          runs.add(form.slice(start, start + 4));
+      const { data } = (await page()).json();
+      expect(data.phoneNumber).toBe('0712 ••• 999');
+      const found = [...strings(data, 'data')].flatMap(([at, text]) =>
+        at === 'data.phoneNumber'
+          ? []
+          : [...runs]
+              .filter((run) => text.replace(/[^0-9]/g, ' ').includes(run))
+              .map((run) => `${at}: ${run}`),
+      );
+      expect(found).toEqual([]);
+      expect(data.checkoutRequestId).toBeNull();
+    });
+
     it("shows anyone with the link the payer's view: the number in part, nothing of the shop's", async () => {
       const answer = await page();
       expect(answer.statusCode).toBe(200);

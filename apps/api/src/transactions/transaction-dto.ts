@@ -1,4 +1,4 @@
-import { maskCheckoutId, recognisablePhone } from '@mpesa/shared';
+import { recognisablePhone } from '@mpesa/shared';
 import type { Transaction, TransactionView } from '@mpesa/shared/contract';
 import type { RefundView } from '../refunds/refund-rules.ts';
 import type { TransactionRow } from '../db/schema.ts';
@@ -28,8 +28,10 @@ export function toTransactionDto(row: TransactionRow): Transaction {
 /**
  * A payment as its payer's own page shows it when the history is for operators only
  * (HISTORY_ACCESS=operators). Anyone holding the page's link reaches it, so the payer's number is
- * shown only as far as its owner needs to recognise it, and the CheckoutRequestID, which Daraja ends
- * with that number, is masked too.
+ * shown only as far as its owner needs to recognise it (`0712 ••• 678`), and nothing else may hold
+ * more of its digits: the CheckoutRequestID, which Daraja ends with the number, is left out (even
+ * masked it kept four digits, and with the recognisable form gave away eight of ten). The payer's
+ * page has no use for it.
  */
 export function payersView(transaction: Transaction): TransactionView {
   return {
@@ -37,8 +39,7 @@ export function payersView(transaction: Transaction): TransactionView {
     view: 'payer',
     phoneNumber: recognisablePhone(transaction.phoneNumber),
     payerName: null,
-    checkoutRequestId:
-      transaction.checkoutRequestId === null ? null : maskCheckoutId(transaction.checkoutRequestId),
+    checkoutRequestId: null,
   };
 }
 

@@ -100,7 +100,10 @@ export const DESCRIBED = {
   byId: {
     summary: 'One payment, with its status',
     description:
-      'While it is `pending`, ask again every few seconds: the status changes once M-PESA reports.',
+      'While it is `pending`, ask again every few seconds: the status changes once M-PESA reports. ' +
+      'With `HISTORY_ACCESS=operators`, a request with no session and no key that reads payments ' +
+      'gets the payer’s view (`view: "payer"`): the number only in part (`0712 ••• 678`), no ' +
+      'payer’s name and no `checkoutRequestId` (it ends with the number).',
     tags: ['History'],
   },
   callback: {
