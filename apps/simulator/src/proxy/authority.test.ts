@@ -38,9 +38,12 @@ describe('the proxy’s certificate authority', () => {
     // The key is the user's alone.
     expect(fs.statSync(path.join(folder, CA_KEY_FILE)).mode & 0o777).toBe(0o600);
 
+    // Left readable by others by hand, it is set back to the user's alone at the next start.
+    fs.chmodSync(path.join(folder, CA_KEY_FILE), 0o644);
     const second = await startSimulator({ SIM_PROXY_CA_DIR: folder });
     try {
       expect((await call(`${second.url}/_sim/proxy/ca.pem`)).body).toBe(trusted);
+      expect(fs.statSync(path.join(folder, CA_KEY_FILE)).mode & 0o777).toBe(0o600);
       const token = `${SANDBOX}/oauth/v1/generate?grant_type=client_credentials`;
       const answer = await viaProxy(second.url, trusted, token, {
         headers: { Authorization: `Basic ${Buffer.from('key:secret').toString('base64')}` },

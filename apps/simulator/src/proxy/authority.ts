@@ -134,6 +134,23 @@ async function readIfThere(file: string): Promise<string | undefined> {
   }
 }
 
+/**
+ * The key file kept from before is its owner's alone: one that others may read (its mode changed by
+ * hand, or copied in) is set back to 0600, as the API does with its database file. One that cannot
+ * be changed (someone else's) is refused: a key others may read could vouch for anyone's Daraja.
+ */
+async function keepOwnerOnly(folder: string, keyFile: string): Promise<void> {
+  if (((await fs.promises.stat(keyFile)).mode & 0o077) === 0) return;
+  try {
+    await fs.promises.chmod(keyFile, 0o600);
+  } catch (error) {
+    throw unusable(
+      folder,
+      `${keyFile} may be read by others, and cannot be made its owner's alone (${fileProblem(keyFile, error)}); run chmod 600 on it`,
+    );
+  }
+}
+
 async function openAuthority(folder: string): Promise<Authority> {
   const keyFile = path.join(folder, CA_KEY_FILE);
   let authority: Authority;
@@ -141,6 +158,7 @@ async function openAuthority(folder: string): Promise<Authority> {
     // Owner only, as the key inside it.
     await fs.promises.mkdir(folder, { recursive: true, mode: 0o700 });
     const kept = await readIfThere(keyFile);
+    if (kept !== undefined) await keepOwnerOnly(folder, keyFile);
     authority = await readAuthority(kept ?? (await makeAuthority(keyFile)), keyFile);
     // The certificate alone, for clients to trust: written again whenever it is missing or differs.
     const certificateFile = path.join(folder, CA_CERTIFICATE_FILE);
