@@ -88,14 +88,17 @@ for (const dialect of DIALECTS) {
       });
 
     /** A CSRF token and the cookie that carries its secret. */
-    async function csrf(on = app) {
-      const answer = await on.inject('/api/auth/csrf');
+    async function csrf(on = app, session?: string) {
+      const answer = await on.inject({
+        url: '/api/auth/csrf',
+        ...(session ? { headers: { cookie: session } } : {}),
+      });
       const secret = answer.cookies.find((each) => each.name === 'mpesa_csrf');
       return { token: answer.json().data.token as string, cookie: `mpesa_csrf=${secret?.value}` };
     }
 
     const signOut = async (cookie: string, on = app) => {
-      const { token, cookie: csrfCookie } = await csrf(on);
+      const { token, cookie: csrfCookie } = await csrf(on, cookie);
       return on.inject({
         method: 'POST',
         url: '/api/auth/sign-out',

@@ -8,7 +8,7 @@ import { clientAddress, limitKeyFor } from '../lib/client-address.ts';
 import { guardedSchema } from './access-doc.ts';
 import { AUTH_ANSWERS, signInBodySchema } from './auth.answers.ts';
 import { refuseCrossSite } from './cross-site.ts';
-import { cookieOptions } from './session-cookie.ts';
+import { cookieOptions, csrfBinding } from './session-cookie.ts';
 import { operatorOf, requireOperator, type AccessRule, type AuthDeps } from './require-operator.ts';
 import { signIn, signOut } from './sessions.service.ts';
 
@@ -81,9 +81,10 @@ function signInRoutes(app: RoutesApp, { deps, secureCookie, corsOrigins }: AuthR
         response: AUTH_ANSWERS.csrf,
       },
     },
-    async (_request, reply) => ({
+    // Bound to the session this browser has now (operators.plugin.ts): ask again after signing in.
+    async (request, reply) => ({
       success: true as const,
-      data: { token: reply.generateCsrf() },
+      data: { token: reply.generateCsrf({ userInfo: csrfBinding(request, deps.cookieName) }) },
     }),
   );
 }

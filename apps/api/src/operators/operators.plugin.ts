@@ -23,7 +23,7 @@ import {
 } from './require-operator.ts';
 import { setPasswordRoutes } from './set-password.routes.ts';
 import { dummyHash } from './password.ts';
-import { cookieNames, cookieOptions } from './session-cookie.ts';
+import { CSRF_BINDING_KEY, cookieNames, cookieOptions, csrfBinding } from './session-cookie.ts';
 
 /** Failed sign-ins allowed per name and per address, per window (docs/decisions/003). */
 export const SIGN_IN_LIMIT = { perName: 5, perAddress: 20, windowS: 15 * 60 } as const;
@@ -104,6 +104,8 @@ export async function registerOperators(
       const token = request.headers['x-csrf-token'];
       return typeof token === 'string' ? token : undefined;
     },
+    getUserInfo: (request) => csrfBinding(request, names.session),
+    csrfOpts: { userInfo: true, hmacKey: CSRF_BINDING_KEY },
   });
   const deps = authDepsFor({ config, db, now });
   await api.register(authRoutes, {

@@ -39,9 +39,12 @@ export async function signedIn(
   return `mpesa_session=${cookie.value}`;
 }
 
-/** A CSRF token and the cookie that carries its secret. */
-export async function csrf(app: FastifyInstance) {
-  const answer = await app.inject('/api/auth/csrf');
+/** A CSRF token, bound to `session` (none: no session), and the cookie that carries its secret. */
+export async function csrf(app: FastifyInstance, session?: string) {
+  const answer = await app.inject({
+    url: '/api/auth/csrf',
+    ...(session ? { headers: { cookie: session } } : {}),
+  });
   const secret = answer.cookies.find((each) => each.name === 'mpesa_csrf');
   return { token: answer.json().data.token as string, cookie: `mpesa_csrf=${secret?.value}` };
 }
@@ -65,7 +68,7 @@ export async function send(
   const cookies = session === undefined ? [] : [session];
   const extra: Record<string, string> = {};
   if (withCsrf && request.method !== 'GET') {
-    const { token, cookie } = await csrf(app);
+    const { token, cookie } = await csrf(app, session);
     cookies.push(cookie);
     extra['x-csrf-token'] = token;
   }

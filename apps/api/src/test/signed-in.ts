@@ -113,7 +113,7 @@ export async function signedInWorld(
     });
     if (answer.statusCode !== 200) throw new Error(`sign-in failed: ${answer.body}`);
     const session = cookieOf(answer, 'mpesa_session');
-    const csrf = await app.inject({ url: '/api/auth/csrf' });
+    const csrf = await app.inject({ url: '/api/auth/csrf', headers: { cookie: session } });
     const csrfToken = (csrf.json() as { data: { token: string } }).data.token;
     return { cookie: `${session}; ${cookieOf(csrf, 'mpesa_csrf')}`, csrfToken };
   }
