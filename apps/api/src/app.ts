@@ -98,7 +98,8 @@ function createServer(deps: AppDeps, cors: Cors) {
   }).withTypeProvider<ZodTypeProvider>();
   // A client may half-close (send its FIN) once its request is sent: it still reads the answer.
   // Node's server would end the socket at the FIN, before a payment's answer is written.
-  app.server.httpAllowHalfOpen = true;
+  // (A property of http.Server that @types/node does not declare.)
+  Object.assign(app.server, { httpAllowHalfOpen: true });
   return app;
 }
 
