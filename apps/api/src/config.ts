@@ -44,6 +44,7 @@ export function loadConfig(source: Record<string, string | undefined>) {
   const operators = operatorSettings(env, problems);
   const refunds = refundSettings(env, problems);
   const c2b = c2bSettings(env, problems);
+  const webhooks = webhookSettings(env, problems);
   problems.throwIfAny();
 
   return Object.freeze({
@@ -88,7 +89,7 @@ export function loadConfig(source: Record<string, string | undefined>) {
     /** Till and paybill payments (C2B); undefined: none taken. */
     c2b,
     /** Webhooks' delivery and the addresses they may go to (webhooks/, docs/webhooks.md). */
-    webhooks: webhookSettings(env),
+    webhooks,
   });
 }
 

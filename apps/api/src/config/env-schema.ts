@@ -124,7 +124,7 @@ export const EnvSchema = z.object({
     .transform((value, ctx) => retentionDays(value, ctx)),
   HISTORY_ACCESS: z.enum(['open', 'operators']).optional(),
   WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).optional(),
-  WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(2000),
+  WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(1000),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   SESSION_COOKIE_SECURE: z.enum(['true', 'false']).optional(),
   SESSION_IDLE_MINUTES: z.coerce

@@ -1,7 +1,8 @@
 /**
  * Delivers the outbox's events (docs/webhooks.md, docs/reliability.md). Every instance that runs the
- * reconciler runs this loop too: it claims due deliveries with a lease (so that no two instances
- * send the same one at once), POSTs each signed (signature.ts) to an address checked at that moment
+ * reconciler runs this loop too: each endpoint's due deliveries are claimed and sent by a worker of
+ * their own (so that an endpoint that never answers delays no other's), with a lease (so that no
+ * two instances send the same one at once); it POSTs each signed (signature.ts) to an address checked at that moment
  * (url-guard.ts, http-post.ts), and records the outcome. A 2xx answer delivers it; anything else is
  * tried again with backoff (RETRY_AFTER_S) until three days after the event, then given up. An
  * endpoint whose deliveries have all failed for more than three days is disabled, and the audit
@@ -19,6 +20,7 @@ import type { WebhookSettings } from '../config/webhook-settings.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { transact } from '../db/transact.ts';
 import { startLoop, whileFull, type BackgroundLoop } from '../db/background-loop.ts';
+import { logFailure } from '../db/unavailable.ts';
 import { MAX_LENGTH } from '../lib/stored-lengths.ts';
 import { postWebhook, type PostResult } from './http-post.ts';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from './signature.ts';
@@ -61,16 +63,16 @@ function failureWords(result: PostResult): string | null {
 
 /** The endpoint has failed since `since`: past three days, it is disabled and the owner told. */
 async function disableIfFailingTooLong(deps: DelivererDeps, endpointId: string, now: number) {
-  await transact(deps.db, async (trx) => {
+  const disabled = await transact(deps.db, async (trx) => {
     const endpoint = await repo.findEndpoint(trx, endpointId);
-    if (!endpoint || endpoint.enabled !== 1 || endpoint.failing_since === null) return;
-    if (now - Date.parse(endpoint.failing_since) <= GIVE_UP_AFTER_MS) return;
-    await repo.updateEndpoint(trx, endpointId, {
-      enabled: 0,
+    if (!endpoint || endpoint.enabled !== 1 || endpoint.failing_since === null) return false;
+    if (now - Date.parse(endpoint.failing_since) <= GIVE_UP_AFTER_MS) return false;
+    const disabledNow = await repo.disableEndpoint(trx, endpointId, {
       disabled_reason: 'failing',
       disabled_at: iso(now),
       updated_at: iso(now),
     });
+    if (!disabledNow) return false;
     await recordAudit(trx, {
       at: new Date(now),
       actorKind: 'command',
@@ -79,8 +81,11 @@ async function disableIfFailingTooLong(deps: DelivererDeps, endpointId: string, 
       target: endpointId,
       detail: `Every delivery to ${endpoint.url} has failed since ${endpoint.failing_since}: no more events are sent to it until it is enabled again.`,
     });
+    return true;
   });
-  deps.log.warn({ endpointId }, 'webhook endpoint disabled: failing for more than three days');
+  // Only when it was: most failures of an endpoint are within its three days.
+  if (disabled)
+    deps.log.warn({ endpointId }, 'webhook endpoint disabled: failing for more than three days');
 }
 
 async function record(
@@ -110,7 +115,12 @@ async function record(
   if (!ok) await disableIfFailingTooLong(deps, delivery.endpoint_id, now);
 }
 
-async function deliverOne(deps: DelivererDeps, owner: string, delivery: repo.DueDelivery) {
+async function deliverOne(
+  deps: DelivererDeps,
+  owner: string,
+  delivery: repo.DueDelivery,
+  signal: AbortSignal | undefined,
+) {
   const at = deps.now();
   const eventId = (JSON.parse(delivery.body) as { id: string }).id;
   const result = await postWebhook({
@@ -124,12 +134,24 @@ async function deliverOne(deps: DelivererDeps, owner: string, delivery: repo.Due
     timeoutMs: deps.settings.timeoutMs,
     policy: deps.settings,
     resolve: deps.resolve ?? systemResolve,
+    ...(signal ? { signal } : {}),
   });
+  // Cut short by a stop: not an attempt. The claim is given back, and the delivery sent again
+  // (by this instance once restarted, or another): at least once, never lost.
+  if (result.abandoned) return repo.releaseLease(deps.db, delivery.id, owner);
   await record(deps, owner, delivery, result, at.getTime());
 }
 
-/** Claims and sends every delivery due now (a batch); returns how many were claimed. */
-export async function deliverDue(deps: DelivererDeps, owner: string): Promise<number> {
+/**
+ * Claims and sends one batch of the deliveries due now (to `endpointId` alone if given), side by
+ * side; returns how many were claimed.
+ */
+export async function deliverBatch(
+  deps: DelivererDeps,
+  owner: string,
+  endpointId?: string,
+  signal?: AbortSignal,
+): Promise<number> {
   const now = deps.now().getTime();
   const ids = await repo.claimDueDeliveries(
     deps.db,
@@ -137,12 +159,13 @@ export async function deliverDue(deps: DelivererDeps, owner: string): Promise<nu
     iso(now),
     iso(now + deps.settings.leaseMs),
     BATCH,
+    endpointId,
   );
   const claimed = await repo.loadClaimed(deps.db, ids);
   await Promise.all(
     claimed.map(async (delivery) => {
       try {
-        await deliverOne(deps, owner, delivery);
+        await deliverOne(deps, owner, delivery, signal);
       } catch (error) {
         deps.log.error({ err: error, deliveryId: delivery.id }, 'webhook delivery failed');
       }
@@ -151,17 +174,61 @@ export async function deliverDue(deps: DelivererDeps, owner: string): Promise<nu
   return ids.length;
 }
 
-/** Sends due deliveries every WEBHOOK_INTERVAL_MS until stopped. */
+/**
+ * One pass, awaited: a batch of each endpoint's due deliveries, the endpoints side by side; returns
+ * how many were claimed. The tests' deliverer; the running one is startDeliverer's.
+ */
+export async function deliverDue(deps: DelivererDeps, owner: string): Promise<number> {
+  const due = await repo.endpointsWithDueDeliveries(deps.db, iso(deps.now().getTime()));
+  const counts = await Promise.all(due.map((endpointId) => deliverBatch(deps, owner, endpointId)));
+  return counts.reduce((sum, count) => sum + count, 0);
+}
+
+/**
+ * Sends due deliveries until stopped, each endpoint apart from the others, so that one that is slow
+ * or never answers holds up only its own events. Every WEBHOOK_INTERVAL_MS a round looks for the
+ * endpoints with deliveries due and starts a worker for each that has none in this instance; a
+ * worker claims (with the lease) and sends its endpoint's deliveries a batch at a time until none
+ * is left, then ends. The round never waits for a send. `stop` ends the rounds, abandons the sends
+ * under way (their claims are given back, so they are sent again) and waits for the workers.
+ */
 export function startDeliverer(deps: DelivererDeps): BackgroundLoop {
   const owner = randomUUID();
-  return startLoop({
+  const stopping = new AbortController();
+  const stopped = () => stopping.signal.aborted;
+  const workers = new Map<string, Promise<void>>();
+  const words = {
+    unavailable: 'webhook delivery waits for the database',
+    failed: 'webhook delivery round failed',
+  };
+  const startWorker = (endpointId: string) => {
+    const worker = whileFull(
+      () => deliverBatch(deps, owner, endpointId, stopping.signal),
+      BATCH,
+      stopped,
+    )
+      .catch((error: unknown) => logFailure(deps.log, error, words))
+      .finally(() => workers.delete(endpointId));
+    workers.set(endpointId, worker);
+  };
+  const loop = startLoop({
     log: deps.log,
-    words: {
-      unavailable: 'webhook delivery waits for the database',
-      failed: 'webhook delivery round failed',
-    },
+    words,
     firstMs: deps.settings.intervalMs,
     intervalMs: deps.settings.intervalMs,
-    round: (stopped) => whileFull(() => deliverDue(deps, owner), BATCH, stopped),
+    round: async (isStopped) => {
+      const due = await repo.endpointsWithDueDeliveries(deps.db, iso(deps.now().getTime()));
+      for (const endpointId of due) {
+        if (isStopped()) return;
+        if (!workers.has(endpointId)) startWorker(endpointId);
+      }
+    },
   });
+  return {
+    async stop() {
+      await loop.stop();
+      stopping.abort();
+      await Promise.all(workers.values());
+    },
+  };
 }

@@ -11,10 +11,11 @@ import { startReceiver, type Receiver } from '../test/webhook-receiver.ts';
 import { transact } from '../db/transact.ts';
 import { storedPayment } from '../test/stored-payment.ts';
 import { RESPONSE_READ_MAX } from './http-post.ts';
+import { EXCERPT_MAX } from './answer-excerpt.ts';
 import { RETRY_AFTER_S, retryAfterS } from './deliverer.ts';
 import { enqueueWebhookEvent } from './outbox.ts';
 import { anEndpoint } from './webhooks.fixtures.ts';
-import { deliverOnce, paymentSucceeded, webhookClock } from './webhook-world.ts';
+import { deliverOnce, paymentSucceeded, silentLog, webhookClock } from './webhook-world.ts';
 import { toTransactionDto } from '../transactions/transaction-dto.ts';
 
 /** Stripe's scheme, as a receiver would check it: t=…,v1=hex HMAC-SHA256 of "t.body". */
@@ -173,10 +174,65 @@ for (const dialect of DIALECTS) {
       await deliverOnce(database.db, clock.now);
       const [delivery] = await deliveries();
       expect(delivery!.delivered_at).not.toBeNull();
-      expect(delivery!.last_response).toBe('x'.repeat(500));
+      // Only a short excerpt of it is kept (answer-excerpt.ts).
+      expect(delivery!.last_response).toBe(`${'x'.repeat(EXCERPT_MAX - 1)}…`);
       // The answer was cut once its first bytes were read: far from all of it was sent.
       expect(written).toBeLessThan(total / 4);
       expect(RESPONSE_READ_MAX).toBeLessThanOrEqual(4096);
+    });
+
+    it('keeps a short plain-text excerpt of a text answer, and nothing of any other', async () => {
+      const page =
+        '<!doctype html><html><head><style>body{color:red}</style><script>var secret = 1;</script>' +
+        '<title>Admin</title></head><body>\u0000<h1>Internal\u001b[31m service</h1>\u202e' +
+        `<p>${'word '.repeat(200)}</p></body></html>`;
+      receiver.answers = [
+        (response) => {
+          response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+          response.end(page);
+        },
+        (response) => {
+          response.writeHead(500, { 'Content-Type': 'application/octet-stream' });
+          response.end('root:x:0:0:root:/root:/bin/bash');
+        },
+        (response) => {
+          response.writeHead(200);
+          response.end('no content type');
+        },
+      ];
+      await anEndpoint(database.db, { url: `${receiver.url}/hooks` });
+      for (const id of ['p1', 'p2', 'p3']) await paymentSucceeded(database.db, id, clock.now());
+      await deliverOnce(database.db, clock.now);
+      const kept = (await deliveries()).map((each) => [each.last_status, each.last_response]);
+      const html = kept.find(([, response]) => response !== null)![1] as string;
+      expect(html.startsWith('Admin Internal [31m service word word')).toBe(true);
+      expect(Array.from(html)).toHaveLength(EXCERPT_MAX);
+      expect(html).not.toMatch(/[<>\p{Cc}\u202e]|secret|color/u);
+      expect(kept).toContainEqual([500, null]);
+      expect(kept).toContainEqual([200, null]);
+    });
+
+    it('logs an endpoint disabled only when one was', async () => {
+      receiver.answers = [500];
+      const warned: string[] = [];
+      const log = {
+        ...silentLog,
+        warn: (_: object, message: string) => void warned.push(message),
+      } as unknown as typeof silentLog;
+      const endpoint = await anEndpoint(database.db, { url: `${receiver.url}/hooks` });
+      await paymentSucceeded(database.db, 'p1', clock.now());
+      await deliverOnce(database.db, clock.now, { log });
+      // Failed, but for less than three days: nothing disabled, nothing said.
+      expect(warned).toEqual([]);
+      clock.advance(3 * 24 * 3_600_000 + 60_000);
+      await paymentSucceeded(database.db, 'p2', clock.now());
+      await deliverOnce(database.db, clock.now, { log });
+      expect(warned).toEqual(['webhook endpoint disabled: failing for more than three days']);
+      const [row] = await database.db.selectFrom('webhook_endpoints').selectAll().execute();
+      expect(row).toMatchObject({ id: endpoint.id, enabled: 0 });
+      // p1's retry and p2 failed side by side: the endpoint was disabled (and the owner told) once.
+      const audit = await database.db.selectFrom('audit_events').select('action').execute();
+      expect(audit).toEqual([{ action: 'webhook_endpoint_disabled' }]);
     });
 
     it('gives up three days after the event, and disables an endpoint failing for more than three days', async () => {

@@ -2,13 +2,15 @@
  * One attempt at a delivery: a POST of the exact body to the endpoint, to an address checked by
  * url-guard.ts at this moment (connected to by that address, with the name as Host and TLS's SNI,
  * so that the DNS answer checked is the one used). Bounded on every side: one deadline from the
- * connection to the last byte read, at most RESPONSE_READ_MAX bytes of the answer read, no
+ * connection to the last byte read, at most RESPONSE_READ_MAX bytes of the answer read (of which
+ * only a short plain-text excerpt is kept, answer-excerpt.ts), no
  * redirect followed (a 3xx is an answer like any other that is not 2xx: a failure), and no
  * connection kept or shared.
  */
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { answerExcerpt } from './answer-excerpt.ts';
 import { allowedAddress, hostOf, UrlRefused, type Resolve, type UrlPolicy } from './url-guard.ts';
 
 /** The most of an answer read: enough for its first words; the rest is never downloaded. */
@@ -21,16 +23,22 @@ export interface PostInput {
   timeoutMs: number;
   policy: UrlPolicy;
   resolve: Resolve;
+  /** Aborted when the deliverer stops: the attempt is then abandoned, not recorded. */
+  signal?: AbortSignal;
 }
 
 export interface PostResult {
   /** The HTTP status answered; null when none was (`error` says why). */
   status: number | null;
   durationMs: number;
-  /** The start of the answer (at most RESPONSE_READ_MAX bytes, as UTF-8). */
+  /** A short plain-text excerpt of a text-ish answer (answer-excerpt.ts), never its whole body. */
   response: string | null;
   error: string | null;
+  /** Set when the attempt was cut short because the deliverer stopped: it says nothing. */
+  abandoned?: true;
 }
+
+const ABANDONED = 'Abandoned: the deliverer stopped before an answer came.';
 
 /** Why no answer came, in a few words for the owner. */
 function describeFailure(error: unknown): string {
@@ -59,6 +67,8 @@ export async function postWebhook(input: PostInput): Promise<PostResult> {
   const elapsed = () => Math.round(performance.now() - started);
   const url = new URL(input.url);
   const host = hostOf(url);
+  if (input.signal?.aborted)
+    return { status: null, durationMs: 0, response: null, error: ABANDONED, abandoned: true };
   let target;
   try {
     target = await allowedAddress(host, input.policy, input.resolve);
@@ -72,6 +82,7 @@ export async function postWebhook(input: PostInput): Promise<PostResult> {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
+      input.signal?.removeEventListener('abort', abandon);
       request.destroy();
       resolve({ ...result, durationMs: elapsed() });
     };
@@ -100,6 +111,10 @@ export async function postWebhook(input: PostInput): Promise<PostResult> {
         }),
       input.timeoutMs,
     );
+    const abandon = () =>
+      finish({ status: null, response: null, error: ABANDONED, abandoned: true });
+    input.signal?.addEventListener('abort', abandon, { once: true });
+    if (input.signal?.aborted) abandon();
     request.on('error', (error) =>
       finish({ status: null, response: null, error: describeFailure(error) }),
     );
@@ -109,7 +124,10 @@ export async function postWebhook(input: PostInput): Promise<PostResult> {
       const done = () =>
         finish({
           status: response.statusCode ?? null,
-          response: Buffer.concat(chunks).subarray(0, RESPONSE_READ_MAX).toString('utf8'),
+          response: answerExcerpt(
+            Buffer.concat(chunks).subarray(0, RESPONSE_READ_MAX).toString('utf8'),
+            response.headers['content-type'],
+          ),
           error: null,
         });
       response.on('data', (chunk: Buffer) => {

@@ -3,9 +3,12 @@
  * whoever manages endpoints, and the server then sends requests to it: left unchecked, it could make
  * the server reach what only the server can reach (its own admin ports, a cloud's metadata service at
  * 169.254.169.254, the shop's private network), which is server-side request forgery. So, unless
- * WEBHOOK_ALLOW_PRIVATE_URLS allows them (the default outside production), a URL may not lead to
+ * WEBHOOK_ALLOW_PRIVATE_URLS allows them (the default with the simulator only), a URL may not lead to
  * this machine, a private, shared, link-local or unique-local network, an unspecified or a
  * multicast address; and in production it must be https://.
+ *
+ * An IPv6 address that carries an IPv4 one (IPv4-mapped or -compatible, 6to4, Teredo, NAT64) is
+ * judged as that IPv4 address, whatever its spelling: it is read into its 16 bytes, not matched.
  *
  * The name is checked when the endpoint is saved AND at every delivery, on the address actually
  * connected to: a name's DNS can change after it was saved (DNS rebinding), so the deliverer
@@ -54,7 +57,7 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
-  ['64:ff9b::', 96], // NAT64: an IPv4 address behind a translator (RFC 6052)
+  ['fec0::', 10], // site-local, deprecated but still routed inside some networks (RFC 3879)
   ['fc00::', 7], // unique-local (RFC 4193)
   ['fe80::', 10], // link-local
   ['ff00::', 8], // multicast
@@ -62,26 +65,79 @@ for (const [network, prefix] of [
   FORBIDDEN.addSubnet(network, prefix, 'ipv6');
 }
 
-/** The IPv4 address an IPv4-mapped IPv6 address (`::ffff:10.0.0.1`, `::ffff:a00:1`) carries. */
-function mappedIpv4(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:0{0,4}:){0,5}:?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^(?:0{0,4}:){0,5}:?ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (!hex) return undefined;
-  const high = parseInt(hex[1]!, 16);
-  const low = parseInt(hex[2]!, 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+/** The 16 bytes of an IPv6 address in any spelling (compressed, dotted tail, zone), or undefined. */
+export function ipv6Bytes(address: string): Uint8Array | undefined {
+  const text = address.replace(/%.*$/, '');
+  if (isIP(text) !== 6) return undefined;
+  const words = (part: string): number[] =>
+    part === ''
+      ? []
+      : part.split(':').flatMap((group) => {
+          if (!group.includes('.')) return [parseInt(group, 16)];
+          const [a, b, c, d] = group.split('.').map(Number) as [number, number, number, number];
+          return [(a << 8) | b, (c << 8) | d];
+        });
+  const gap = text.indexOf('::');
+  const head = words(gap === -1 ? text : text.slice(0, gap));
+  const tail = gap === -1 ? [] : words(text.slice(gap + 2));
+  const all =
+    gap === -1 ? head : [...head, ...Array<number>(8 - head.length - tail.length).fill(0), ...tail];
+  if (all.length !== 8) return undefined;
+  const bytes = new Uint8Array(16);
+  all.forEach((word, i) => {
+    bytes[2 * i] = word >> 8;
+    bytes[2 * i + 1] = word & 255;
+  });
+  return bytes;
+}
+
+const zero = (bytes: Uint8Array, from: number, to: number) =>
+  bytes.subarray(from, to).every((byte) => byte === 0);
+const dotted = (bytes: Uint8Array | number[]) => Array.from(bytes).join('.');
+
+/**
+ * The IPv4 address an IPv6 address leads to, where it embeds one: a packet to it reaches that IPv4
+ * address (through the host's own stack, a 6to4 or Teredo relay, or a NAT64 translator), so it is
+ * judged as that address. `null` for an address in the local-use NAT64 prefix whose IPv4 cannot be
+ * told (the operator picks where it sits), which is refused; undefined for an ordinary IPv6 address.
+ */
+export function embeddedIpv4(bytes: Uint8Array): string | null | undefined {
+  const last = bytes.subarray(12, 16);
+  // IPv4-compatible ::/96 (:: and ::1 included, as 0.0.0.0 and 0.0.0.1, both refused),
+  // IPv4-mapped ::ffff:0:0/96 and SIIT's IPv4-translated ::ffff:0:0:0/96.
+  if (
+    zero(bytes, 0, 10) &&
+    ((bytes[10] === 0 && bytes[11] === 0) || (bytes[10] === 255 && bytes[11] === 255))
+  )
+    return dotted(last);
+  if (zero(bytes, 0, 8) && bytes[8] === 255 && bytes[9] === 255 && zero(bytes, 10, 12))
+    return dotted(last);
+  const first = (bytes[0]! << 8) | bytes[1]!;
+  const second = (bytes[2]! << 8) | bytes[3]!;
+  // 6to4 2002::/16 (RFC 3056): the relay's IPv4 in the next 32 bits.
+  if (first === 0x2002) return dotted(bytes.subarray(2, 6));
+  // Teredo 2001::/32 (RFC 4380): the client's IPv4 is the last 32 bits, each bit inverted.
+  if (first === 0x2001 && second === 0) return dotted(Array.from(last, (byte) => byte ^ 255));
+  if (first === 0x64 && second === 0xff9b) {
+    // NAT64's well-known prefix 64:ff9b::/96 (RFC 6052).
+    if (zero(bytes, 4, 12)) return dotted(last);
+    // The local-use 64:ff9b:1::/48 (RFC 8215): judged as the /96 form when it is one; anywhere
+    // else in it the IPv4 may sit in several places, so the address is refused.
+    if (bytes[4] === 0 && bytes[5] === 1) return zero(bytes, 6, 12) ? dotted(last) : null;
+  }
+  return undefined;
 }
 
 /** Whether `address` (an IP address) is one no webhook may reach unless allowed. */
 export function isForbiddenAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return FORBIDDEN.check(address, 'ipv4');
-  if (family !== 6) return true;
-  const mapped = mappedIpv4(address);
-  if (mapped !== undefined) return FORBIDDEN.check(mapped, 'ipv4');
-  return FORBIDDEN.check(address, 'ipv6');
+  const bytes = ipv6Bytes(address);
+  if (!bytes) return true;
+  const inside = embeddedIpv4(bytes);
+  if (inside === null) return true;
+  if (inside !== undefined) return FORBIDDEN.check(inside, 'ipv4');
+  return FORBIDDEN.check(address.replace(/%.*$/, ''), 'ipv6');
 }
 
 /** Why a webhook may not go somewhere: the words the owner reads. */

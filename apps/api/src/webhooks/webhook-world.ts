@@ -33,13 +33,18 @@ export function webhookClock(start = '2026-11-27T09:00:00.000Z') {
 export function deliverOnce(
   db: Kysely<Database>,
   now: () => Date,
-  options: { owner?: string; settings?: Partial<WebhookSettings>; resolve?: Resolve } = {},
+  options: {
+    owner?: string;
+    settings?: Partial<WebhookSettings>;
+    resolve?: Resolve;
+    log?: FastifyBaseLogger;
+  } = {},
 ): Promise<number> {
   return deliverDue(
     {
       db,
       now,
-      log: silentLog,
+      log: options.log ?? silentLog,
       settings: { ...TEST_SETTINGS, ...options.settings },
       ...(options.resolve ? { resolve: options.resolve } : {}),
     },

@@ -52,6 +52,24 @@ export async function updateEndpoint(
   await db.updateTable('webhook_endpoints').set(patch).where('id', '=', id).execute();
 }
 
+/**
+ * Disables an endpoint still enabled; whether this call did. Two failures of one endpoint recorded
+ * at once (its deliveries are sent side by side) both find it enabled: only one disables it.
+ */
+export async function disableEndpoint(
+  db: Db,
+  id: string,
+  patch: Updateable<WebhookEndpointTable>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_endpoints')
+    .set({ ...patch, enabled: 0 })
+    .where('id', '=', id)
+    .where('enabled', '=', 1)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 export async function deleteEndpoint(db: Db, id: string): Promise<boolean> {
   // Its deliveries go with it (on delete cascade), not the events other endpoints may still get.
   await db.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id).execute();
@@ -78,11 +96,30 @@ export type DueDelivery = WebhookDeliveryRow & {
   event_created_at: string;
 };
 
+/** Due now, to an enabled endpoint, and not leased (or its lease lapsed). */
+function dueDeliveries(db: Db, now: string) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .where('e.enabled', '=', 1)
+    .where('d.next_attempt_at', '<=', now)
+    .where((inner) =>
+      inner.or([inner('d.lease_until', 'is', null), inner('d.lease_until', '<', now)]),
+    );
+}
+
+/** The endpoints with deliveries due now and free to claim: each gets its own worker. */
+export async function endpointsWithDueDeliveries(db: Db, now: string): Promise<string[]> {
+  const rows = await dueDeliveries(db, now).select('d.endpoint_id').distinct().execute();
+  return rows.map((row) => row.endpoint_id);
+}
+
 /**
- * Claims up to `limit` deliveries due now to enabled endpoints, for `owner` until `leaseUntil`.
- * The lease conditions are repeated in the UPDATE itself: on PostgreSQL a concurrent claimer
- * re-checks them on the row it waited for, so no two instances claim the same delivery (as
- * transactions/reconciliation.repository.ts claims payments). SQLite has one writer.
+ * Claims up to `limit` deliveries due now to enabled endpoints (to `endpointId` alone if given),
+ * for `owner` until `leaseUntil`. The lease conditions are repeated in the UPDATE itself: on
+ * PostgreSQL a concurrent claimer re-checks them on the row it waited for, so no two instances
+ * claim the same delivery (as transactions/reconciliation.repository.ts claims payments). SQLite
+ * has one writer.
  */
 export async function claimDueDeliveries(
   db: Db,
@@ -90,28 +127,31 @@ export async function claimDueDeliveries(
   now: string,
   leaseUntil: string,
   limit: number,
+  endpointId?: string,
 ): Promise<string[]> {
   const rows = await db
     .updateTable('webhook_deliveries')
     .set({ lease_owner: owner, lease_until: leaseUntil })
     .where('next_attempt_at', 'is not', null)
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-    .where('id', 'in', (eb) =>
-      eb
-        .selectFrom('webhook_deliveries as d')
-        .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-        .select('d.id')
-        .where('e.enabled', '=', 1)
-        .where('d.next_attempt_at', '<=', now)
-        .where((inner) =>
-          inner.or([inner('d.lease_until', 'is', null), inner('d.lease_until', '<', now)]),
-        )
-        .orderBy('d.next_attempt_at')
-        .limit(limit),
-    )
+    .where('id', 'in', () => {
+      let due = dueDeliveries(db, now);
+      if (endpointId !== undefined) due = due.where('d.endpoint_id', '=', endpointId);
+      return due.select('d.id').orderBy('d.next_attempt_at').limit(limit);
+    })
     .returning('id')
     .execute();
   return rows.map((row) => row.id);
+}
+
+/** Gives back a claim whose attempt was abandoned (the deliverer stopping): due again at once. */
+export async function releaseLease(db: Db, id: string, owner: string): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ lease_owner: null, lease_until: null })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .execute();
 }
 
 /** Claimed deliveries with their endpoint's URL and secret and their event's body. */

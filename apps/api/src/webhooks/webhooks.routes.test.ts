@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { signedInWorld, type Browser, type SignedInWorld } from '../test/signed-in.ts';
 import { startReceiver, type Receiver } from '../test/webhook-receiver.ts';
+import { EXCERPT_MAX } from './answer-excerpt.ts';
 import { deliverOnce } from './webhook-world.ts';
 
 for (const dialect of DIALECTS) {
@@ -78,6 +79,22 @@ for (const dialect of DIALECTS) {
       expect(audit.map((each) => each.action)).toEqual(
         expect.arrayContaining(['webhook_endpoint_added', 'webhook_test_sent', 'webhook_resent']),
       );
+    });
+
+    it('shows a short plain-text excerpt of an answer kept before excerpts were', async () => {
+      const added = await send('POST', '/api/webhooks/endpoints', {
+        url: `${receiver.url}/hooks`,
+        events: ['payment.succeeded'],
+      });
+      const { endpoint } = added.json().data;
+      await send('POST', `/api/webhooks/endpoints/${endpoint.id}/test`);
+      // As an older deliverer kept it: the first 500 characters of whatever came back.
+      const stored = `<html><body>\u001b[2J<b>db_password</b>=${'s'.repeat(480)}`.slice(0, 500);
+      await database.db.updateTable('webhook_deliveries').set({ last_response: stored }).execute();
+      const page = await send('GET', `/api/webhooks/endpoints/${endpoint.id}/deliveries`);
+      const [delivery] = page.json().data.deliveries;
+      expect(delivery.lastResponse).toBe(`[2J db_password =${'s'.repeat(182)}…`);
+      expect(Array.from(delivery.lastResponse as string)).toHaveLength(EXCERPT_MAX);
     });
 
     it('changes, rotates the secret of, disables and removes an endpoint', async () => {

@@ -27,6 +27,7 @@ import { encodeCursor, type ListPosition } from '../transactions/list-cursor.ts'
 import { endpointEvents, enqueueTestEvent } from './outbox.ts';
 import { newSecret, secretPrefix } from './signature.ts';
 import { checkWebhookUrl, UrlRefused, type Resolve, type UrlPolicy } from './url-guard.ts';
+import { plainExcerpt } from './answer-excerpt.ts';
 import * as repo from './webhooks.repository.ts';
 
 export interface WebhookServiceDeps {
@@ -78,7 +79,8 @@ export function deliveryEntry(row: repo.DeliveryListRow): WebhookDelivery {
     lastAttemptAt: row.last_attempt_at,
     lastStatus: row.last_status === null ? null : Number(row.last_status),
     lastDurationMs: row.last_duration_ms === null ? null : Number(row.last_duration_ms),
-    lastResponse: row.last_response,
+    // Cleaned again as shown: a row kept before excerpts were (up to 500 characters of anything).
+    lastResponse: plainExcerpt(row.last_response),
     lastError: row.last_error,
     nextAttemptAt: row.next_attempt_at,
     deliveredAt: row.delivered_at,
