@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, createTestDatabase, type TestDatabase } from './test/test-db.ts';
 import { verifyPassword } from './operators/password.ts';
+import { createKey, keyFor } from './keys/keys.service.ts';
 
 const CLI = path.resolve(import.meta.dirname, 'operator-cli.ts');
 const PASSWORD = 'a long enough phrase';
@@ -103,6 +104,70 @@ for (const dialect of DIALECTS) {
         output: expect.stringContaining('No operator is named Otieno.'),
       });
       expect((await stored()).map((row) => row.name)).toEqual(['Amina']);
+    });
+
+    it('revokes the keys of an owner it removes or makes a cashier, saying so, with a line each', async () => {
+      for (const name of ['Amina', 'Zuri', 'Kito']) {
+        await operator(['add', name, '--role', 'owner'], `${PASSWORD}\n`);
+      }
+      const ids = Object.fromEntries((await stored()).map((row) => [row.name, row.id]));
+      const now = new Date();
+      const keyOf = (maker: string, name: string) =>
+        createKey(database.db, {
+          name,
+          scope: 'payments:read',
+          createdBy: maker,
+          createdById: ids[maker]!,
+          now,
+        });
+      const kept = await keyOf('Amina', 'Till');
+      await keyOf('Zuri', 'Accounts');
+      await keyOf('Kito', 'Export 1');
+      await keyOf('Kito', 'Export 2');
+
+      expect(await operator(['role', 'Zuri', 'cashier'])).toEqual({
+        code: 0,
+        output: 'Zuri is now cashier. The API key they made is revoked.\n',
+      });
+      expect(await operator(['remove', 'Kito'])).toEqual({
+        code: 0,
+        output: 'Removed Kito; their sessions are ended. The 2 API keys they made are revoked.\n',
+      });
+      const keys = await database.db
+        .selectFrom('api_keys')
+        .select(['name', 'revoked_reason', 'revoked_by'])
+        .where('revoked_at', 'is not', null)
+        .orderBy('name')
+        .execute();
+      expect(keys).toEqual([
+        { name: 'Accounts', revoked_reason: 'maker_not_owner', revoked_by: null },
+        { name: 'Export 1', revoked_reason: 'maker_removed', revoked_by: null },
+        { name: 'Export 2', revoked_reason: 'maker_removed', revoked_by: null },
+      ]);
+      expect(await keyFor({ db: database.db, now: () => now }, kept.secret)).toBeDefined();
+      const lines = await database.db
+        .selectFrom('audit_events')
+        .select(['actor_kind', 'target', 'detail'])
+        .where('action', '=', 'key_revoked')
+        .orderBy('target')
+        .execute();
+      expect(lines).toEqual([
+        {
+          actor_kind: 'command',
+          target: 'Accounts',
+          detail: 'scope payments:read; its maker Zuri is no longer an owner (now cashier)',
+        },
+        {
+          actor_kind: 'command',
+          target: 'Export 1',
+          detail: 'scope payments:read; its maker Kito was removed',
+        },
+        {
+          actor_kind: 'command',
+          target: 'Export 2',
+          detail: 'scope payments:read; its maker Kito was removed',
+        },
+      ]);
     });
   });
 }

@@ -3,6 +3,7 @@
  * `npm run operator -- add <name> --role owner|cashier|viewer` (the password is typed, unseen, or
  * read from standard input when it is not a terminal), `list`, `remove <name>`, `role <name> <role>`,
  * `link <name>` (a one-time link that sets their password, for an owner locked out of the web app).
+ * Removing an owner, or making them anything else, revokes every API key they made.
  * Each change is recorded in the audit trail as the command line's.
  * Uses the app's own settings (DATABASE_URL, DATABASE_SCHEMA, DATA_DIR).
  */
@@ -31,6 +32,14 @@ const USAGE =
   '       npm run operator -- remove <name>\n' +
   `       npm run operator -- role <name> ${ROLES}\n` +
   '       npm run operator -- link <name>   (a one-time link that sets their password)';
+
+/** A key ends with its maker: said when removing or demoting an owner revoked any. */
+function keysEnded(count: number): string {
+  if (count === 0) return '';
+  return count === 1
+    ? ' The API key they made is revoked.'
+    : ` The ${count} API keys they made are revoked.`;
+}
 
 function usage(): never {
   console.error(USAGE);
@@ -77,11 +86,11 @@ try {
     });
     console.log(`Added ${added.name} as ${added.role}.`);
   } else if (command === 'remove') {
-    await removeOperator(db, name!, { now: new Date(), by: COMMAND });
-    console.log(`Removed ${name!}; their sessions are ended.`);
+    const { keysRevoked } = await removeOperator(db, name!, { now: new Date(), by: COMMAND });
+    console.log(`Removed ${name!}; their sessions are ended.${keysEnded(keysRevoked)}`);
   } else if (command === 'role') {
-    await changeRole(db, name!, role as OperatorRole, new Date(), COMMAND);
-    console.log(`${name!} is now ${role!}.`);
+    const { keysRevoked } = await changeRole(db, name!, role as OperatorRole, new Date(), COMMAND);
+    console.log(`${name!} is now ${role!}.${keysEnded(keysRevoked)}`);
   } else if (command === 'link') {
     const link = await issueLink(db, name!, { now: new Date(), by: COMMAND });
     console.log(

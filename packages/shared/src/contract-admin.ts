@@ -83,10 +83,19 @@ export const setPasswordResponseSchema = /* @__PURE__ */ ok(z.object({ name: z.s
 /**
  * What a key may do: `payments:read` the history, the figures, the timelines and a payment's
  * merchant view; `payments:request` send payment requests; `webhooks:manage` manage the webhook
- * endpoints and their deliveries (docs/webhooks.md). Sent as `Authorization: Bearer <key>`.
+ * endpoints and their deliveries (docs/webhooks.md), whose events carry payers' full phone
+ * numbers, so it reads payments as `payments:read` does. Sent as `Authorization: Bearer <key>`.
  */
 export const API_KEY_SCOPES = ['payments:read', 'payments:request', 'webhooks:manage'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+/**
+ * Why a key was revoked: an owner revoked it (`revokedBy` names them), or it ended with its maker,
+ * who was removed or is no longer an owner (`revokedBy`: the owner who changed them; null: the
+ * server's command line).
+ */
+export const API_KEY_REVOKED_REASONS = ['owner', 'maker_removed', 'maker_not_owner'] as const;
+export type ApiKeyRevokedReason = (typeof API_KEY_REVOKED_REASONS)[number];
 
 export const apiKeySchema = /* @__PURE__ */ z.object({
   id: z.string(),
@@ -98,6 +107,8 @@ export const apiKeySchema = /* @__PURE__ */ z.object({
   createdBy: z.string(),
   lastUsedAt: z.string().nullable(),
   revokedAt: z.string().nullable(),
+  revokedReason: z.enum(API_KEY_REVOKED_REASONS).nullable(),
+  revokedBy: z.string().nullable(),
 });
 export type ApiKey = z.infer<typeof apiKeySchema>;
 

@@ -3,7 +3,12 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { EventKind, PaymentChannel, RefundStatus, TransactionStatus } from '@mpesa/shared';
 import type { CallbackKind } from '../callbacks/callback-kinds.ts';
 import type { OperatorRole } from '../operators/roles.ts';
-import type { ApiKeyScope, AuditAction, AuditActorKind } from '@mpesa/shared/contract-admin';
+import type {
+  ApiKeyRevokedReason,
+  ApiKeyScope,
+  AuditAction,
+  AuditActorKind,
+} from '@mpesa/shared/contract-admin';
 import type {
   WebhookDeliveryTable,
   WebhookEndpointTable,
@@ -229,10 +234,15 @@ export interface ApiKeyTable {
   prefix: string;
   key_hash: string;
   created_at: string;
-  /** The owner who created it, by name. */
+  /** The owner who created it, by name as it was then, and by id (migration 014). */
   created_by: string;
+  created_by_id: Generated<string | null>;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** Why it was revoked: by an owner, or with its maker (removed, or no longer an owner). */
+  revoked_reason: Generated<ApiKeyRevokedReason | null>;
+  /** The owner who revoked it, or whose change of its maker did; null: the command line. */
+  revoked_by: Generated<string | null>;
 }
 
 /** The one live one-time link that sets an operator's password: only its token's SHA-256. */

@@ -1,7 +1,8 @@
 /**
  * API keys for the shop's own systems (an owner's): list, create (the key shown once), revoke.
  * HTTP only: the rules are in keys.service.ts, the gate in operators/require-operator.ts. Only an
- * operator manages keys: a key, whatever its scope, is refused.
+ * operator manages keys: a key, whatever its scope, is refused. A key ends with its maker
+ * (keys.service.ts revokeKeysOfMaker).
  */
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -17,7 +18,7 @@ import {
   type AccessRule,
   type AuthDeps,
 } from '../operators/require-operator.ts';
-import { KEYS_ANSWERS } from './keys.answers.ts';
+import { KEYS_ANSWERS, WEBHOOKS_SCOPE_WARNING } from './keys.answers.ts';
 import { createKey, listKeys, revokeKey } from './keys.service.ts';
 
 export interface KeysRoutesOptions {
@@ -61,7 +62,10 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
       schema: guardedSchema(
         {
           summary: 'The API keys',
-          description: 'Never the keys themselves.',
+          description:
+            'Never the keys themselves. Each says who made it and, once revoked, why: revoked by ' +
+            'an owner, or ended with its maker (removed, or no longer an owner).\n\n' +
+            WEBHOOKS_SCOPE_WARNING,
           tags,
           response: KEYS_ANSWERS.list,
         },
@@ -89,7 +93,11 @@ function changeRoutes(app: RoutesApp, { deps, corsOrigins }: KeysRoutesOptions) 
           summary: 'Create an API key',
           description:
             'Its scope is what it may do: `payments:read` the history, the figures and the timelines; ' +
-            '`payments:request` send payment requests. Sent as `Authorization: Bearer <key>`.',
+            '`payments:request` send payment requests; `webhooks:manage` manage the webhook ' +
+            'endpoints and their deliveries. Sent as `Authorization: Bearer <key>`.\n\n' +
+            WEBHOOKS_SCOPE_WARNING +
+            '\n\nA key ends with its maker: removing the owner who made it, or making them a ' +
+            'cashier or a viewer, revokes it.',
           tags,
           body: createApiKeyBodySchema,
           response: KEYS_ANSWERS.create,
@@ -98,9 +106,11 @@ function changeRoutes(app: RoutesApp, { deps, corsOrigins }: KeysRoutesOptions) 
       ),
     },
     async (request, reply) => {
+      const maker = operatorOf(request);
       const created = await createKey(deps.db, {
         ...request.body,
-        createdBy: operatorOf(request).name,
+        createdBy: maker.name,
+        createdById: maker.operatorId,
         now: deps.now(),
       });
       await auditKey(deps, request, 'key_created', created.key);
@@ -124,7 +134,12 @@ function changeRoutes(app: RoutesApp, { deps, corsOrigins }: KeysRoutesOptions) 
       ),
     },
     async (request) => {
-      const { key, revokedNow } = await revokeKey(deps.db, request.params.id, deps.now());
+      const { key, revokedNow } = await revokeKey(
+        deps.db,
+        request.params.id,
+        deps.now(),
+        operatorOf(request).name,
+      );
       if (revokedNow) await auditKey(deps, request, 'key_revoked', key);
       return { success: true as const, data: { key } };
     },

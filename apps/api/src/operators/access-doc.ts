@@ -4,6 +4,7 @@
  * in words in the route's description.
  */
 import type { onRequestAsyncHookHandler } from 'fastify';
+import { WEBHOOKS_SCOPE_WARNING } from '../keys/keys.answers.ts';
 import type { AccessRule } from './require-operator.ts';
 
 /** The schemes' names in `components.securitySchemes`. */
@@ -24,7 +25,8 @@ export function securitySchemes(sessionCookie: string) {
       scheme: 'bearer',
       description:
         'An API key an owner created (POST /api/keys): `Authorization: Bearer mpk_…`. Listed with ' +
-        'the scope a route takes; a route that lists none takes no key.',
+        'the scope a route takes; a route that lists none takes no key. ' +
+        WEBHOOKS_SCOPE_WARNING,
     },
   } as const;
 }

@@ -5,7 +5,7 @@
  */
 import { createKey } from '../keys/keys.service.ts';
 import type { TestDatabase } from '../test/test-db.ts';
-import { PAYMENT_ID } from '../test/signed-in.ts';
+import { PAYMENT_ID, keyMaker } from '../test/signed-in.ts';
 import { storedPayment } from '../test/stored-payment.ts';
 import { addOperator } from './operators.service.ts';
 import { anEndpoint, aDelivery } from '../webhooks/webhooks.fixtures.ts';
@@ -41,7 +41,7 @@ const keyToRevoke = async (database: TestDatabase) => {
   const made = await createKey(database.db, {
     name: 'to revoke',
     scope: 'payments:read',
-    createdBy: 'Amina',
+    ...(await keyMaker(database, 'Amina')),
     now: new Date('2026-11-25T09:00:00.000Z'),
   });
   return `/api/keys/${made.key.id}`;

@@ -10,6 +10,7 @@ import { recordAudit } from '../audit/audit.ts';
 import { LAST_OWNER_MESSAGE } from '../errors.ts';
 import type { Database } from '../db/schema.ts';
 import { transact } from '../db/transact.ts';
+import { revokeKeysOfMaker } from '../keys/keys.service.ts';
 import { mixedScriptProblem, skeleton } from './look-alike.ts';
 import { nameKey, nameProblem, normaliseName } from './operator-name.ts';
 import { NO_PASSWORD, hashPassword, passwordProblem } from './password.ts';
@@ -121,13 +122,14 @@ export async function listOperators(db: Kysely<Database>) {
 
 /**
  * Changes a role or removes an operator, inside one transaction that holds the owners' rows, so
- * that the shop never loses its last owner, even to two owners demoting each other at once.
+ * that the shop never loses its last owner, even to two owners demoting each other at once. An
+ * owner removed or made anything else loses every key they made in the same transaction.
  */
 async function changeOperator(
   db: Kysely<Database>,
   name: string,
   change: { role: OperatorRole | null; now: Date; by?: Actor | undefined },
-): Promise<{ name: string }> {
+): Promise<{ name: string; keysRevoked: number }> {
   return transact(db, async (trx) => {
     const owners = await manage.lockOwners(trx);
     const row = await findNamed(trx, name);
@@ -147,16 +149,18 @@ async function changeOperator(
         detail: change.role === null ? `was ${row.role}` : `${row.role} → ${change.role}`,
       });
     }
-    return { name: row.name };
+    // Their keys end with them, in this same transaction: no instance sees them working after.
+    const keysRevoked = await revokeKeysOfMaker(trx, row, change);
+    return { name: row.name, keysRevoked };
   });
 }
 
-/** Removes an operator and every session of theirs. */
+/** Removes an operator, every session of theirs and every key they made; `keysRevoked` counts those. */
 export function removeOperator(
   db: Kysely<Database>,
   name: string,
   options: { now: Date; by?: Actor } = { now: new Date() },
-): Promise<{ name: string }> {
+): Promise<{ name: string; keysRevoked: number }> {
   return changeOperator(db, name, { role: null, now: options.now, by: options.by });
 }
 
@@ -166,6 +170,6 @@ export function changeRole(
   role: OperatorRole,
   now: Date,
   by?: Actor,
-): Promise<{ name: string }> {
+): Promise<{ name: string; keysRevoked: number }> {
   return changeOperator(db, name, { role, now, by });
 }

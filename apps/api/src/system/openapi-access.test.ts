@@ -50,6 +50,18 @@ describe('who may call what, in /api/openapi.json', () => {
     });
   });
 
+  it('says that a webhooks:manage key hears payers’ full phone numbers, as payments:read', () => {
+    const warning =
+      /`webhooks:manage` key reads payments too.*payer’s full phone number.*`payments:read`/s;
+    expect(operation('/api/keys', 'post').description).toMatch(warning);
+    expect(operation('/api/keys', 'get').description).toMatch(warning);
+    expect(String(document.components.securitySchemes.apiKey?.description)).toMatch(warning);
+    const tags = (document as unknown as { tags: { name: string; description: string }[] }).tags;
+    expect(tags.find((tag) => tag.name === 'API keys')?.description).toMatch(warning);
+    // And that a key ends with its maker.
+    expect(operation('/api/keys', 'post').description).toContain('A key ends with its maker');
+  });
+
   it('gives each guarded route its role and its scope, in the requirement and in words', () => {
     const expected: Array<[string, string, unknown[], string]> = [
       [

@@ -11,6 +11,7 @@ import { HIDDEN, openApiPageRoutes } from '@mpesa/openapi-page/routes';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import rootPackage from '../../../../package.json' with { type: 'json' };
 import { CLIENT_MISTAKES } from '../errors.ts';
+import { WEBHOOKS_SCOPE_WARNING } from '../keys/keys.answers.ts';
 import { securitySchemes } from '../operators/access-doc.ts';
 
 /** Refusals that come before any route: said once here rather than on every route. */
@@ -67,7 +68,9 @@ export async function registerOpenApi(
         {
           name: 'API keys',
           description:
-            'Keys for the shop’s own systems, each with a scope: created and revoked by an owner.',
+            'Keys for the shop’s own systems, each with a scope: created and revoked by an owner, ' +
+            'and revoked with the owner who made them (removed, or no longer an owner). ' +
+            WEBHOOKS_SCOPE_WARNING,
         },
         { name: 'System', description: 'Settings for the web app, and probes for load balancers.' },
       ],

@@ -22,6 +22,16 @@ export const SESSION_LIMITS = { idleMs: 30 * 60_000, maxMs: 60 * 60_000 };
 /** The stored payment the world's routes can read. */
 export const PAYMENT_ID = 'tx-1';
 
+/** The operator named `name` as a key's maker: `createKey`'s `createdBy` and `createdById`. */
+export async function keyMaker(database: TestDatabase, name: string) {
+  const row = await database.db
+    .selectFrom('operators')
+    .select('id')
+    .where('name', '=', name)
+    .executeTakeFirstOrThrow();
+  return { createdBy: name, createdById: row.id };
+}
+
 /** A Daraja that acknowledges every push. */
 export function acceptingDaraja(): DarajaClient {
   let pushes = 0;
@@ -70,25 +80,33 @@ export async function signedInWorld(
 ): Promise<SignedInWorld> {
   const clock = { now: new Date('2026-11-25T09:00:00.000Z') };
   const now = () => clock.now;
+  const ids: Partial<Record<OperatorRole, string>> = {};
   for (const [role, name] of Object.entries(OPERATOR_NAMES)) {
-    await addOperator(database.db, {
+    const added = await addOperator(database.db, {
       name,
       role: role as OperatorRole,
       password: PASSWORD,
       now: clock.now,
     });
+    ids[added.role] = added.id;
   }
   await database.db
     .insertInto('transactions')
     .values(storedPayment(PAYMENT_ID, '2026-11-25T08:00:00.000Z'))
     .execute();
   const make = (scope: ApiKeyScope) =>
-    createKey(database.db, { name: `${scope} key`, scope, createdBy: 'Amina', now: clock.now });
+    createKey(database.db, {
+      name: `${scope} key`,
+      scope,
+      createdBy: OPERATOR_NAMES.owner,
+      createdById: ids.owner!,
+      now: clock.now,
+    });
   const read = await make('payments:read');
   const request = await make('payments:request');
   const webhooks = await make('webhooks:manage');
   const revoked = await make('payments:read');
-  await revokeKey(database.db, revoked.key.id, clock.now);
+  await revokeKey(database.db, revoked.key.id, clock.now, OPERATOR_NAMES.owner);
 
   const { app } = await createTestApp({
     database,

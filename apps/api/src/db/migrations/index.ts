@@ -12,6 +12,7 @@ import * as refundsAndC2b from './2026-11-27-010-refunds-and-c2b.ts';
 import * as callbacksByPayment from './2026-11-27-011-callbacks-by-payment.ts';
 import * as webhooks from './2026-11-27-012-webhooks.ts';
 import * as channelStatusIndex from './2026-11-27-013-channel-status-index.ts';
+import * as keyRevocation from './2026-11-28-014-key-revocation.ts';
 
 /** Every migration, by name; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27-011-callbacks-by-payment': callbacksByPayment,
   '2026-11-27-012-webhooks': webhooks,
   '2026-11-27-013-channel-status-index': channelStatusIndex,
+  '2026-11-28-014-key-revocation': keyRevocation,
 };

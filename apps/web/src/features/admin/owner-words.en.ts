@@ -27,7 +27,9 @@ export const en = {
     'payments:request': { name: 'Request payments', can: 'Send payment requests' },
     'webhooks:manage': {
       name: 'Manage webhooks',
-      can: 'Add, change and remove webhook endpoints, and resend deliveries',
+      can:
+        'Add, change and remove webhook endpoints, and resend deliveries. Its endpoints receive ' +
+        'every payment with the payer’s full phone number, as “Read payments” does',
     },
   } satisfies Record<ApiKeyScope, Named> as Record<ApiKeyScope, Named>,
 
@@ -76,7 +78,8 @@ export const en = {
     /** Around the header's name, shown as code. */
     introBefore:
       'Keys let the shop’s own systems read payments or ask for them, without anyone signing in. A system sends its key in an ',
-    introAfter: ' header.',
+    introAfter:
+      ' header. A key stops working when the owner who made it is removed or is no longer an owner.',
     columns: {
       name: 'Name',
       scope: 'May',
@@ -90,6 +93,12 @@ export const en = {
     createdBy: (who: string, when: string) => `by ${who}, ${when}`,
     never: 'Never',
     revokedAt: (when: string) => `Revoked ${when}`,
+    /** Why a revoked key was revoked (`revokedReason`), and by which owner. */
+    revokedByOwner: (when: string, who: string | null) => `Revoked ${when} by ${who ?? 'an owner'}`,
+    revokedMakerRemoved: (when: string) => `Revoked ${when}: its maker was removed`,
+    revokedMakerNotOwner: (when: string) => `Revoked ${when}: its maker is no longer an owner`,
+    /** Beside a `webhooks:manage` key in the list: what it amounts to (issue 32). */
+    webhooksHear: 'Its endpoints receive payers’ full phone numbers, as “Read payments” does.',
     active: 'Active',
     revoke: 'Revoke',
     revokeName: (name: string) => `Revoke ${name}`,

@@ -16,7 +16,9 @@ export const sw: OwnerWords = {
     'payments:request': { name: 'Kuomba malipo', can: 'Kutuma maombi ya malipo' },
     'webhooks:manage': {
       name: 'Kusimamia webhooks',
-      can: 'Kuongeza, kubadilisha na kuondoa anwani za webhook, na kutuma tena',
+      can:
+        'Kuongeza, kubadilisha na kuondoa anwani za webhook, na kutuma tena. Anwani zake hupokea ' +
+        'kila malipo pamoja na namba kamili ya simu ya mlipaji, kama “Kusoma malipo”',
     },
   },
 
@@ -66,7 +68,8 @@ export const sw: OwnerWords = {
     title: 'Funguo za API',
     introBefore:
       'Funguo huruhusu mifumo ya duka lenyewe kusoma malipo au kuyaomba, bila mtu yeyote kuingia. Mfumo hutuma ufunguo wake kwenye kichwa ',
-    introAfter: '.',
+    introAfter:
+      '. Ufunguo huacha kufanya kazi mmiliki aliyeuunda anapoondolewa au anapoacha kuwa mmiliki.',
     columns: {
       name: 'Jina',
       scope: 'Unaruhusiwa',
@@ -80,6 +83,10 @@ export const sw: OwnerWords = {
     createdBy: (who, when) => `na ${who}, ${when}`,
     never: 'Haujawahi kutumika',
     revokedAt: (when) => `Ulibatilishwa ${when}`,
+    revokedByOwner: (when, who) => `Ulibatilishwa ${when} na ${who ?? 'mmiliki'}`,
+    revokedMakerRemoved: (when) => `Ulibatilishwa ${when}: aliyeuunda aliondolewa`,
+    revokedMakerNotOwner: (when) => `Ulibatilishwa ${when}: aliyeuunda si mmiliki tena`,
+    webhooksHear: 'Anwani zake hupokea namba kamili za simu za walipaji, kama “Kusoma malipo”.',
     active: 'Unatumika',
     revoke: 'Batilisha',
     revokeName: (name) => `Batilisha ${name}`,

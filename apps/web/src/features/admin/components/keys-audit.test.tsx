@@ -13,6 +13,8 @@ const KEY = {
   createdBy: 'Amina',
   lastUsedAt: null,
   revokedAt: null,
+  revokedReason: null,
+  revokedBy: null,
 };
 const entry = (id: string, overrides: Record<string, unknown> = {}) => ({
   id,
@@ -78,7 +80,14 @@ describe('the API keys screen', () => {
     const api = ownerApi((call) => {
       if (call.method === 'DELETE') {
         revoked = true;
-        return ok({ key: { ...KEY, revokedAt: '2026-11-23T09:00:00.000Z' } });
+        return ok({
+          key: {
+            ...KEY,
+            revokedAt: '2026-11-23T09:00:00.000Z',
+            revokedReason: 'owner',
+            revokedBy: 'Amina',
+          },
+        });
       }
       if (call.path === '/api/keys') {
         return ok({ keys: [revoked ? { ...KEY, revokedAt: '2026-11-23T09:00:00.000Z' } : KEY] });
@@ -95,6 +104,52 @@ describe('the API keys screen', () => {
     const removal = api.calls.find((call) => call.method === 'DELETE');
     expect(removal?.path).toBe('/api/keys/k-1');
     expect(removal?.headers.get('X-CSRF-Token')).toBe('csrf-1');
+  });
+});
+
+describe('the API keys screen, on who made a key and why it ended', () => {
+  const revoked = (id: string, reason: string, by: string | null) => ({
+    ...KEY,
+    id,
+    name: `Key ${id}`,
+    createdBy: 'Zuri',
+    revokedAt: '2026-11-23T09:00:00.000Z',
+    revokedReason: reason,
+    revokedBy: by,
+  });
+
+  it('says who made each key, why a revoked one was revoked, and what a webhooks key hears', async () => {
+    ownerApi((call) =>
+      call.path === '/api/keys'
+        ? ok({
+            keys: [
+              { ...KEY, scope: 'webhooks:manage', name: 'Hooks' },
+              revoked('k-2', 'owner', 'Amina'),
+              revoked('k-3', 'maker_removed', 'Amina'),
+              revoked('k-4', 'maker_not_owner', null),
+            ],
+          })
+        : undefined,
+    );
+    renderApp('/keys');
+    const rows = (await screen.findAllByRole('row')).slice(1);
+    expect(rows[0]).toHaveTextContent('Manage webhooks');
+    expect(rows[0]).toHaveTextContent(
+      'Its endpoints receive payers’ full phone numbers, as “Read payments” does.',
+    );
+    expect(rows[1]).toHaveTextContent('by Zuri');
+    expect(rows[1]).toHaveTextContent(/Revoked .* by Amina/);
+    expect(rows[2]).toHaveTextContent(/Revoked .*: its maker was removed/);
+    expect(rows[3]).toHaveTextContent(/Revoked .*: its maker is no longer an owner/);
+    expect(
+      screen.getByText(/A key stops working when the owner who made it is removed/),
+    ).toBeVisible();
+    // Where the scope is chosen, too.
+    expect(
+      screen.getByRole('radio', {
+        name: /Manage webhooks.*every payment with the payer’s full phone number, as “Read payments” does/,
+      }),
+    ).toBeInTheDocument();
   });
 });
 

@@ -5,10 +5,28 @@ import { useLanguage, useWords } from '../../../i18n/words';
 import { formatDate } from '../../../lib/format';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { adminKeys, createKey, keysQueryOptions, revokeKey, type ApiKey } from '../api/admin-api';
-import { ownerWords } from '../owner-words';
+import { ownerWords, type OwnerWords } from '../owner-words';
 import { useOwnerChange } from '../use-owner-change';
 import { CreateKeyForm } from './create-key-form';
 import { Confirm, OnceShown, OwnerProblem } from './owner-parts';
+
+/** A revoked key's status: when, and why (by an owner, or with its maker). */
+function revokedWords(
+  said: Omit<OwnerWords['keys'], 'columns'>,
+  key: ApiKey,
+  when: string,
+): string {
+  switch (key.revokedReason) {
+    case 'owner':
+      return said.revokedByOwner(when, key.revokedBy);
+    case 'maker_removed':
+      return said.revokedMakerRemoved(when);
+    case 'maker_not_owner':
+      return said.revokedMakerNotOwner(when);
+    default:
+      return said.revokedAt(when);
+  }
+}
 
 function KeyRow(props: {
   apiKey: ApiKey;
@@ -28,6 +46,12 @@ function KeyRow(props: {
       </td>
       <td role="cell" data-label={columns.scope}>
         {words.scopes[key.scope]?.name ?? key.scope}
+        {key.scope === 'webhooks:manage' && (
+          <>
+            <br />
+            <small>{said.webhooksHear}</small>
+          </>
+        )}
       </td>
       <td role="cell" data-label={columns.prefix}>
         <code>{key.prefix}</code>
@@ -40,7 +64,7 @@ function KeyRow(props: {
       </td>
       <td role="cell" data-label={columns.status}>
         {key.revokedAt ? (
-          said.revokedAt(date(key.revokedAt))
+          revokedWords(said, key, date(key.revokedAt))
         ) : revoking ? (
           <Confirm
             question={said.revokeQuestion(key.name)}

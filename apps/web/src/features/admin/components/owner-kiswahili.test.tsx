@@ -132,7 +132,33 @@ describe('the owner’s screens in Kiswahili', () => {
               createdBy: 'Amina',
               lastUsedAt: null,
               revokedAt: null,
+              revokedReason: null,
+              revokedBy: null,
             },
+            {
+              id: 'k-2',
+              name: 'Hooks',
+              scope: 'webhooks:manage',
+              prefix: 'mpk_cd34',
+              createdAt: '2026-11-20T08:00:00.000Z',
+              createdBy: 'Zuri',
+              lastUsedAt: null,
+              revokedAt: '2026-11-23T09:00:00.000Z',
+              revokedReason: 'maker_removed',
+              revokedBy: 'Amina',
+            },
+            ...(['owner', 'maker_not_owner'] as const).map((reason, index) => ({
+              id: `k-${3 + index}`,
+              name: `Key ${reason}`,
+              scope: 'payments:read',
+              prefix: 'mpk_ef56',
+              createdAt: '2026-11-20T08:00:00.000Z',
+              createdBy: 'Zuri',
+              lastUsedAt: null,
+              revokedAt: '2026-11-23T09:00:00.000Z',
+              revokedReason: reason,
+              revokedBy: reason === 'owner' ? 'Amina' : null,
+            })),
           ],
         });
       }
@@ -165,6 +191,23 @@ describe('the owner’s screens in Kiswahili', () => {
     expect(key).toHaveTextContent('na Amina');
     expect(key).toHaveTextContent('Haujawahi kutumika');
     expect(key).toHaveTextContent('Unatumika');
+    const [, , hooks, byOwner, notOwner] = await screen.findAllByRole('row');
+    expect(hooks).toHaveTextContent('Kusimamia webhooks');
+    expect(hooks).toHaveTextContent(
+      'Anwani zake hupokea namba kamili za simu za walipaji, kama “Kusoma malipo”.',
+    );
+    expect(hooks).toHaveTextContent('na Zuri');
+    expect(hooks).toHaveTextContent(/Ulibatilishwa .*: aliyeuunda aliondolewa/);
+    expect(byOwner).toHaveTextContent(/Ulibatilishwa .* na Amina/);
+    expect(notOwner).toHaveTextContent(/Ulibatilishwa .*: aliyeuunda si mmiliki tena/);
+    expect(
+      screen.getByText(/Ufunguo huacha kufanya kazi mmiliki aliyeuunda anapoondolewa/),
+    ).toBeVisible();
+    expect(
+      screen.getByRole('radio', {
+        name: /Kusimamia webhooks.*namba kamili ya simu ya mlipaji, kama “Kusoma malipo”/,
+      }),
+    ).toBeInTheDocument();
     await userEvent.click(within(key).getByRole('button', { name: 'Batilisha Till 2' }));
     expect(
       screen.getByRole('group', {
