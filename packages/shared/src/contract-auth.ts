@@ -21,7 +21,7 @@ export const signInBodySchema = /* @__PURE__ */ z.object({
 });
 export type SignInBody = z.infer<typeof signInBodySchema>;
 
-/** The operator signed in: the answer of `POST /api/auth/sign-in` and `GET /api/auth/me`. */
+/** The operator signed in: the answer of `GET /api/auth/me` (and, with more, of sign-in). */
 export const operatorSchema = /* @__PURE__ */ z.object({
   name: z.string(),
   role: z.enum(OPERATOR_ROLES),
@@ -33,6 +33,16 @@ export const operatorResponseSchema = /* @__PURE__ */ z.object({
   data: operatorSchema,
 });
 export type OperatorResponse = z.infer<typeof operatorResponseSchema>;
+
+/**
+ * `POST /api/auth/sign-in`'s answer: the operator, and the wrong passwords typed for their name
+ * (from any address) since they last signed in, which the web app shows them once.
+ */
+export const signInResponseSchema = /* @__PURE__ */ z.object({
+  success: z.literal(true),
+  data: operatorSchema.extend({ failedAttempts: z.number().int().min(0) }),
+});
+export type SignInResponse = z.infer<typeof signInResponseSchema>;
 
 /** `GET /api/auth/csrf`: the token `POST /api/auth/sign-out` takes in its X-CSRF-Token header. */
 export const csrfResponseSchema = /* @__PURE__ */ z.object({

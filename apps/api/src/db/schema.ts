@@ -195,6 +195,18 @@ export interface OperatorTable {
   password_hash: string;
   created_at: string;
   updated_at: string;
+  /** Wrong passwords for this name since the operator last signed in (shown to them then). */
+  failed_sign_ins: Generated<number>;
+}
+
+/**
+ * Where an operator has signed in (an IPv4 address, an IPv6 /64): past the bound on guesses for
+ * their name from all addresses, these are still let in (docs/decisions/005-sign-in-limits.md).
+ */
+export interface OperatorAddressTable {
+  operator_id: string;
+  address_key: string;
+  signed_in_at: string;
 }
 
 /** A signed-in session: its token is never stored, only its SHA-256. */
@@ -262,6 +274,7 @@ export interface Database {
   rate_limits: RateLimitTable;
   operators: OperatorTable;
   operator_sessions: OperatorSessionTable;
+  operator_addresses: OperatorAddressTable;
   audit_events: AuditEventTable;
   api_keys: ApiKeyTable;
   password_links: PasswordLinkTable;

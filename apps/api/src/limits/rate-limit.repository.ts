@@ -71,3 +71,73 @@ export async function deleteEndedWindows(
     .where('window_index', '<', windowIndex)
     .execute();
 }
+
+/** A counter over a sliding window: `key`'s count as its window reads it at `atMs`. */
+export interface SlidingCount {
+  /** This fixed window's hits, this one's included. */
+  hits: number;
+  /** The previous fixed window's hits. */
+  previous: number;
+  /** The previous window's hits weighted by how much of it the sliding window still covers, plus this one's. */
+  estimate: number;
+  windowIndex: number;
+}
+
+/**
+ * Two fixed windows' counters, kept under `key#0` and `key#1` by the parity of their index, so
+ * that the previous window's count is still there while the current one counts.
+ */
+const slidingKey = (key: string, windowIndex: number) => `${key}#${windowIndex % 2}`;
+
+/**
+ * Counts one hit for `key` in a sliding window of `windowMs` (the "sliding window counter"): the
+ * current fixed window's count, in one atomic statement as `countHit`'s, plus the previous
+ * window's weighted by the share of it that still falls inside the window ending now. A burst
+ * across a boundary is then held to the limit, not twice it, and nothing is kept per attempt.
+ */
+export async function countSlidingHit(
+  db: Kysely<Database>,
+  key: string,
+  atMs: number,
+  windowMs: number,
+): Promise<SlidingCount> {
+  const windowIndex = Math.floor(atMs / windowMs);
+  const hits = await countHit(db, slidingKey(key, windowIndex), windowIndex);
+  const row = await db
+    .selectFrom('rate_limits')
+    .select('hits')
+    .where('key', '=', storableKey(slidingKey(key, windowIndex - 1)))
+    .where('window_index', '=', windowIndex - 1)
+    .executeTakeFirst();
+  const previous = Number(row?.hits ?? 0);
+  const covered = 1 - (atMs - windowIndex * windowMs) / windowMs;
+  return { hits, previous, estimate: previous * covered + hits, windowIndex };
+}
+
+/** Takes one hit back off a sliding counter's window `windowIndex` (`countSlidingHit`'s). */
+export async function uncountSlidingHit(
+  db: Kysely<Database>,
+  key: string,
+  windowIndex: number,
+): Promise<void> {
+  await uncountHit(db, slidingKey(key, windowIndex), windowIndex);
+}
+
+/**
+ * How long until one more hit would be within `limit` if none came meanwhile: while the previous
+ * window's share fades within this window, or else once enough of this window has slid out.
+ */
+export function slidingRetryAfterMs(
+  count: SlidingCount,
+  limit: number,
+  atMs: number,
+  windowMs: number,
+): number {
+  const start = count.windowIndex * windowMs;
+  const room = limit - 1 - count.hits; // what the previous window's share may still be
+  const at =
+    room >= 0
+      ? start + windowMs * (1 - room / Math.max(count.previous, 1))
+      : start + windowMs + windowMs * (1 - (limit - 1) / count.hits);
+  return Math.max(at - atMs, 0);
+}

@@ -12,7 +12,11 @@ import {
   unauthenticated,
 } from '../errors/refusals.ts';
 import { REFUSED, answer, refusal, refusals } from '../system/openapi-answers.ts';
-import { csrfResponseSchema, operatorResponseSchema } from '@mpesa/shared/contract-auth';
+import {
+  csrfResponseSchema,
+  operatorResponseSchema,
+  signInResponseSchema,
+} from '@mpesa/shared/contract-auth';
 
 export { signInBodySchema } from '@mpesa/shared/contract-auth';
 
@@ -36,7 +40,8 @@ export const AUTH_REFUSED = {
   csrf: refusal('No X-CSRF-Token header, or not the one GET /api/auth/csrf gave', csrfRefusal()),
   signInFailed: refusal('The name or the password is wrong (never said which)', signInFailed()),
   tooManySignIns: refusal(
-    'Too many failed sign-ins for this name or from this network',
+    'Too many failed sign-ins from this network (for this name, or for any), or for this name ' +
+      'from everywhere and this network is not one the operator has signed in from',
     tooManySignIns(600),
   ),
   keyInvalid: refusal('An API key that is not valid (unknown or revoked)', apiKeyInvalid()),
@@ -53,9 +58,21 @@ export const ACCESS_REFUSED = [
 
 export const AUTH_ANSWERS = {
   signIn: {
-    200: answer(operatorResponseSchema, 'Signed in: the session cookie is set.', {
-      signedIn: { summary: 'Signed in', value: { success: true, data: SAMPLE_OPERATOR } },
-    }),
+    200: answer(
+      signInResponseSchema,
+      'Signed in: the session cookie is set. `failedAttempts` counts the wrong passwords typed ' +
+        'for this name, from any address, since the operator last signed in.',
+      {
+        signedIn: {
+          summary: 'Signed in',
+          value: { success: true, data: { ...SAMPLE_OPERATOR, failedAttempts: 0 } },
+        },
+        guessedAt: {
+          summary: 'Signed in after 3 wrong passwords for the name',
+          value: { success: true, data: { ...SAMPLE_OPERATOR, failedAttempts: 3 } },
+        },
+      },
+    ),
     ...refusals([
       REFUSED.validation,
       AUTH_REFUSED.signInFailed,

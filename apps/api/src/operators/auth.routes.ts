@@ -1,5 +1,5 @@
 /**
- * Signing in and out (docs/decisions/003-operator-sessions.md). HTTP only: the rules are in
+ * Signing in and out (docs/decisions/003-operator-sessions.md, 005-sign-in-limits.md). HTTP only: the rules are in
  * sessions.service.ts, the gate in require-operator.ts.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -44,7 +44,10 @@ function signInRoutes(app: RoutesApp, { deps, secureCookie, corsOrigins }: AuthR
         summary: 'Sign in as an operator',
         description:
           'Opens a session: an HttpOnly, SameSite=Strict cookie (Secure over HTTPS). Failures are ' +
-          'limited per name and per address; a wrong name and a wrong password get the same answer.',
+          'limited per name from one address and per address, in sliding windows, so that ' +
+          'guesses from one address never hold another back; a name guessed at from many ' +
+          'addresses is then let in only from an address its operator has signed in from. A ' +
+          'wrong name and a wrong password get the same answer.',
         tags,
         body: signInBodySchema,
         response: AUTH_ANSWERS.signIn,
@@ -64,7 +67,10 @@ function signInRoutes(app: RoutesApp, { deps, secureCookie, corsOrigins }: AuthR
         ...cookieOptions(secureCookie),
         expires: session.expiresAt,
       });
-      return { success: true as const, data: { name: session.name, role: session.role } };
+      return {
+        success: true as const,
+        data: { name: session.name, role: session.role, failedAttempts: session.failedSignIns },
+      };
     },
   );
 

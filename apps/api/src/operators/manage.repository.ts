@@ -42,10 +42,11 @@ export async function deleteSessionsOf(trx: Db, operatorId: string): Promise<voi
   await trx.deleteFrom('operator_sessions').where('operator_id', '=', operatorId).execute();
 }
 
-/** Removes the operator, their sessions and their link (SQLite enforces no cascade unasked). */
+/** Removes the operator, their sessions, their link and their addresses (SQLite enforces no cascade unasked). */
 export async function deleteOperatorById(trx: Db, operatorId: string): Promise<void> {
   await deleteSessionsOf(trx, operatorId);
   await trx.deleteFrom('password_links').where('operator_id', '=', operatorId).execute();
+  await trx.deleteFrom('operator_addresses').where('operator_id', '=', operatorId).execute();
   await trx.deleteFrom('operators').where('id', '=', operatorId).execute();
 }
 

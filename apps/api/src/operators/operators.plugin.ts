@@ -25,8 +25,18 @@ import { setPasswordRoutes } from './set-password.routes.ts';
 import { dummyHash } from './password.ts';
 import { CSRF_BINDING_KEY, cookieNames, cookieOptions, csrfBinding } from './session-cookie.ts';
 
-/** Failed sign-ins allowed per name and per address, per window (docs/decisions/003). */
-export const SIGN_IN_LIMIT = { perName: 5, perAddress: 20, windowS: 15 * 60 } as const;
+/**
+ * Failed sign-ins allowed for a name from one address and from one address, in any 15 minutes,
+ * and for a name from all addresses in any hour (docs/decisions/005-sign-in-limits.md). A
+ * one-time link's attempts count per address in fixed windows of the same length.
+ */
+export const SIGN_IN_LIMIT = {
+  perNameAndAddress: 5,
+  perAddress: 20,
+  windowS: 15 * 60,
+  perName: 100,
+  nameWindowS: 60 * 60,
+} as const;
 
 /**
  * The gates of the merchant's routes: reading the history (a viewer, or a key that reads

@@ -1,10 +1,11 @@
 /** All SQL about operators and their sessions. */
 import { SqliteAdapter, type Kysely } from 'kysely';
-import type { Database, OperatorRow } from '../db/schema.ts';
+import type { Insertable } from 'kysely';
+import type { Database, OperatorRow, OperatorTable } from '../db/schema.ts';
 
 type Db = Kysely<Database>;
 
-export async function insertOperator(db: Db, row: OperatorRow): Promise<void> {
+export async function insertOperator(db: Db, row: Insertable<OperatorTable>): Promise<void> {
   await db.insertInto('operators').values(row).execute();
 }
 
@@ -112,4 +113,71 @@ export async function deleteEndedSessions(
       ]),
     )
     .execute();
+}
+
+/** Counts one wrong password for the operator's name (shown to them at their next sign-in). */
+export async function countFailedSignIn(db: Db, operatorId: string): Promise<void> {
+  await db
+    .updateTable('operators')
+    .set((eb) => ({ failed_sign_ins: eb('failed_sign_ins', '+', 1) }))
+    .where('id', '=', operatorId)
+    .execute();
+}
+
+/**
+ * The wrong passwords counted since the operator last signed in, set back to 0: run in the
+ * transaction that opens a session, after `lockPasswordHash` (so that on PostgreSQL a failure
+ * counted meanwhile waits, and is counted for the next sign-in, not lost).
+ */
+export async function takeFailedSignIns(trx: Db, operatorId: string): Promise<number> {
+  const row = await trx
+    .selectFrom('operators')
+    .select('failed_sign_ins')
+    .where('id', '=', operatorId)
+    .executeTakeFirst();
+  const failed = Number(row?.failed_sign_ins ?? 0);
+  if (failed > 0) {
+    await trx
+      .updateTable('operators')
+      .set({ failed_sign_ins: 0 })
+      .where('id', '=', operatorId)
+      .execute();
+  }
+  return failed;
+}
+
+/** Records that the operator signed in from `addressKey`, and forgets addresses unused since `before`. */
+export async function rememberAddress(
+  trx: Db,
+  row: { operatorId: string; addressKey: string; at: string; before: string },
+): Promise<void> {
+  await trx
+    .insertInto('operator_addresses')
+    .values({ operator_id: row.operatorId, address_key: row.addressKey, signed_in_at: row.at })
+    .onConflict((conflict) =>
+      conflict.columns(['operator_id', 'address_key']).doUpdateSet({ signed_in_at: row.at }),
+    )
+    .execute();
+  await trx
+    .deleteFrom('operator_addresses')
+    .where('operator_id', '=', row.operatorId)
+    .where('signed_in_at', '<', row.before)
+    .execute();
+}
+
+/** Whether the operator signed in from `addressKey` since `since`. */
+export async function isKnownAddress(
+  db: Db,
+  operatorId: string,
+  addressKey: string,
+  since: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('operator_addresses')
+    .select('operator_id')
+    .where('operator_id', '=', operatorId)
+    .where('address_key', '=', addressKey)
+    .where('signed_in_at', '>=', since)
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { addOperator } from './operators.service.ts';
 import { operatorOf, requireOperator, type AuthDeps } from './require-operator.ts';
+import { SIGN_IN_LIMIT } from './operators.plugin.ts';
 import { signIn } from './sessions.service.ts';
 
 const PASSWORD = 'correct horse battery';
@@ -23,7 +24,7 @@ for (const dialect of DIALECTS) {
         sessions: {
           idleMs: 30 * 60_000,
           maxMs: 12 * 3_600_000,
-          signInLimit: { perName: 5, perAddress: 20, windowS: 900 },
+          signInLimit: SIGN_IN_LIMIT,
         },
       };
       await addOperator(database.db, { name: 'Amina', role: 'owner', password: PASSWORD, now });

@@ -35,7 +35,13 @@ for (const dialect of DIALECTS) {
         sessions: {
           idleMs: 30 * 60_000,
           maxMs: 12 * 3_600_000,
-          signInLimit: { perName: 3, perAddress: 5, windowS: 900 },
+          signInLimit: {
+            perNameAndAddress: 3,
+            perAddress: 5,
+            windowS: 900,
+            perName: 100,
+            nameWindowS: 3600,
+          },
         },
       };
       await addOperator(database.db, { name: 'Amina', role: 'owner', password: PASSWORD, now });
@@ -128,7 +134,7 @@ for (const dialect of DIALECTS) {
           outcomes.push((error as { statusCode: number }).statusCode);
         }
       };
-      // Otieno's limit (3) is passed by the 4th; the address's (5) by the 6th; then a flood.
+      // Otieno's limit from this address (3) is passed by the 4th; the address's (5) by the 6th; then a flood.
       for (let i = 0; i < 4; i += 1) await tryOnce('Otieno');
       for (let i = 0; i < 2; i += 1) await tryOnce(`nobody ${i}`);
       for (let i = 0; i < 10; i += 1) await tryOnce('Otieno');
@@ -143,7 +149,7 @@ for (const dialect of DIALECTS) {
           actor: 'Otieno',
           target: null,
           detail:
-            'too many failed sign-ins for this name: every attempt is refused until 2026-11-25T09:15:00.000Z',
+            'too many failed sign-ins for this name from this address: attempts are refused until about 2026-11-25T09:22:30.000Z',
         },
         {
           action: 'sign_in_failed',
@@ -152,7 +158,7 @@ for (const dialect of DIALECTS) {
           actor: null,
           target: null,
           detail:
-            'too many failed sign-ins for this address: every attempt is refused until 2026-11-25T09:15:00.000Z',
+            'too many failed sign-ins for this address: attempts are refused until about 2026-11-25T09:20:00.000Z',
         },
       ]);
     });

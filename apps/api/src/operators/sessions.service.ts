@@ -1,16 +1,25 @@
 /**
- * Sign-in, the session it opens, and sign-out (docs/decisions/003-operator-sessions.md). A
+ * Sign-in, the session it opens, and sign-out (docs/decisions/003-operator-sessions.md; the
+ * sign-in limits are docs/decisions/005-sign-in-limits.md). A
  * session's token is 32 random bytes sent once, in the cookie; the database keeps its SHA-256 and
  * both expiries, so every instance sees a sign-out at once.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { recordAudit } from '../audit/audit.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database, OperatorRow } from '../db/schema.ts';
 import { transact } from '../db/transact.ts';
-import { signInFailed, tooManySignIns } from '../errors.ts';
-import { countHit, deleteEndedWindows, uncountHit } from '../limits/rate-limit.repository.ts';
-import { isStorableName, nameKey } from './operator-name.ts';
+import { signInFailed } from '../errors.ts';
+import { uncountSlidingHit } from '../limits/rate-limit.repository.ts';
+import { MAX_LENGTH } from '../lib/stored-lengths.ts';
+import { nameKey } from './operator-name.ts';
+import {
+  countSignIn,
+  KNOWN_ADDRESS_MS,
+  usableName,
+  type Counted,
+  type SignInLimit,
+} from './sign-in-limits.ts';
 import { dummyHash, verifyPassword } from './password.ts';
 import type { OperatorRole } from './roles.ts';
 import * as repo from './operators.repository.ts';
@@ -18,8 +27,8 @@ import * as repo from './operators.repository.ts';
 export interface SessionSettings {
   idleMs: number;
   maxMs: number;
-  /** Failed sign-ins allowed per name and per address in each window. */
-  signInLimit: { perName: number; perAddress: number; windowS: number };
+  /** The sign-in limits (docs/decisions/005-sign-in-limits.md). */
+  signInLimit: SignInLimit;
 }
 
 export interface SessionDeps {
@@ -34,31 +43,17 @@ export interface SignedIn {
   role: OperatorRole;
 }
 
+/** What a sign-in opens, and the wrong passwords for the name since the operator last signed in. */
+export interface OpenedSession extends SignedIn {
+  token: string;
+  expiresAt: Date;
+  failedSignIns: number;
+}
+
 /** last_seen_at is written at most this often: not on every request. */
 const TOUCH_EVERY_MS = 60_000;
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-
-/**
- * A name that can be looked up: one no operator can have (too long, or with a control character,
- * which PostgreSQL text refuses outright when it is NUL) is never sent to the database.
- */
-const usableName = (name: string) => isStorableName(name) && !/\p{C}/u.test(name);
-
-/** What every sign-in counter's key starts with. */
-const SIGN_IN_PREFIX = 'sign-in|';
-
-/** The counters a failed sign-in counts in: its name's and its address's. */
-function limitKeys(name: string, addressKey: string) {
-  return [
-    // Hashed: a password typed into the name field must not be kept in the clear.
-    {
-      key: `${SIGN_IN_PREFIX}name|${hashToken(usableName(name) ? nameKey(name) : name)}`,
-      by: 'name',
-    },
-    { key: `${SIGN_IN_PREFIX}address|${addressKey}`, by: 'address' },
-  ] as const;
-}
 
 /**
  * What a session is bound to: the SHA-256 of the password hash it was opened with (not the hash
@@ -71,21 +66,24 @@ export interface Verified {
   operator: { id: string; name: string; role: OperatorRole };
   /** The hash the password was verified against: the session is opened only if it is still the operator's. */
   passwordHash: string;
-  keys: ReturnType<typeof limitKeys>;
-  windowIndex: number;
+  /** Taken back off when the session opens: only failures count. */
+  counted: Counted[];
   now: Date;
   address: string | null;
+  addressKey: string;
 }
 
 /**
  * Checks a name and password and opens a session. Every failure is the same 401, after the same
- * work (an unknown name is checked against a dummy hash); failures count against the name and
- * the address, and past either limit every attempt is refused 429 until its window ends.
+ * work (an unknown name is checked against a dummy hash). Failures count against the name from
+ * this address, the address, and the name from every address, each over a sliding window; past
+ * either of the first two, this address is refused 429; past the third, only an address the
+ * operator has signed in from is let in. Guesses from one address never hold another back.
  */
 export async function signIn(
   deps: SessionDeps,
   input: { name: string; password: string; addressKey: string; address?: string },
-): Promise<SignedIn & { token: string; expiresAt: Date }> {
+): Promise<OpenedSession> {
   return openSession(deps, await verifySignIn(deps, input));
 }
 
@@ -94,44 +92,21 @@ export async function verifySignIn(
   deps: SessionDeps,
   input: { name: string; password: string; addressKey: string; address?: string },
 ): Promise<Verified> {
-  const { db, sessions } = deps;
+  const { db } = deps;
   const now = deps.now();
-  const windowMs = sessions.signInLimit.windowS * 1000;
-  const windowIndex = Math.floor(now.getTime() / windowMs);
-  const windowEnd = new Date((windowIndex + 1) * windowMs);
-  const keys = limitKeys(input.name, input.addressKey);
-  const max = { name: sessions.signInLimit.perName, address: sessions.signInLimit.perAddress };
   const address = input.address ?? null;
+  let found: Promise<OperatorRow | undefined> | undefined;
   const findOperator = () =>
-    usableName(input.name) ? repo.findOperatorByKey(db, nameKey(input.name)) : undefined;
-  // Counted before the password is checked, each count one atomic statement: of a burst sent at
-  // once, only as many as the limit allows are checked at all. A sign-in that succeeds is then
-  // taken back off the counts: only failures count.
-  let over = false;
-  for (const { key, by } of keys) {
-    const hits = await countHit(db, key, windowIndex);
-    if (hits > max[by]) over = true;
-    // One line when a limit is first passed in a window, not one per attempt refused: a flood of
-    // attempts must not fill the audit trail.
-    if (hits === max[by] + 1) {
-      await recordAudit(db, {
-        at: now,
-        actorKind: 'anonymous',
-        actor: (await findOperator())?.name ?? null,
-        action: 'sign_in_failed',
-        detail: `too many failed sign-ins for this ${by}: every attempt is refused until ${windowEnd.toISOString()}`,
-        address,
-      });
-    }
-  }
-  if (over) throw tooManySignIns(Math.ceil((windowEnd.getTime() - now.getTime()) / 1000));
-  // The counters of windows that have ended count nothing any more.
-  await deleteEndedWindows(db, SIGN_IN_PREFIX, windowIndex);
+    (found ??= usableName(input.name)
+      ? repo.findOperatorByKey(db, nameKey(input.name))
+      : Promise.resolve(undefined));
+  const counted = await countSignIn(deps, input, findOperator);
 
   const operator = await findOperator();
   const stored = operator?.password_hash ?? (await dummyHash());
   const matches = await verifyPassword(input.password, stored);
   if (!operator || !matches) {
+    if (operator) await repo.countFailedSignIn(db, operator.id);
     // The name only if it is an operator's: what was typed may be a password, typed in the wrong field.
     await recordAudit(db, {
       at: now,
@@ -142,18 +117,23 @@ export async function verifySignIn(
     });
     throw signInFailed();
   }
-  return { operator, passwordHash: stored, keys, windowIndex, now, address };
+  return {
+    operator,
+    passwordHash: stored,
+    counted,
+    now,
+    address,
+    addressKey: input.addressKey,
+  };
 }
 
 /**
- * The second step: opens the session, bound to the password verified, and records the sign-in, in
+ * The second step: opens the session, bound to the password verified, and records the sign-in
+ * (with the address it came from, and the wrong passwords counted since the last one, taken), in
  * one transaction, only if the operator still exists with that password (one removed, or whose
  * password changed, while it was being checked gets the same 401 as a wrong password).
  */
-export async function openSession(
-  deps: SessionDeps,
-  verified: Verified,
-): Promise<SignedIn & { token: string; expiresAt: Date }> {
+export async function openSession(deps: SessionDeps, verified: Verified): Promise<OpenedSession> {
   const { db, sessions } = deps;
   const { operator, now, address } = verified;
   const token = randomBytes(32).toString('base64url');
@@ -168,7 +148,7 @@ export async function openSession(
         detail: 'the operator was removed, or their password changed, during the sign-in',
         address,
       });
-      return false;
+      return undefined;
     }
     await repo.deleteEndedSessions(trx, operator.id, {
       now: now.toISOString(),
@@ -181,6 +161,15 @@ export async function openSession(
       expires_at: expiresAt.toISOString(),
       password_stamp: passwordStamp(verified.passwordHash),
     });
+    if (verified.addressKey.length <= MAX_LENGTH.ipAddress) {
+      await repo.rememberAddress(trx, {
+        operatorId: operator.id,
+        addressKey: verified.addressKey,
+        at: now.toISOString(),
+        before: new Date(now.getTime() - KNOWN_ADDRESS_MS).toISOString(),
+      });
+    }
+    const failedSignIns = await repo.takeFailedSignIns(trx, operator.id);
     await recordAudit(trx, {
       at: now,
       actorKind: 'operator',
@@ -188,11 +177,19 @@ export async function openSession(
       action: 'sign_in',
       address,
     });
-    return true;
+    return { failedSignIns };
   });
   if (!opened) throw signInFailed();
-  for (const { key } of verified.keys) await uncountHit(db, key, verified.windowIndex);
-  return { token, expiresAt, operatorId: operator.id, name: operator.name, role: operator.role };
+  for (const { key, windowIndex } of verified.counted)
+    await uncountSlidingHit(db, key, windowIndex);
+  return {
+    token,
+    expiresAt,
+    operatorId: operator.id,
+    name: operator.name,
+    role: operator.role,
+    failedSignIns: opened.failedSignIns,
+  };
 }
 
 /** The operator signed in with `token`, or undefined if it is unknown, revoked or expired. */

@@ -21,6 +21,12 @@ export const en = {
   apiKeys: 'API keys',
   webhooks: 'Webhooks',
   auditTrail: 'Audit trail',
+  /** After signing in: the wrong passwords typed for the name since the last sign-in. */
+  failedAttempts: (count: number) =>
+    count === 1
+      ? '1 failed attempt since you last signed in'
+      : `${count} failed attempts since you last signed in`,
+  dismiss: 'Dismiss',
   signOut: 'Sign out',
   signOutFailed: `Signing out failed. ${CHECK_CONNECTION}`,
 };

@@ -24,6 +24,11 @@ export const sw: AuthWords = {
   apiKeys: 'Funguo za API',
   webhooks: 'Webhooks',
   auditTrail: 'Rekodi ya shughuli',
+  failedAttempts: (count) =>
+    count === 1
+      ? 'Jaribio 1 lililoshindwa tangu uingie mara ya mwisho'
+      : `Majaribio ${count} yaliyoshindwa tangu uingie mara ya mwisho`,
+  dismiss: 'Funga',
   signOut: 'Toka',
   signOutFailed: `Kutoka kumeshindwa. ${CHECK_CONNECTION}`,
 };

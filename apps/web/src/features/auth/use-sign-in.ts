@@ -73,8 +73,8 @@ export function useSignIn() {
     if (problem) return;
     setPending(true);
     try {
-      const operator = await signIn(form);
-      switchOperator(queryClient, operator);
+      const { operator, failedAttempts } = await signIn(form);
+      switchOperator(queryClient, operator, failedAttempts);
       void navigate(signInTarget(search.get('next')), { replace: true });
     } catch (failure) {
       const field = fieldOf(failure);

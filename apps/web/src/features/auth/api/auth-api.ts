@@ -2,8 +2,8 @@ import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type {
   CsrfResponse,
   Operator,
-  OperatorResponse,
   SignInBody,
+  SignInResponse,
 } from '@mpesa/shared/contract-auth';
 import { ApiError, apiRequest } from '../../../lib/api-client';
 
@@ -11,6 +11,8 @@ export type { Operator };
 
 export const authKeys = {
   me: ['auth', 'me'] as const,
+  /** The failed sign-ins the last sign-in reported: the header shows them until dismissed. */
+  failedAttempts: ['auth', 'failed-attempts'] as const,
 };
 
 /**
@@ -70,10 +72,28 @@ export function meQueryOptions() {
   });
 }
 
-/** Signs in; the API sets the session cookie (HttpOnly, so this code never sees it). */
-export async function signIn(body: SignInBody): Promise<Operator> {
-  const answer = await apiRequest<OperatorResponse>('/auth/sign-in', { method: 'POST', body });
-  return answer.data;
+/**
+ * Signs in; the API sets the session cookie (HttpOnly, so this code never sees it). Also says how
+ * many wrong passwords were typed for the name since the operator last signed in.
+ */
+export async function signIn(
+  body: SignInBody,
+): Promise<{ operator: Operator; failedAttempts: number }> {
+  const { data } = await apiRequest<SignInResponse>('/auth/sign-in', { method: 'POST', body });
+  const failedAttempts = typeof data.failedAttempts === 'number' ? data.failedAttempts : 0;
+  return { operator: { name: data.name, role: data.role }, failedAttempts };
+}
+
+/**
+ * The wrong passwords the last sign-in reported (0 when none, or none reported): kept only in
+ * this page's memory, so that they are shown once, not again after a reload.
+ */
+export function failedAttemptsQueryOptions() {
+  return queryOptions({
+    queryKey: authKeys.failedAttempts,
+    queryFn: () => 0,
+    staleTime: Infinity,
+  });
 }
 
 /**
@@ -93,10 +113,16 @@ export async function signOut(): Promise<void> {
 
 /**
  * After signing in or out: forgets every answer kept for the previous person (the history, the
- * figures, the timelines: another operator's, or a refusal), and records who is signed in now.
+ * figures, the timelines: another operator's, or a refusal), and records who is signed in now,
+ * and the failed sign-ins to tell them of.
  */
-export function switchOperator(queryClient: QueryClient, operator: Operator | null): void {
+export function switchOperator(
+  queryClient: QueryClient,
+  operator: Operator | null,
+  failedAttempts = 0,
+): void {
   queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== authKeys.me[0] });
   rememberSignedIn(operator !== null);
   queryClient.setQueryData(authKeys.me, operator);
+  queryClient.setQueryData(authKeys.failedAttempts, failedAttempts);
 }

@@ -5,7 +5,13 @@ import { ownerPaths } from '../../../app/owner-paths';
 import { paths } from '../../../app/paths';
 import { useWords } from '../../../i18n/words';
 import { ApiError } from '../../../lib/api-client';
-import { meQueryOptions, signOut, switchOperator } from '../api/auth-api';
+import {
+  authKeys,
+  failedAttemptsQueryOptions,
+  meQueryOptions,
+  signOut,
+  switchOperator,
+} from '../api/auth-api';
 import { authWords } from '../auth-words';
 
 export const SIGN_OUT_FAILED = authWords.en.signOutFailed;
@@ -17,6 +23,7 @@ export const SIGN_OUT_FAILED = authWords.en.signOutFailed;
  */
 export function OperatorBar() {
   const { data: operator } = useQuery(meQueryOptions());
+  const { data: failedAttempts = 0 } = useQuery(failedAttemptsQueryOptions());
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
@@ -46,6 +53,19 @@ export function OperatorBar() {
   return (
     <div className="operator-bar">
       <p>{words.signedInAs(operator.name, operator.role)}</p>
+      {/* Once after signing in: someone else may have been guessing the password. */}
+      {failedAttempts > 0 && (
+        <p className="operator-bar-warning" role="status">
+          {words.failedAttempts(failedAttempts)}{' '}
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={() => queryClient.setQueryData(authKeys.failedAttempts, 0)}
+          >
+            {words.dismiss}
+          </button>
+        </p>
+      )}
       {operator.role === 'owner' && (
         <nav aria-label={words.ownerNavigation}>
           <NavLink to={ownerPaths.operators}>{words.operators}</NavLink>

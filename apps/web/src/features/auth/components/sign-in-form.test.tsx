@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { mockApi, renderApp, transaction } from '../../../test/render-app';
@@ -46,6 +46,59 @@ describe('the Sign in screen', () => {
     // The header knows at once, without asking the API again.
     expect(screen.getByRole('banner')).toHaveTextContent('Signed in as Amina (owner)');
     expect(api.count('/api/auth/me')).toBe(0);
+  });
+
+  it('tells the operator once of the failed attempts since they last signed in, in either language', async () => {
+    mockApi((call) => {
+      if (call.path === '/api/auth/sign-in') {
+        return { status: 200, body: { ...AMINA, data: { ...AMINA.data, failedAttempts: 3 } } };
+      }
+      return undefined;
+    });
+    renderApp('/sign-in');
+    await signInAs('Amina', 'correct horse battery');
+    const header = screen.getByRole('banner');
+    const notice = await within(header).findByRole('status');
+    expect(notice).toHaveTextContent('3 failed attempts since you last signed in');
+    await userEvent.click(
+      within(within(header).getByRole('group', { name: 'Language' })).getByRole('button', {
+        name: 'Kiswahili',
+      }),
+    );
+    expect(
+      await within(header).findByText(/Majaribio 3 yaliyoshindwa tangu uingie mara ya mwisho/),
+    ).toBeInTheDocument();
+    // Dismissed, it is gone.
+    await userEvent.click(within(header).getByRole('button', { name: 'Funga' }));
+    expect(within(header).queryByRole('status')).toBeNull();
+  });
+
+  it('says "1 failed attempt" for one', async () => {
+    mockApi((call) => {
+      if (call.path === '/api/auth/sign-in') {
+        return { status: 200, body: { ...AMINA, data: { ...AMINA.data, failedAttempts: 1 } } };
+      }
+      return undefined;
+    });
+    renderApp('/sign-in');
+    await signInAs('Amina', 'correct horse battery');
+    expect(await within(screen.getByRole('banner')).findByRole('status')).toHaveTextContent(
+      /^1 failed attempt since you last signed in/,
+    );
+  });
+
+  it('shows no such line when there were none', async () => {
+    mockApi((call) => {
+      if (call.path === '/api/auth/sign-in') {
+        return { status: 200, body: { ...AMINA, data: { ...AMINA.data, failedAttempts: 0 } } };
+      }
+      return undefined;
+    });
+    renderApp('/sign-in');
+    await signInAs('Amina', 'correct horse battery');
+    const header = screen.getByRole('banner');
+    expect(await within(header).findByText('Signed in as Amina (owner)')).toBeInTheDocument();
+    expect(within(header).queryByRole('status')).toBeNull();
   });
 
   it('says what the API says when the name or password is wrong, and moves focus there', async () => {
