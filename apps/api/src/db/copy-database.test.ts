@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { createTestApp } from '../test/test-app.ts';
 import { startSimulator, type RunningSimulator } from '../test/simulator.ts';
-import { copyDatabase } from './copy-database.ts';
+import { sql } from 'kysely';
+import { NOT_COPIED, TABLES, copyDatabase } from './copy-database.ts';
 
 describe('copying an SQLite file’s data to another database', () => {
   let simulator: RunningSimulator;
@@ -70,6 +71,89 @@ describe('copying an SQLite file’s data to another database', () => {
         address: '127.0.0.1',
       })
       .execute();
+    // Money back, a receipt check, and the shop's webhooks with what they owe: all the shop's.
+    const [paid] = await source.db.selectFrom('transactions').select('id').limit(1).execute();
+    await source.db
+      .insertInto('refunds')
+      .values({
+        id: 'refund-1',
+        transaction_id: paid!.id,
+        status: 'reversed',
+        amount: 10,
+        reason: 'Returned goods',
+        requested_by: 'Amina',
+        requested_by_id: 'op-1',
+        originator_conversation_id: 'oc-1',
+        conversation_id: 'c-1',
+        status_query_id: null,
+        result_code: '0',
+        result_description: 'The service request is processed successfully.',
+        reversal_receipt: 'UF1E26WQJY',
+        created_at: at,
+        updated_at: at,
+        next_check_at: null,
+        lease_until: null,
+      })
+      .execute();
+    await source.db
+      .insertInto('receipt_checks')
+      .values({
+        id: 'check-1',
+        receipt: 'UF1E26WQJZ',
+        status: 'not_found',
+        requested_by: 'Amina',
+        originator_conversation_id: 'oc-2',
+        transaction_id: null,
+        result_code: '1',
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    await source.db
+      .insertInto('webhook_endpoints')
+      .values({
+        id: 'endpoint-1',
+        url: 'https://shop.example/hooks',
+        events: '["payment.succeeded"]',
+        secret: `whsec_${'b'.repeat(32)}`,
+        enabled: 1,
+        disabled_reason: null,
+        disabled_at: null,
+        failing_since: null,
+        created_by: 'Amina',
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    await source.db
+      .insertInto('webhook_events')
+      .values({
+        id: 'event-1',
+        type: 'payment.succeeded',
+        transaction_id: paid!.id,
+        body: '{"id":"event-1"}',
+        created_at: at,
+      })
+      .execute();
+    await source.db
+      .insertInto('webhook_deliveries')
+      .values({
+        id: 'delivery-1',
+        event_id: 'event-1',
+        endpoint_id: 'endpoint-1',
+        created_at: at,
+        next_attempt_at: at,
+        lease_owner: null,
+        lease_until: null,
+        last_attempt_at: null,
+        last_status: null,
+        last_duration_ms: null,
+        last_response: null,
+        last_error: null,
+        delivered_at: null,
+        gave_up_at: null,
+      })
+      .execute();
   });
   afterAll(async () => {
     await source.destroy();
@@ -91,19 +175,16 @@ describe('copying an SQLite file’s data to another database', () => {
           callbacks: 0,
           idempotency_keys: 7,
           phone_locks: 7,
+          refunds: 1,
+          receipt_checks: 1,
           operators: 1,
           api_keys: 1,
           audit_events: 1,
+          webhook_endpoints: 1,
+          webhook_events: 1,
+          webhook_deliveries: 1,
         });
-        for (const table of [
-          'transactions',
-          'transaction_events',
-          'idempotency_keys',
-          'phone_locks',
-          'operators',
-          'api_keys',
-          'audit_events',
-        ] as const) {
+        for (const table of TABLES) {
           const order =
             table === 'idempotency_keys' ? 'key' : table === 'phone_locks' ? 'phone_number' : 'id';
           const from = await source.db
@@ -133,5 +214,17 @@ describe('copying an SQLite file’s data to another database', () => {
         await target.destroy();
       }
     });
+  }
+});
+
+it('copies every table the migrations make, or says why not', async () => {
+  const database = await createTestDatabase('sqlite');
+  try {
+    const { rows } = await sql<{ name: string }>`
+      select name from sqlite_master where type = 'table' and name not like 'kysely_%'
+        and name not like 'sqlite_%' order by name`.execute(database.db);
+    expect(rows.map((row) => row.name)).toEqual([...TABLES, ...Object.keys(NOT_COPIED)].sort());
+  } finally {
+    await database.destroy();
   }
 });
