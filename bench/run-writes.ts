@@ -14,7 +14,7 @@ export const callbackFor = (n: number) =>
     receipt: `UB${String(n).padStart(8, '0')}`,
   });
 
-/** The writes' targets on each database (issue 26 set PostgreSQL's). */
+/** The writes' targets on each database. */
 const WRITE_TARGETS: Record<
   Dialect,
   Record<'callbacks' | 'again' | 'payments', Scenario['target']>

@@ -11,7 +11,7 @@ const issueOf = (input: unknown) => {
 };
 
 describe('fault rules', () => {
-  it('takes the issue’s example', () => {
+  it('takes the example of its documentation', () => {
     expect(
       issueOf({
         seed: 7,

@@ -92,7 +92,7 @@ describe('a simulator killed the moment after it answered', () => {
   it('has a prompt paid by a PIN it answered 200 as paid, and never times it out', async () => {
     let sim = await start();
     const id = (await push(sim, '254708374149')).body.CheckoutRequestID as string;
-    // As in the issue: the file holds the prompt open when the PIN comes.
+    // As an attack found it: the file holds the prompt open when the PIN comes.
     await expect.poll(() => readStateFile(file)?.prompts[0]?.state).toBe('open');
     const paid = await call(`${sim.url}/_sim/prompts/${id}/pin`, {
       method: 'POST',

@@ -1,5 +1,5 @@
 /**
- * The HTTP contract of the owner's screens (HISTORY_ACCESS=operators, issue 21): managing
+ * The HTTP contract of the owner's screens (HISTORY_ACCESS=operators): managing
  * operators, the one-time links that set a password, API keys for the shop's own systems, the
  * audit trail, and reviewing a flagged payment. The web app imports only its types; its own export
  * path keeps zod out of the first screen's download.

@@ -1,5 +1,5 @@
 /**
- * The HTTP contract of webhooks (issue 25, docs/webhooks.md): the events the shop's own systems can
+ * The HTTP contract of webhooks (docs/webhooks.md): the events the shop's own systems can
  * hear of, the body each is sent with, and the owner's routes that manage endpoints and show their
  * deliveries. The web app imports only its types.
  */

@@ -1,5 +1,5 @@
 /**
- * The settings of money going back and money coming in by the phone's menu (issue 24,
+ * The settings of money going back and money coming in by the phone's menu (
  * docs/product.md §10, §11): the initiator that refunds (Daraja's Reversal and transaction status
  * APIs, docs/daraja-protocol.md §M2, §M5, §M7), and the shortcode whose C2B payments the history
  * takes (§M3).

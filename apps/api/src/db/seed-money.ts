@@ -1,5 +1,5 @@
 /**
- * The seeded payments that came without a prompt, and the refunds (issue 24): what a shop that
+ * The seeded payments that came without a prompt, and the refunds: what a shop that
  * also takes till and paybill payments, and sometimes gives money back, has in its history. Each as
  * the app leaves it: a till or paybill payment recorded from M-PESA's C2B confirmation (v2: the
  * payer's number masked, their name; docs/daraja-protocol.md §M3), a refund reversed by M-PESA

@@ -1,5 +1,5 @@
 /**
- * A key ends with its maker (issue 32): removing the owner who made it, or making them a cashier or
+ * A key ends with its maker: removing the owner who made it, or making them a cashier or
  * a viewer, revokes it in the same transaction, on every instance at once, with a line in the
  * audit trail; the keys' list says who made each key and why a revoked one was revoked. On each
  * database.

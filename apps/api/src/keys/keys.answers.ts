@@ -35,7 +35,7 @@ const ENDED_KEY: ApiKey = {
 };
 
 /**
- * What `webhooks:manage` amounts to (issue 32): the endpoints such a key adds hear every payment,
+ * What `webhooks:manage` amounts to: the endpoints such a key adds hear every payment,
  * with the payer's full phone number, so it reads payments as `payments:read` does. Said wherever
  * the API reference describes the scopes.
  */

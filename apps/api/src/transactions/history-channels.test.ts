@@ -1,5 +1,5 @@
 /**
- * The history with till and paybill payments and refunds in it (issue 24): the channel filter on
+ * The history with till and paybill payments and refunds in it: the channel filter on
  * its own and with status, days and search; `status=refunded` as any status; the figures counting
  * till and paybill payments and moving a refunded payment from collected to refunded; the CSV
  * saying how each came and who paid from the menu.

@@ -1,5 +1,5 @@
 /**
- * The timeline's sentences for money that moved without a prompt (issue 24): a refund asked for
+ * The timeline's sentences for money that moved without a prompt: a refund asked for
  * and its outcome (source `refund`, docs/daraja-protocol.md §M7), and a till or paybill payment
  * recorded from M-PESA's C2B confirmation or found by its receipt (source `c2b`, §M3, §M5).
  *

@@ -1,5 +1,5 @@
 /**
- * One endpoint cannot hold up another (issue 32): with ten endpoints that take every request and
+ * One endpoint cannot hold up another: with ten endpoints that take every request and
  * never answer, the running deliverer (startDeliverer, with the default settings: a round every
  * second, ten seconds for an answer) still tells a healthy endpoint of each payment within two
  * seconds of it being recorded. Stopping it abandons the hung sends at once and gives their claims

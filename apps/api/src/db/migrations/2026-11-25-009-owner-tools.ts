@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * What the owner's screens keep (issue 21):
+ * What the owner's screens keep:
  * - `audit_events`: who did what and when (sign-ins and failed ones, exports, reviews, operator
  *   and key changes), newest read first; `seq` orders rows written in the same millisecond.
  * - `api_keys`: keys for the shop's own systems, kept only as the SHA-256 of the key, with the

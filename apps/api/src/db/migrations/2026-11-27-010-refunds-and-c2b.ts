@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Refunds by reversal and payments from the phone's own menu (issue 24, docs/product.md §10, §11):
+ * Refunds by reversal and payments from the phone's own menu (docs/product.md §10, §11):
  * - `transactions.channel`: how a payment came (`prompt`, `till`, `paybill`); every payment before
  *   this one came by prompt. `payer_name`: the name M-PESA gives with a till or paybill payment.
  *   `shortcode`: the shortcode that received it (null: the STK push's MPESA_PARTY_B).

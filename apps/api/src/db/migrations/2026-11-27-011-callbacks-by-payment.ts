@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * The callbacks about a payment, read by the payment's id: a till or paybill payment (issue 24) has
+ * The callbacks about a payment, read by the payment's id: a till or paybill payment has
  * no CheckoutRequestID, so the merchant's view lists its confirmation and receipt check Results by
  * `callbacks.transaction_id` (transactions.repository.ts listCallbacksFor), on this index rather
  * than by reading every callback ever kept.

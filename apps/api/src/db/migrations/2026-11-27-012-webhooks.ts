@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Webhooks (issue 25, docs/webhooks.md):
+ * Webhooks (docs/webhooks.md):
  * - `webhook_endpoints`: where the shop's own systems hear of payments, the events each wants (a
  *   JSON array), and the secret its events are signed with. The secret is kept as it was made, not
  *   hashed as an API key is: signing needs the secret itself (HMAC), where checking a key needs

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * A key ends with its maker (issue 32): removing the owner who made a key, or making them anything
+ * A key ends with its maker: removing the owner who made a key, or making them anything
  * but an owner, revokes it. For that and for the keys' list, `api_keys` gains:
  * - `created_by_id`: the maker's operator id (`created_by` is their name, which a later operator
  *   may take again);

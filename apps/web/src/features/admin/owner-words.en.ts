@@ -97,7 +97,7 @@ export const en = {
     revokedByOwner: (when: string, who: string | null) => `Revoked ${when} by ${who ?? 'an owner'}`,
     revokedMakerRemoved: (when: string) => `Revoked ${when}: its maker was removed`,
     revokedMakerNotOwner: (when: string) => `Revoked ${when}: its maker is no longer an owner`,
-    /** Beside a `webhooks:manage` key in the list: what it amounts to (issue 32). */
+    /** Beside a `webhooks:manage` key in the list: what it amounts to. */
     webhooksHear: 'Its endpoints receive payers’ full phone numbers, as “Read payments” does.',
     active: 'Active',
     revoke: 'Revoke',
