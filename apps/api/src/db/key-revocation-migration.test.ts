@@ -29,18 +29,23 @@ for (const dialect of DIALECTS) {
 
     it('revokes the live keys of makers removed or no longer owners, and keeps the others', async () => {
       await migrate(database, before);
-      const operator = (id: string, name: string, role: 'owner' | 'cashier') => ({
+      const operator = (id: string, name: string, role: 'owner' | 'cashier', at = AT) => ({
         id,
         name,
         name_key: name.toLowerCase(),
         role,
         password_hash: '!',
-        created_at: AT,
-        updated_at: AT,
+        created_at: at,
+        updated_at: at,
       });
+      // A Baraka who made k5 was removed; another Baraka, added after, did not make it.
       await database.db
         .insertInto('operators')
-        .values([operator('op-amina', 'Amina', 'owner'), operator('op-zuri', 'Zuri', 'cashier')])
+        .values([
+          operator('op-amina', 'Amina', 'owner'),
+          operator('op-zuri', 'Zuri', 'cashier'),
+          operator('op-baraka-2', 'Baraka', 'owner', '2026-11-26T09:00:00.000Z'),
+        ])
         .execute();
       const key = (id: string, createdBy: string, revokedAt: string | null = null) => ({
         id,
@@ -55,7 +60,13 @@ for (const dialect of DIALECTS) {
       });
       await database.db
         .insertInto('api_keys')
-        .values([key('k1', 'Amina'), key('k2', 'Zuri'), key('k3', 'Kito'), key('k4', 'Kito', AT)])
+        .values([
+          key('k1', 'Amina'),
+          key('k2', 'Zuri'),
+          key('k3', 'Kito'),
+          key('k4', 'Kito', AT),
+          key('k5', 'Baraka'),
+        ])
         .execute();
 
       await migrate(database);
@@ -94,6 +105,13 @@ for (const dialect of DIALECTS) {
           revoked_reason: 'owner',
           revoked_by: null,
         },
+        {
+          id: 'k5',
+          created_by_id: null,
+          revoked_at: expect.any(String),
+          revoked_reason: 'maker_removed',
+          revoked_by: null,
+        },
       ]);
       const lines = await database.db
         .selectFrom('audit_events')
@@ -115,13 +133,20 @@ for (const dialect of DIALECTS) {
           target: 'key k3',
           detail: 'scope payments:read; its maker Kito was removed',
         },
+        {
+          actor_kind: 'command',
+          actor: null,
+          action: 'key_revoked',
+          target: 'key k5',
+          detail: 'scope payments:read; its maker Baraka was removed',
+        },
       ]);
 
       // And back: the columns go, the keys stay.
       await migrate(database, before);
       expect(
         await database.db.selectFrom('api_keys').select('id').orderBy('id').execute(),
-      ).toHaveLength(4);
+      ).toHaveLength(5);
     });
   });
 }

@@ -9,9 +9,10 @@ import { sql, type Kysely } from 'kysely';
  * - `revoked_by`: the owner who revoked it, or whose change of its maker did (null: the server's
  *   command line, or a revocation from before this migration).
  *
- * Keys made before it get their maker's id from the name they were made under. A live key whose
- * maker is no longer an owner is the defect this fixes, so it is revoked here, with a line in the
- * audit trail as the server's own (`command`).
+ * Keys made before it get their maker's id from the name they were made under, if the operator of
+ * that name was there when the key was made. A live key whose maker is no longer an owner is the
+ * defect this fixes, so it is revoked here, with a line in the audit trail as the server's own
+ * (`command`).
  */
 // Migrations are frozen in time: the lengths and the words are written out here, never imported.
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -20,8 +21,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('api_keys').addColumn('revoked_reason', 'varchar(16)').execute();
   await db.schema.alterTable('api_keys').addColumn('revoked_by', 'varchar(64)').execute();
 
+  // By name, from an operator who was there when the key was made: a later operator who took the
+  // name of one removed did not make the removed one's keys.
   await sql`update api_keys set created_by_id =
-    (select operators.id from operators where operators.name = api_keys.created_by)`.execute(db);
+    (select operators.id from operators where operators.name = api_keys.created_by
+      and operators.created_at <= api_keys.created_at)`.execute(db);
   await sql`update api_keys set revoked_reason = 'owner' where revoked_at is not null`.execute(db);
 
   const { rows } = await sql<{
