@@ -34,13 +34,35 @@ export function toTransactionDto(row: TransactionRow): Transaction {
  * page has no use for it.
  */
 export function payersView(transaction: Transaction): TransactionView {
+  const shown = recognisablePhone(transaction.phoneNumber);
+  const hide = hidingNumber(transaction.phoneNumber, shown);
   return {
     ...transaction,
     view: 'payer',
-    phoneNumber: recognisablePhone(transaction.phoneNumber),
+    phoneNumber: shown,
     payerName: null,
     checkoutRequestId: null,
+    // Typed by the payer or the shop, they may hold the number itself (a reference "0712345678").
+    reference: hide(transaction.reference),
+    description: hide(transaction.description),
+    responseDescription:
+      transaction.responseDescription === null ? null : hide(transaction.responseDescription),
   };
+}
+
+/**
+ * Replaces the payer's number wherever it is written in a text (07…, 2547…, +254 7…, with spaces,
+ * dots or dashes between its digits) with `shown`, its recognisable form.
+ */
+function hidingNumber(phone: string, shown: string): (text: string) => string {
+  const subscriber = /^(?:254|0)?([17][0-9]{8})$/.exec(phone)?.[1];
+  if (!subscriber) return (text) => text;
+  const between = '[\\s.-]*';
+  const written = new RegExp(
+    `(?<![0-9])(?:\\+?254|0)?${between}${[...subscriber].join(between)}(?![0-9])`,
+    'g',
+  );
+  return (text) => text.replace(written, shown);
 }
 
 /**
