@@ -162,6 +162,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: '10.0.0.5' }).warnings).toEqual([]);
   });
 
+  it('warns when the session cookie is Secure and no proxy is trusted to say the page was https', () => {
+    const secure = loadConfig({ SESSION_COOKIE_SECURE: 'true' });
+    expect(secure.warnings).toEqual([
+      expect.stringMatching(/TRUST_PROXY is not set: behind a proxy/),
+    ]);
+    expect(loadConfig({ SESSION_COOKIE_SECURE: 'true', TRUST_PROXY: '10.0.0.5' }).warnings).toEqual(
+      [],
+    );
+    expect(loadConfig({}).warnings).toEqual([]);
+  });
+
   it('limits slow clients by default, and checks for them as often as the shortest limit needs', () => {
     expect(loadConfig({}).http).toEqual({
       headersTimeoutMs: 10_000,

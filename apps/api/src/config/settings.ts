@@ -145,6 +145,19 @@ export function warningsFor(env: Env, allowListOn: boolean, problems: Problems):
         'directly could pick its own address; give the addresses of your proxies where you can.',
     );
   }
+  // The app speaks plain HTTP: a Secure cookie means a proxy ends TLS in front of it, and only a
+  // trusted proxy's X-Forwarded-Proto tells the app that its pages are https (operators/cross-site.ts).
+  const cookieSecure = env.SESSION_COOKIE_SECURE
+    ? env.SESSION_COOKIE_SECURE === 'true'
+    : env.MPESA_ENV === 'production';
+  if (cookieSecure && trustProxy === false) {
+    warnings.push(
+      'The session cookie is Secure (HTTPS), but TRUST_PROXY is not set: behind a proxy that ends ' +
+        'TLS the app sees http, so a sign-in from its own https:// page is refused as another ' +
+        "site's. Set TRUST_PROXY to your proxies' addresses (they must send X-Forwarded-Proto), or " +
+        "list the app's public origin in CORS_ORIGINS.",
+    );
+  }
   if (env.CORS_ORIGINS === '*') {
     warnings.push(
       "CORS_ORIGINS=* lets pages on any site call the API from their visitors' browsers: a site could " +

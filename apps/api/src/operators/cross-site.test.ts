@@ -52,6 +52,25 @@ for (const dialect of DIALECTS) {
       expect((await signIn('shop.example:80', 'http://shop.example')).statusCode).toBe(200);
     });
 
+    it('lets in its own https page behind a trusted proxy that ends TLS', async () => {
+      await start({ TRUST_PROXY: '127.0.0.1' });
+      const viaProxy = (forwardedProto: string) =>
+        world.app.inject({
+          method: 'POST',
+          url: '/api/auth/sign-in',
+          remoteAddress: '127.0.0.1',
+          headers: {
+            host: 'shop.example',
+            origin: 'https://shop.example',
+            'x-forwarded-proto': forwardedProto,
+          },
+          payload: { name: OPERATOR_NAMES.owner, password: PASSWORD },
+        });
+      expect((await viaProxy('https')).statusCode).toBe(200);
+      // The proxy says the page came over plain HTTP: then an https page is another origin.
+      expect((await viaProxy('http')).statusCode).toBe(403);
+    });
+
     it('lets in an origin listed in CORS_ORIGINS only on its own port', async () => {
       await start({ CORS_ORIGINS: 'https://pay.shop.example' });
       expect((await signIn('api.shop.example', 'https://pay.shop.example')).statusCode).toBe(200);
