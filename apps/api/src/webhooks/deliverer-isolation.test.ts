@@ -12,6 +12,8 @@ import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db
 import { startReceiver, type Receiver } from '../test/webhook-receiver.ts';
 import { testConfig } from '../test/test-app.ts';
 import { startDeliverer } from './deliverer.ts';
+import { postWebhook } from './http-post.ts';
+import type { Resolve } from './url-guard.ts';
 import { anEndpoint } from './webhooks.fixtures.ts';
 import { paymentSucceeded, silentLog } from './webhook-world.ts';
 
@@ -108,5 +110,70 @@ for (const dialect of DIALECTS) {
       expect(open).toHaveLength(HUNG_ENDPOINTS * PAYMENTS);
       expect(open.every((each) => Number(each.attempts) === 0)).toBe(true);
     }, 30_000);
+
+    it('is not held up by endpoints whose names never resolve', async () => {
+      const settings = testConfig().webhooks;
+      const healthyPort = new URL(healthy.url).port;
+      // An attacker's nameserver that never answers for the slow names.
+      const resolve: Resolve = (host) =>
+        host === 'healthy.example'
+          ? Promise.resolve([{ address: '127.0.0.1', family: 4 }])
+          : new Promise(() => undefined);
+      for (let i = 0; i < HUNG_ENDPOINTS; i++)
+        await anEndpoint(database.db, { url: `http://slow-${i}.example/hook` });
+      await anEndpoint(database.db, { url: `http://healthy.example:${healthyPort}/healthy` });
+      const deliverer = startDeliverer({
+        db: database.db,
+        now: () => new Date(),
+        log: silentLog,
+        settings,
+        resolve,
+      });
+      let heardAfter = Infinity;
+      let stopMs: number;
+      try {
+        const recorded = performance.now();
+        const eventId = await paymentSucceeded(database.db, 'p-dns', new Date());
+        const heard = () =>
+          healthy.received.some((each) => each.headers['mpesa-event-id'] === eventId);
+        while (!heard() && performance.now() - recorded < WITHIN_MS + 500) await sleep(10);
+        if (heard()) heardAfter = performance.now() - recorded;
+      } finally {
+        const stopping = performance.now();
+        await deliverer.stop();
+        stopMs = performance.now() - stopping;
+      }
+      expect(heardAfter).toBeLessThan(WITHIN_MS);
+      expect(stopMs).toBeLessThan(1000);
+    }, 30_000);
   });
 }
+
+describe('one attempt whose name never resolves', () => {
+  const never: Resolve = () => new Promise(() => undefined);
+  const attempt = (signal?: AbortSignal) =>
+    postWebhook({
+      url: 'http://never.example/hook',
+      body: '{}',
+      headers: {},
+      timeoutMs: 200,
+      policy: { allowPrivateUrls: false, httpsOnly: false },
+      resolve: never,
+      ...(signal ? { signal } : {}),
+    });
+
+  it('fails at its deadline, as an answer that never came', async () => {
+    const started = performance.now();
+    const result = await attempt();
+    expect(result).toMatchObject({ status: null, error: 'No answer within 200 ms.' });
+    expect(result.abandoned).toBeUndefined();
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('is abandoned at once when the deliverer stops', async () => {
+    const stopping = new AbortController();
+    const result = attempt(stopping.signal);
+    stopping.abort();
+    expect(await result).toMatchObject({ status: null, abandoned: true });
+  });
+});

@@ -11,7 +11,14 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { answerExcerpt } from './answer-excerpt.ts';
-import { allowedAddress, hostOf, UrlRefused, type Resolve, type UrlPolicy } from './url-guard.ts';
+import {
+  allowedAddress,
+  hostOf,
+  UrlRefused,
+  type Resolve,
+  type ResolvedAddress,
+  type UrlPolicy,
+} from './url-guard.ts';
 
 /** The most of an answer read: enough for its first words; the rest is never downloaded. */
 export const RESPONSE_READ_MAX = 2048;
@@ -39,6 +46,8 @@ export interface PostResult {
 }
 
 const ABANDONED = 'Abandoned: the deliverer stopped before an answer came.';
+/** An attempt cut short by the deliverer stopping: not recorded, its claim given back. */
+const abandoned = { status: null, response: null, error: ABANDONED, abandoned: true } as const;
 
 /** Why no answer came, in a few words for the owner. */
 function describeFailure(error: unknown): string {
@@ -54,6 +63,29 @@ function describeFailure(error: unknown): string {
   return typeof message === 'string' && message !== '' ? message : 'The request failed.';
 }
 
+const noAnswer = (input: PostInput) => `No answer within ${input.timeoutMs} ms.`;
+
+/** `work`'s result, or what came first: the deadline (`late`) or the deliverer stopping. */
+function beforeDeadline<T>(
+  work: Promise<T>,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<T | 'late' | 'stopped'> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort = () => {};
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), timeoutMs);
+  });
+  const stopped = new Promise<'stopped'>((resolve) => {
+    onAbort = () => resolve('stopped');
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([work, late, stopped]).finally(() => {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  });
+}
+
 /** A lookup that answers the address already checked, whatever family Node asks for. */
 function checkedLookup(address: string, family: 4 | 6): LookupFunction {
   return (_hostname, options, callback) => {
@@ -67,15 +99,33 @@ export async function postWebhook(input: PostInput): Promise<PostResult> {
   const elapsed = () => Math.round(performance.now() - started);
   const url = new URL(input.url);
   const host = hostOf(url);
-  if (input.signal?.aborted)
-    return { status: null, durationMs: 0, response: null, error: ABANDONED, abandoned: true };
+  if (input.signal?.aborted) return { ...abandoned, durationMs: 0 };
+  // The one deadline covers finding the address too: a nameserver that never answers is no answer.
   let target;
   try {
-    target = await allowedAddress(host, input.policy, input.resolve);
+    target = await beforeDeadline(
+      allowedAddress(host, input.policy, input.resolve),
+      input.timeoutMs,
+      input.signal,
+    );
   } catch (error) {
     if (!(error instanceof UrlRefused)) throw error;
     return { status: null, durationMs: elapsed(), response: null, error: error.message };
   }
+  if (target === 'late')
+    return { status: null, durationMs: elapsed(), response: null, error: noAnswer(input) };
+  if (target === 'stopped') return { ...abandoned, durationMs: elapsed() };
+  return sendTo(input, url, target, elapsed);
+}
+
+/** The POST itself, to `address`, within what is left of the attempt's deadline. */
+function sendTo(
+  input: PostInput,
+  url: URL,
+  address: ResolvedAddress,
+  elapsed: () => number,
+): Promise<PostResult> {
+  const host = hostOf(url);
   return new Promise<PostResult>((resolve) => {
     let settled = false;
     const finish = (result: Omit<PostResult, 'durationMs'>) => {
@@ -99,20 +149,14 @@ export async function postWebhook(input: PostInput): Promise<PostResult> {
         Host: url.host,
       },
       agent: false,
-      lookup: checkedLookup(target.address, target.family),
+      lookup: checkedLookup(address.address, address.family),
       ...(isIP(host) === 0 ? { servername: host } : {}),
     });
     const deadline = setTimeout(
-      () =>
-        finish({
-          status: null,
-          response: null,
-          error: `No answer within ${input.timeoutMs} ms.`,
-        }),
-      input.timeoutMs,
+      () => finish({ status: null, response: null, error: noAnswer(input) }),
+      Math.max(0, input.timeoutMs - elapsed()),
     );
-    const abandon = () =>
-      finish({ status: null, response: null, error: ABANDONED, abandoned: true });
+    const abandon = () => finish(abandoned);
     input.signal?.addEventListener('abort', abandon, { once: true });
     if (input.signal?.aborted) abandon();
     request.on('error', (error) =>

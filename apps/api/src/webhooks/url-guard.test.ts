@@ -261,3 +261,14 @@ for (const dialect of DIALECTS) {
     );
   });
 }
+
+describe('the system resolver', () => {
+  it('finds localhost and its subdomains on this machine without asking a nameserver', async () => {
+    const loopback = [
+      { address: '127.0.0.1', family: 4 },
+      { address: '::1', family: 6 },
+    ];
+    expect(await systemResolve('localhost')).toEqual(loopback);
+    expect(await systemResolve('Shop.LOCALHOST.')).toEqual(loopback);
+  });
+});

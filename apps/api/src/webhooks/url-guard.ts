@@ -16,7 +16,7 @@
  * the name as Host and in TLS's SNI.
  */
 import { BlockList, isIP } from 'node:net';
-import { lookup } from 'node:dns/promises';
+import { Resolver } from 'node:dns/promises';
 
 export interface UrlPolicy {
   allowPrivateUrls: boolean;
@@ -28,14 +28,37 @@ export interface ResolvedAddress {
   family: 4 | 6;
 }
 
-/** Resolves a name to its addresses (node:dns by default; tests give their own). */
+/** Resolves a name to its addresses (systemResolve unless a test gives its own). */
 export type Resolve = (hostname: string) => Promise<ResolvedAddress[]>;
 
-export const systemResolve: Resolve = async (hostname) =>
-  (await lookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({
-    address,
-    family: family === 6 ? 6 : 4,
-  }));
+/**
+ * Asks the DNS servers (c-ares, as node:dns's Resolver does), each query given up after 2 s and
+ * tried twice. Not `dns.lookup`: it waits in libuv's pool of four threads, which the password
+ * hashes of sign-in share, so endpoints whose nameserver answers slowly (an attacker's) would hold
+ * up every other endpoint's deliveries and every sign-in. So a name known only to /etc/hosts is
+ * not found, but for `localhost` and its subdomains (RFC 6761), which are this machine.
+ */
+const resolver = new Resolver({ timeout: 2000, tries: 2 });
+
+export const systemResolve: Resolve = async (hostname) => {
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  if (name === 'localhost' || name.endsWith('.localhost'))
+    return [
+      { address: '127.0.0.1', family: 4 },
+      { address: '::1', family: 6 },
+    ];
+  const [v4, v6] = await Promise.allSettled([resolver.resolve4(name), resolver.resolve6(name)]);
+  const found: ResolvedAddress[] = [
+    ...(v4.status === 'fulfilled'
+      ? v4.value.map((address) => ({ address, family: 4 as const }))
+      : []),
+    ...(v6.status === 'fulfilled'
+      ? v6.value.map((address) => ({ address, family: 6 as const }))
+      : []),
+  ];
+  if (found.length === 0 && v4.status === 'rejected') throw v4.reason;
+  return found;
+};
 
 /** The networks no webhook may reach unless allowed, by RFC. */
 const FORBIDDEN = new BlockList();
