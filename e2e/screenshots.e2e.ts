@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /**
- * The README's screenshots: the payment form, the history and a successful payment's
- * details, at 360 px and 1280 px, showing payments this file makes through the API and answers on
- * the simulator's virtual phone.
+ * The screenshots in docs/screenshots (two of them on the README): the payment form, the history
+ * and a successful payment's details, at 360 px and 1280 px, showing payments this file makes
+ * through the API and answers on the simulator's virtual phone.
  *
  * With UPDATE_SCREENSHOTS=1 they are written to docs/screenshots, to be committed; run this file
  * alone, so that the history holds only its payments:

@@ -7,14 +7,13 @@ import { expect, it } from 'vitest';
 import { REPO_ROOT } from '../config.ts';
 import { signatureHeader } from './signature.ts';
 
-it('shows the README the same Node and Python snippets as docs/webhooks.md', () => {
+// The README showed these snippets too, and a test kept its copies equal to these; issue 34 made
+// the README a front door that links here, so docs/webhooks.md is their one place. What is left to
+// check is that each language's snippet is there, and (below) that the Node one verifies.
+it('shows a Node and a Python snippet in docs/webhooks.md', () => {
   const doc = fs.readFileSync(path.join(REPO_ROOT, 'docs/webhooks.md'), 'utf8');
-  const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
-  for (const language of ['js', 'python']) {
-    const block = new RegExp('```' + language + '\\n[\\s\\S]*?```').exec(doc)?.[0];
-    expect(block, language).toBeDefined();
-    expect(readme).toContain(block);
-  }
+  expect(/```js\n[\s\S]*?verifyMpesaSignature[\s\S]*?```/.test(doc), 'js').toBe(true);
+  expect(/```python\n[\s\S]*?verify_mpesa_signature[\s\S]*?```/.test(doc), 'python').toBe(true);
 });
 
 it('verifies a signature with the Node snippet of docs/webhooks.md', async () => {
