@@ -38,6 +38,10 @@ export function eventsRoute(app: ControlApp, log: RequestLog, operations: Runnin
       const unwatch =
         request.query.watch === '1' ? operations.map((operation) => operation.watch(phone)) : [];
       const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), 15_000);
+      // The client's FIN ends the stream at once. The server keeps a half-closed connection open
+      // so as to answer a request sent whole (app.ts), but a stream has nothing more to answer:
+      // its watcher is gone, and auto-approval must not wait for the next keep-alive to learn it.
+      request.raw.socket.once('end', () => raw.destroy());
       reply.raw.on('close', () => {
         clearInterval(keepAlive);
         for (const stop of stops) stop();
