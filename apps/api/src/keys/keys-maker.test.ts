@@ -46,7 +46,11 @@ for (const dialect of DIALECTS) {
         payload: { name, password: PASSWORD },
       });
       const session = answer.cookies.find((each) => each.name === 'mpesa_session');
-      const csrf = await world.app.inject({ url: '/api/auth/csrf' });
+      // The token is bound to the session it is asked with.
+      const csrf = await world.app.inject({
+        url: '/api/auth/csrf',
+        headers: { cookie: `mpesa_session=${session?.value}` },
+      });
       const secret = csrf.cookies.find((each) => each.name === 'mpesa_csrf');
       return {
         cookie: `mpesa_session=${session?.value}; mpesa_csrf=${secret?.value}`,
