@@ -292,7 +292,7 @@ describe('the owner', () => {
       await page.getByRole('heading', { name: 'API keys' }).waitFor();
       const name = `Till ${viewport.width}`;
       await page.getByLabel('Name').fill(name);
-      await page.getByRole('radio', { name: /Read payments/ }).check();
+      await page.getByRole('radio', { name: /^Read payments/ }).check();
       await page.getByRole('button', { name: 'Create key' }).click();
       const key = (await page.locator('.once-shown-secret').textContent()) ?? '';
       expect(key).toMatch(/^mpk_/);
