@@ -46,7 +46,11 @@ describe('the API reference page', () => {
     );
     expect(await fitsWidth(page)).toBe(true);
 
-    // The contents link to each route, and the JSON beside the page.
+    // Each route has a curl example, from the body example the tests check.
+    await expect(push.locator('code.curl').textContent()).resolves.toContain("curl -X POST 'http");
+
+    // The contents (folded into "Routes" on a phone) link to each route, and the JSON beside the page.
+    await page.locator('summary', { hasText: 'Routes' }).click();
     await page.getByRole('link', { name: 'GET /api/mpesa/transactions/{id}/events' }).click();
     expect(new URL(page.url()).hash).toBe('#get-api-mpesa-transactions-id-events');
     const json = await page.request.get(
@@ -57,8 +61,32 @@ describe('the API reference page', () => {
     );
     expect((await json.json()).openapi).toBe('3.1.0');
 
+    // The search is a form the server answers: no script.
+    await page.getByRole('searchbox', { name: 'Search the routes' }).fill('refund');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('status').waitFor();
+    expect(new URL(page.url()).searchParams.get('q')).toBe('refund');
+    await expect(
+      page.getByRole('region', { name: 'POST /api/mpesa/stkpush' }).count(),
+    ).resolves.toBe(0);
+
     await page.context().close();
     expect(errors).toEqual([]);
+  });
+
+  it('keeps the index in view beside the routes on a wide screen', async () => {
+    const context = await newContext(browser, DESKTOP);
+    const page = await context.newPage();
+    await page.goto(`${appUrl}/api/docs`);
+    await page.getByRole('heading', { name: 'M-PESA Express API', level: 1 }).waitFor();
+    await page.mouse.wheel(0, 20_000);
+    await expect(
+      page.getByRole('searchbox', { name: 'Search the routes' }).isVisible(),
+    ).resolves.toBe(true);
+    const box = await page.getByRole('navigation', { name: 'Routes' }).boundingBox();
+    expect(box?.y).toBeGreaterThanOrEqual(-1);
+    expect(box?.y).toBeLessThan(10);
+    await context.close();
   });
 
   it('passes axe at 360 and 1280 px', async () => {

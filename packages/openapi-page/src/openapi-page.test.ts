@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { renderOpenApiPage } from './openapi-page.ts';
+import { OPENAPI_PAGE_CSS, renderOpenApiPage } from './openapi-page.ts';
+import { curlCommand, shellQuote } from './curl.ts';
+import { originOf } from './openapi-routes.ts';
 
 const LINKS = { json: 'openapi.json', stylesheet: 'docs/openapi-page.css' };
 
@@ -127,5 +129,113 @@ describe('renderOpenApiPage', () => {
     expect(page).toContain(
       '<ul><li><code>GET</code> reads</li><li><code>POST</code> writes</li></ul>',
     );
+  });
+});
+
+describe('the side index and the search', () => {
+  it('folds the index into “Routes” on a phone and keeps it in view on a wide screen', () => {
+    const page = renderOpenApiPage(document, LINKS);
+    expect(page).toContain('<nav class="contents" aria-label="Routes">');
+    expect(page).toContain('<details class="contents-phone"><summary>Routes (2)</summary>');
+    expect(page).toContain('<main id="routes">');
+    expect(OPENAPI_PAGE_CSS).toMatch(/\.contents \{\s+position: sticky;/);
+  });
+
+  it('searches with a form the server answers (`?q=`), each word in method, path, summary or tag', () => {
+    const page = renderOpenApiPage(document, LINKS, { query: '  get ORDERS ' });
+    expect(page).toContain(
+      '<form class="route-search" role="search" method="get" action="docs">\n<label for="route-search">Search the routes</label>',
+    );
+    expect(page).toContain('value="get ORDERS"');
+    expect(page).toContain('id="get-orders-id"');
+    expect(page).not.toContain('id="get-health"');
+    expect(page).toContain(
+      '1 route of 2 matches “get ORDERS”. <a href="docs">Show all routes</a>.',
+    );
+    const none = renderOpenApiPage(document, LINKS, { query: '"><b>' });
+    expect(none).toContain('No route of 2 match “&quot;&gt;&lt;b&gt;”.');
+    expect(none).not.toContain('<b>');
+  });
+
+  it('gives each route an anchor from its method and path, and a link to it', () => {
+    const page = renderOpenApiPage(document, LINKS);
+    expect(page).toContain(
+      '<a class="permalink" href="#get-orders-id" aria-describedby="get-orders-id-title">Link to this route</a>',
+    );
+  });
+});
+
+describe('the curl examples', () => {
+  const api = {
+    openapi: '3.1.0',
+    info: { title: 'Pay', version: '1' },
+    components: {
+      securitySchemes: {
+        session: { type: 'apiKey', in: 'cookie', name: 'sid', 'x-csrf-header': 'X-CSRF-Token' },
+        key: { type: 'http', scheme: 'bearer', 'x-placeholder': 'mpk_…' },
+      },
+    },
+    paths: {
+      '/pay/{id}': {
+        post: {
+          security: [{ session: ['cashier'] }, { key: ['payments:write'] }],
+          parameters: [
+            {
+              in: 'path',
+              name: 'id',
+              required: true,
+              schema: { type: 'string', examples: ['p 1'] },
+            },
+            { in: 'header', name: 'idempotency-key', schema: { type: 'string' } },
+          ],
+          requestBody: {
+            content: {
+              'application/json': {
+                schema: {},
+                examples: { one: { value: { note: "it's paid" } } },
+              },
+            },
+          },
+          responses: {},
+        },
+      },
+      '/me': { get: { security: [{ session: ['viewer'] }], responses: {} } },
+      '/open': { get: { security: [{}, { key: ['payments:read'] }], responses: {} } },
+    },
+  };
+
+  it('quotes for the shell: single quotes, with a quote inside written as four characters', () => {
+    expect(shellQuote("it's")).toBe(`'it'\\''s'`);
+    const { command, body } = curlCommand(
+      api,
+      'post',
+      '/pay/{id}',
+      api.paths['/pay/{id}'].post,
+      'https://shop.example',
+    );
+    expect(body).toEqual({ note: "it's paid" });
+    expect(command).toBe(
+      [
+        `curl -X POST 'https://shop.example/pay/p%201'`,
+        `-H 'Authorization: Bearer mpk_…'`,
+        `-H 'Idempotency-Key: …'`,
+        `-H 'Content-Type: application/json'`,
+        `-d '{\n  "note": "it'\\''s paid"\n}'`,
+      ].join(' \\\n  '),
+    );
+  });
+
+  it('sends a session’s cookie where no key is taken, and says when none is needed', () => {
+    const me = curlCommand(api, 'get', '/me', api.paths['/me'].get, 'http://localhost:3000');
+    expect(me.command).toBe(`curl 'http://localhost:3000/me' \\\n  -b 'sid=…'`);
+    expect(me.notes.join(' ')).toContain('signed-in session');
+    const open = curlCommand(api, 'get', '/open', api.paths['/open'].get, 'http://[::1]:3000');
+    expect(open.command).toBe(`curl -g 'http://[::1]:3000/open'`);
+    expect(open.notes[0]).toContain('Needs no credential');
+  });
+
+  it('calls the origin the page was read at, never an odd Host', () => {
+    expect(originOf('https', 'pay.example:8443')).toBe('https://pay.example:8443');
+    expect(originOf('http', "evil'$(rm -rf)")).toBe('http://localhost');
   });
 });

@@ -10,16 +10,18 @@
  * It reads only what @fastify/swagger writes from the route schemas; anything it does not know is
  * left out rather than guessed.
  */
-import { STATUS_CODES } from 'node:http';
 import fs from 'node:fs';
-import { escapeHtml, inline, isRecord, json, prose, record, text, type Json } from './html.ts';
-import { fieldItem, rules, shape } from './schema-fields.ts';
+import { escapeHtml, inline, isRecord, prose, record, text, type Json } from './html.ts';
+import { examplesOf } from './examples.ts';
+import { methodBadge, operationSection, type Operation } from './operation-section.ts';
 
 export interface PageLinks {
   /** The JSON document, relative to the page. */
   json: string;
   /** The page's stylesheet (OPENAPI_PAGE_CSS), relative to the page. */
   stylesheet: string;
+  /** The page itself, relative to it: where its search form asks (`docs`). */
+  page?: string;
 }
 
 /** The page's stylesheet, served beside it. */
@@ -39,28 +41,6 @@ function anchorFor(method: string, path: string): string {
 
 // --- Examples ----------------------------------------------------------------------------------
 
-interface Example {
-  name: string;
-  value: unknown;
-}
-
-/** A media type's examples: its named `examples`, its `example`, or its schema's `examples`. */
-function examplesOf(media: Json): Example[] {
-  const named = record(media.examples);
-  const found: Example[] = Object.entries(named).map(([key, entry]) => ({
-    name: text(record(entry).summary) ?? key,
-    value: record(entry).value,
-  }));
-  if ('example' in media) found.push({ name: 'Example', value: media.example });
-  const inSchema = record(media.schema).examples;
-  if (Array.isArray(inSchema)) {
-    inSchema.forEach((value, index) =>
-      found.push({ name: inSchema.length > 1 ? `Example ${index + 1}` : 'Example', value }),
-    );
-  }
-  return found;
-}
-
 /**
  * Every example value of a request body's or an answer's `content` (its media types): what the
  * page shows, and what the apps' tests check against their schemas.
@@ -72,109 +52,6 @@ export function exampleValues(content: unknown): unknown[] {
 }
 
 export { record } from './html.ts';
-
-function exampleBlocks(examples: Example[], contentType: string): string {
-  return examples
-    .map(
-      ({ name, value }) =>
-        `<figure class="example"><figcaption>${inline(escapeHtml(name))}</figcaption>` +
-        `<pre><code data-content-type="${escapeHtml(contentType)}">${escapeHtml(json(value))}</code></pre></figure>`,
-    )
-    .join('');
-}
-
-/**
- * A body: its content type, its shape and its examples. An answer's shape is folded away
- * (`<details>`): its examples show it, and the same error shape would otherwise fill the page.
- */
-function content(value: unknown, fold: boolean): string {
-  return Object.entries(record(value))
-    .map(([contentType, media]) => {
-      const mediaObject = record(media);
-      const fields = shape(record(mediaObject.schema));
-      return (
-        `<p class="content-type">As <code>${escapeHtml(contentType)}</code>.</p>` +
-        (fold ? `<details><summary>Fields</summary>${fields}</details>` : fields) +
-        exampleBlocks(examplesOf(mediaObject), contentType)
-      );
-    })
-    .join('');
-}
-
-// --- Operations --------------------------------------------------------------------------------
-
-interface Operation {
-  method: string;
-  path: string;
-  anchor: string;
-  operation: Json;
-}
-
-function parameters(value: unknown): string {
-  if (!Array.isArray(value) || value.length === 0) return '';
-  const items = value.map((entry) => {
-    const parameter = record(entry);
-    const schema = record(parameter.schema);
-    const notes = [
-      `in ${String(parameter.in)}`,
-      parameter.required === true ? 'required' : 'optional',
-      ...rules(schema),
-    ];
-    const example = 'example' in parameter ? parameter.example : undefined;
-    return fieldItem(String(parameter.name), schema, notes, parameter.description, example);
-  });
-  return `<h4>Parameters</h4><ul class="fields">${items.join('')}</ul>`;
-}
-
-function requestBody(value: unknown): string {
-  if (!isRecord(value)) return '';
-  return `<h4>Request body</h4>${prose(value.description)}${content(value.content, false)}`;
-}
-
-function responseHeaders(value: unknown): string {
-  const headers = Object.entries(record(value));
-  if (headers.length === 0) return '';
-  const items = headers.map(([name, header]) =>
-    fieldItem(name, record(record(header).schema), [], record(header).description),
-  );
-  return `<p>Headers:</p><ul class="fields">${items.join('')}</ul>`;
-}
-
-function responses(value: unknown, anchor: string): string {
-  const entries = Object.entries(record(value));
-  if (entries.length === 0) return '';
-  const blocks = entries.map(([status, response]) => {
-    const answer = record(response);
-    const reason = STATUS_CODES[Number(status)] ?? '';
-    const statusClass = `status-${status.charAt(0)}xx`;
-    return (
-      '<div class="response">' +
-      `<h5 id="${anchor}-${status}"><span class="status ${statusClass}">${escapeHtml(status)}</span> ${escapeHtml(reason)}</h5>` +
-      prose(answer.description) +
-      responseHeaders(answer.headers) +
-      content(answer.content, true) +
-      '</div>'
-    );
-  });
-  return `<h4>Responses</h4>${blocks.join('')}`;
-}
-
-function methodBadge(method: string): string {
-  return `<span class="method method-${method}">${method.toUpperCase()}</span>`;
-}
-
-function operationSection({ method, path, anchor, operation }: Operation): string {
-  return (
-    `<section class="operation" id="${anchor}" aria-labelledby="${anchor}-title">` +
-    `<h3 id="${anchor}-title">${methodBadge(method)} <code class="path">${escapeHtml(path)}</code></h3>` +
-    prose(operation.summary, 'summary') +
-    prose(operation.description) +
-    parameters(operation.parameters) +
-    requestBody(operation.requestBody) +
-    responses(operation.responses, anchor) +
-    '</section>'
-  );
-}
 
 function operationsOf(document: Json): Operation[] {
   return Object.entries(record(document.paths)).flatMap(([path, item]) =>
@@ -204,46 +81,74 @@ function byTag(document: Json, operations: Operation[]) {
   return [...groups.entries()].filter(([, group]) => group.operations.length > 0);
 }
 
-/** The whole page. `document` is an OpenAPI 3.x document as @fastify/swagger gives it. */
-export function renderOpenApiPage(document: object, links: PageLinks): string {
-  const doc = record(document);
-  const info = record(doc.info);
-  const title = text(info.title) ?? 'API';
-  const groups = byTag(doc, operationsOf(doc));
-  const tagAnchor = (name: string) => `tag-${anchorFor('', name)}`;
+/** What a reader asked of the page: its search, and the address it was reached at. */
+export interface PageRequest {
+  /** The search (`?q=`): the routes whose method, path, summary or tag hold every word. */
+  query?: string;
+  /** The origin curl examples call, as `https://host:port` (the page's own, by default). */
+  origin?: string;
+}
 
-  const contents = groups
-    .map(
-      ([name, group]) =>
-        `<li><a href="#${tagAnchor(name)}">${escapeHtml(name)}</a><ul>` +
-        group.operations
-          .map(
-            ({ method, path, anchor, operation }) =>
-              `<li><a href="#${anchor}">${methodBadge(method)} <code>${escapeHtml(path)}</code></a>` +
-              (text(operation.summary) ? ` ${inline(escapeHtml(String(operation.summary)))}` : '') +
-              '</li>',
-          )
-          .join('') +
-        '</ul></li>',
-    )
-    .join('');
+/** The longest search taken; the rest is left out. */
+export const MAX_QUERY = 100;
 
-  const sections = groups
-    .map(
-      ([name, group]) =>
-        `<section class="tag" aria-labelledby="${tagAnchor(name)}">` +
-        `<h2 id="${tagAnchor(name)}">${escapeHtml(name)}</h2>${prose(group.description)}` +
-        group.operations.map(operationSection).join('') +
-        '</section>',
-    )
-    .join('');
+const tagAnchor = (name: string) => `tag-${anchorFor('', name)}`;
 
+/** Whether the route holds every word of the search, in its method, path, summary or tag. */
+function matches(operation: Operation, tag: string, words: string[]): boolean {
+  const haystack = [operation.method, operation.path, text(operation.operation.summary) ?? '', tag]
+    .join(' ')
+    .toLowerCase();
+  return words.every((word) => haystack.includes(word));
+}
+
+function indexList(groups: [string, { operations: Operation[] }][]): string {
+  return (
+    '<ul>' +
+    groups
+      .map(
+        ([name, group]) =>
+          `<li><a href="#${tagAnchor(name)}">${escapeHtml(name)}</a><ul>` +
+          group.operations
+            .map(
+              ({ method, path, anchor, operation }) =>
+                `<li><a href="#${anchor}">${methodBadge(method)} <code>${escapeHtml(path)}</code></a>` +
+                (text(operation.summary)
+                  ? ` ${inline(escapeHtml(String(operation.summary)))}`
+                  : '') +
+                '</li>',
+            )
+            .join('') +
+          '</ul></li>',
+      )
+      .join('') +
+    '</ul>'
+  );
+}
+
+interface Shell {
+  doc: Json;
+  info: Json;
+  title: string;
+  links: PageLinks;
+  asked: string;
+  count: number;
+  index: string;
+  main: string;
+}
+
+/**
+ * The page around its routes: the search and the index in a side column that stays in view on a
+ * wide screen, folded into "Routes" above them on a phone (the index is written twice, each hidden
+ * at the other's widths: a closed `<details>` cannot be opened by a stylesheet alone).
+ */
+function pageHtml({ doc, info, title, links, asked, count, index, main }: Shell): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}: reference</title>
+<title>${asked ? `“${escapeHtml(asked)}” in ` : ''}${escapeHtml(title)}: reference</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${escapeHtml(links.stylesheet)}">
 </head>
@@ -254,14 +159,93 @@ export function renderOpenApiPage(document: object, links: PageLinks): string {
 <p class="version">Version ${escapeHtml(String(info.version ?? ''))}, OpenAPI ${escapeHtml(String(doc.openapi ?? ''))}. The same description as JSON, for tools: <a href="${escapeHtml(links.json)}">${escapeHtml(links.json)}</a>.</p>
 ${prose(info.description)}
 </header>
-<nav class="contents" aria-labelledby="contents-title">
-<h2 id="contents-title">Routes</h2>
-<ul>${contents}</ul>
+<div class="layout">
+<nav class="contents" aria-label="Routes">
+<form class="route-search" role="search" method="get" action="${escapeHtml(links.page ?? 'docs')}">
+<label for="route-search">Search the routes</label>
+<div class="search-row"><input type="search" id="route-search" name="q" value="${escapeHtml(asked)}" maxlength="${MAX_QUERY}" placeholder="refund, POST, History…"><button type="submit">Search</button></div>
+</form>
+<details class="contents-phone"><summary>Routes (${count})</summary>${index}</details>
+<div class="contents-wide">${index}</div>
 </nav>
 <main id="routes">
-${sections}
+${main}
 </main>
+</div>
 </body>
 </html>
 `;
+}
+
+/**
+ * The page of `document` (an OpenAPI 3.x document as @fastify/swagger gives it), made ready once:
+ * each call gives the page for a search and an origin, its routes' sections kept per origin.
+ */
+export function openApiPage(document: object, links: PageLinks) {
+  const doc = record(document);
+  const info = record(doc.info);
+  const title = text(info.title) ?? 'API';
+  const groups = byTag(doc, operationsOf(doc));
+  const total = groups.reduce((sum, [, group]) => sum + group.operations.length, 0);
+  const sectionsByOrigin = new Map<string, Map<string, string>>();
+
+  const sectionsFor = (origin: string) => {
+    let sections = sectionsByOrigin.get(origin);
+    if (!sections) {
+      sections = new Map();
+      for (const [, group] of groups) {
+        for (const operation of group.operations) {
+          sections.set(operation.anchor, operationSection(doc, operation, origin));
+        }
+      }
+      // A few origins (localhost, the LAN address, the public name), not one per Host header.
+      if (sectionsByOrigin.size >= 4)
+        sectionsByOrigin.delete(sectionsByOrigin.keys().next().value!);
+      sectionsByOrigin.set(origin, sections);
+    }
+    return sections;
+  };
+
+  return ({ query = '', origin = 'http://localhost' }: PageRequest = {}): string => {
+    const asked = query.trim().slice(0, MAX_QUERY);
+    const words = asked.toLowerCase().split(/\s+/).filter(Boolean);
+    const shown = groups
+      .map(
+        ([name, group]) =>
+          [
+            name,
+            { ...group, operations: group.operations.filter((op) => matches(op, name, words)) },
+          ] as [string, typeof group],
+      )
+      .filter(([, group]) => group.operations.length > 0);
+    const count = shown.reduce((sum, [, group]) => sum + group.operations.length, 0);
+    const sections = sectionsFor(origin);
+    const index = indexList(shown);
+
+    const found =
+      words.length === 0
+        ? ''
+        : `<p class="search-result" role="status">${count === 0 ? 'No route' : count === 1 ? '1 route' : `${count} routes`} of ${total} ${count === 1 ? 'matches' : 'match'} “${escapeHtml(asked)}”. <a href="${escapeHtml(links.page ?? 'docs')}">Show all routes</a>.</p>`;
+
+    const body = shown
+      .map(
+        ([name, group]) =>
+          `<section class="tag" aria-labelledby="${tagAnchor(name)}">` +
+          `<h2 id="${tagAnchor(name)}">${escapeHtml(name)}</h2>${prose(group.description)}` +
+          group.operations.map(({ anchor }) => sections.get(anchor) ?? '').join('') +
+          '</section>',
+      )
+      .join('');
+
+    return pageHtml({ doc, info, title, links, asked, count, index, main: found + body });
+  };
+}
+
+/** The whole page, as `openApiPage` gives it. */
+export function renderOpenApiPage(
+  document: object,
+  links: PageLinks,
+  request: PageRequest = {},
+): string {
+  return openApiPage(document, links)(request);
 }

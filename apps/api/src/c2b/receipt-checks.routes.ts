@@ -54,7 +54,14 @@ export const receiptCheckRoutes: FastifyPluginAsyncZod<ReceiptCheckRoutesOptions
             `\`GET /api/mpesa/receipt-checks/{id}\`. An address may ask ${RECEIPT_CHECKS_PER_ADDRESS} ` +
             'times a minute.',
           tags,
-          body: receiptCheckRequestSchema,
+          body: receiptCheckRequestSchema.meta({
+            'x-examples': {
+              receipt: {
+                summary: 'The receipt from the payer’s SMS',
+                value: { receipt: 'UCE7RT61SV' },
+              },
+            },
+          }),
           response: RECEIPT_CHECK_ANSWERS.create,
         },
         gate?.rule,

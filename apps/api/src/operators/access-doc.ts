@@ -16,6 +16,8 @@ export function securitySchemes(sessionCookie: string) {
       type: 'apiKey',
       in: 'cookie',
       name: sessionCookie,
+      // For the reference page's curl examples (@mpesa/openapi-page).
+      'x-csrf-header': 'X-CSRF-Token',
       description:
         'An operator’s session (POST /api/auth/sign-in). Requests that change something also send ' +
         'X-CSRF-Token (GET /api/auth/csrf). Listed with the least role a route takes.',
@@ -23,6 +25,7 @@ export function securitySchemes(sessionCookie: string) {
     [SECURITY.key]: {
       type: 'http',
       scheme: 'bearer',
+      'x-placeholder': 'mpk_…',
       description:
         'An API key an owner created (POST /api/keys): `Authorization: Bearer mpk_…`. Listed with ' +
         'the scope a route takes; a route that lists none takes no key. ' +

@@ -49,7 +49,14 @@ function signInRoutes(app: RoutesApp, { deps, secureCookie, corsOrigins }: AuthR
           'addresses is then let in only from an address its operator has signed in from. A ' +
           'wrong name and a wrong password get the same answer.',
         tags,
-        body: signInBodySchema,
+        body: signInBodySchema.meta({
+          'x-examples': {
+            signIn: {
+              summary: 'An operator signs in',
+              value: { name: 'amina', password: 'correct horse battery staple' },
+            },
+          },
+        }),
         response: AUTH_ANSWERS.signIn,
       },
     },

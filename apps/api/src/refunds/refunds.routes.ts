@@ -33,7 +33,14 @@ export const refundRoutes: FastifyPluginAsyncZod<RefundRoutesOptions> = async (
         {
           ...REFUND_DESCRIBED,
           params: z.object({ id: z.string().max(1000).describe('The payment’s `transactionId`') }),
-          body: refundRequestSchema,
+          body: refundRequestSchema.meta({
+            'x-examples': {
+              refund: {
+                summary: 'The whole 450 KES back',
+                value: { reason: 'The order was cancelled', amount: 450 },
+              },
+            },
+          }),
           response: REFUND_ANSWERS,
         },
         { role: 'owner' },

@@ -202,6 +202,71 @@ describe('the API description (/api/openapi.json, /api/docs)', () => {
     expect(stylesheet.headers['content-type']).toBe('text/css; charset=utf-8');
   });
 
+  it('gives every route a curl example on the page, sending the route’s own body example', async () => {
+    const page = (await app.inject({ url: '/api/docs', headers: { host: 'pay.example:8443' } }))
+      .body;
+    const unescape = (html: string) =>
+      html
+        .replaceAll('&lt;', '<')
+        .replaceAll('&gt;', '>')
+        .replaceAll('&quot;', '"')
+        .replaceAll('&#39;', "'")
+        .replaceAll('&amp;', '&');
+    const curls = new Map(
+      [...page.matchAll(/<code class="curl" data-route="([^"]+)">([^<]*)<\/code>/g)].map(
+        ([, route, command]) => [unescape(route ?? ''), unescape(command ?? '')],
+      ),
+    );
+    const routes = Object.entries(obj(document.paths)).flatMap(([path, item]) =>
+      Object.keys(obj(item)).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect([...curls.keys()].sort()).toEqual(routes.sort());
+    const withoutExample: string[] = [];
+    for (const [route, command] of curls) {
+      const [method = '', path = ''] = route.split(' ');
+      const operation = obj(obj(obj(document.paths)[path])[method.toLowerCase()]);
+      expect(command, route).toMatch(
+        new RegExp(
+          `^curl (-g )?${method === 'GET' ? '' : `-X ${method} `}'http://pay\\.example:8443/api/`,
+        ),
+      );
+      const content = obj(obj(operation.requestBody).content);
+      if (Object.keys(content).length === 0) {
+        expect(command, route).not.toContain(' -d ');
+        continue;
+      }
+      expect(command, route).toContain(`-H 'Content-Type: application/json'`);
+      const [example] = examplesOf(content);
+      if (example === undefined) {
+        withoutExample.push(route);
+        continue;
+      }
+      // The body as the shell gives it to curl: the single-quoted word after -d, '\'' a quote.
+      const quoted = /-d '((?:[^']|'\\'')*)'$/.exec(command)?.[1];
+      const sent = quoted?.replaceAll(`'\\''`, "'");
+      expect(JSON.parse(sent ?? ''), route).toEqual(example);
+    }
+    // Daraja's Result callbacks, described but with no example yet: the page says so.
+    expect(withoutExample.sort()).toEqual([
+      'POST /api/mpesa/callback/{secret}/queue-timeout',
+      'POST /api/mpesa/callback/{secret}/refund-status',
+      'POST /api/mpesa/callback/{secret}/reversal',
+    ]);
+    expect(curls.get('POST /api/mpesa/stkpush')).toContain(`-H 'Idempotency-Key: `);
+  });
+
+  it('finds routes by method, path, summary or tag, with no script (?q=)', async () => {
+    const found = await app.inject('/api/docs?q=refund');
+    expect(found.statusCode).toBe(200);
+    expect(found.body).toContain('id="post-api-mpesa-transactions-id-refund"');
+    expect(found.body).not.toContain('id="post-api-mpesa-stkpush"');
+    expect(found.body).toMatch(/\d+ routes? of \d+ match/);
+    expect(found.body).toContain('value="refund"');
+    expect(found.body).not.toMatch(/<script|\sstyle=/i);
+    const none = await app.inject('/api/docs?q=nothing-like-this');
+    expect(none.body).toContain('No route of');
+  });
+
   it('leaves other addresses under /api to the not-found answer', async () => {
     for (const url of ['/api/docs/', '/api/docs/nothing', '/api/openapi.yaml']) {
       const answer = await app.inject(url);
