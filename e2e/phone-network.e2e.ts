@@ -66,6 +66,22 @@ async function pendingPayment(phone: string, amount: number) {
   return (await answer.json()) as { transactionId: string; checkoutRequestId: string };
 }
 
+/**
+ * Waits until the history screen's code, fetched by the app itself after the first screen, has
+ * arrived with everything it imports (importing it again resolves once the app's own import has).
+ */
+async function historyCodeLoaded(page: Page) {
+  const chunk = await page.waitForFunction(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((entry) => entry.name)
+      .find((name) => /\/assets\/transaction-list-[^/]*\.js$/.test(name)),
+  );
+  const url = (await chunk.jsonValue())!;
+  // As text: Vitest would rewrite an import() written in this file.
+  await page.evaluate(`import(${JSON.stringify(url)}).then(() => undefined)`);
+}
+
 describe.each([
   ['at 360 px', PHONE],
   ['at 1280 px', DESKTOP],
@@ -264,8 +280,10 @@ describe.each([
   it('a history that cannot load says so under the specification’s text, keeps trying, and loads by itself once the connection is back', async () => {
     await pendingPayment(ownPhone(), 45);
     await page.goto(appUrl);
-    // Every screen's code is fetched once the first has loaded.
+    // Every screen's code is fetched once the first has loaded: wait until the history's is (on a
+    // busy machine the network can be quiet for half a second before those fetches begin).
     await page.waitForLoadState('networkidle');
+    await historyCodeLoaded(page);
     await context.setOffline(true);
     await page.getByRole('link', { name: 'Transactions' }).click();
     await page.getByRole('heading', { name: 'Transaction History' }).waitFor();
