@@ -12,6 +12,7 @@ import { DIALECTS, createTestDatabase, type TestDatabase } from './test/test-db.
 import { storedPayment } from './test/stored-payment.ts';
 import { addOperator } from './operators/operators.service.ts';
 import { hashToken } from './operators/sessions.service.ts';
+import { TEST_PASSWORD_HASH_COST } from './test/test-app.ts';
 
 const OPERATOR_CLI = path.resolve(import.meta.dirname, 'operator-cli.ts');
 const REVIEW_CLI = path.resolve(import.meta.dirname, 'review-cli.ts');
@@ -29,6 +30,7 @@ for (const dialect of DIALECTS) {
         role: 'owner',
         password: 'correct horse battery',
         now: new Date(),
+        passwordHashCost: TEST_PASSWORD_HASH_COST,
       });
     });
     afterEach(async () => {

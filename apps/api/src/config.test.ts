@@ -341,6 +341,7 @@ describe('loadConfig', () => {
       cookieSecure: false,
       idleMs: 30 * 60_000,
       maxMs: 12 * 3_600_000,
+      passwordHashCost: 15,
     });
     expect(loadConfig(production).operators).toMatchObject({
       historyAccess: 'operators',
@@ -359,6 +360,17 @@ describe('loadConfig', () => {
     ]);
     expect(refusal({ SESSION_IDLE_MINUTES: '120', SESSION_MAX_HOURS: '1' }).problems).toEqual([
       expect.stringMatching(/^SESSION_IDLE_MINUTES must not be longer than SESSION_MAX_HOURS/),
+    ]);
+    // Lower in tests only: refused in production, and out of scrypt's sane range anywhere.
+    expect(loadConfig({ PASSWORD_HASH_COST: '10' }).operators.passwordHashCost).toBe(10);
+    expect(loadConfig({ ...production, PASSWORD_HASH_COST: '17' }).operators.passwordHashCost).toBe(
+      17,
+    );
+    expect(refusal({ ...production, PASSWORD_HASH_COST: '14' }).problems).toEqual([
+      'PASSWORD_HASH_COST must be at least 15 when MPESA_ENV=production (a lower one is for tests)',
+    ]);
+    expect(refusal({ PASSWORD_HASH_COST: '9' }).problems).toEqual([
+      expect.stringMatching(/^PASSWORD_HASH_COST /),
     ]);
   });
 

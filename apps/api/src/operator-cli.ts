@@ -83,6 +83,7 @@ try {
       password,
       now: new Date(),
       by: COMMAND,
+      passwordHashCost: config.operators.passwordHashCost,
     });
     console.log(`Added ${added.name} as ${added.role}.`);
   } else if (command === 'remove') {

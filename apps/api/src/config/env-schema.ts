@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isTimeZone } from '../lib/business-day.ts';
 import { DEFAULT_BUSY_TIMEOUT_MS } from '../db/node-sqlite-dialect.ts';
+import { PASSWORD_HASH_COST } from '../operators/password.ts';
 import {
   CALLBACK_SECRET_FORMAT,
   CALLBACK_SECRET_LENGTH,
@@ -133,6 +134,12 @@ export const EnvSchema = z.object({
     .min(1)
     .max(24 * 60)
     .default(30),
+  PASSWORD_HASH_COST: z.coerce
+    .number()
+    .int()
+    .min(PASSWORD_HASH_COST.min)
+    .max(PASSWORD_HASH_COST.max)
+    .default(PASSWORD_HASH_COST.default),
   SESSION_MAX_HOURS: z.coerce
     .number()
     .int()

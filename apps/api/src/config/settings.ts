@@ -11,6 +11,7 @@ import {
   SANDBOX_SHORTCODE,
   SIMULATOR_BUSINESS_NAME,
 } from './constants.ts';
+import { PASSWORD_HASH_COST } from '../operators/password.ts';
 import type { Env } from './env-schema.ts';
 import type { Problems } from './problems.ts';
 
@@ -182,11 +183,18 @@ export function operatorSettings(env: Env, problems: Problems) {
     env.SESSION_IDLE_MINUTES <= env.SESSION_MAX_HOURS * 60,
     'SESSION_IDLE_MINUTES must not be longer than SESSION_MAX_HOURS (a session ends at the first of them)',
   );
+  problems.require(
+    ['PASSWORD_HASH_COST'],
+    !production || env.PASSWORD_HASH_COST >= PASSWORD_HASH_COST.productionMin,
+    `PASSWORD_HASH_COST must be at least ${PASSWORD_HASH_COST.productionMin} when MPESA_ENV=production (a lower one is for tests)`,
+  );
   return Object.freeze({
     historyAccess: env.HISTORY_ACCESS ?? (production ? 'operators' : 'open'),
     cookieSecure: env.SESSION_COOKIE_SECURE ? env.SESSION_COOKIE_SECURE === 'true' : production,
     idleMs: env.SESSION_IDLE_MINUTES * 60_000,
     maxMs: env.SESSION_MAX_HOURS * 3_600_000,
+    /** scrypt's log2 N for new passwords and the unknown names' dummy hash (operators/password.ts). */
+    passwordHashCost: env.PASSWORD_HASH_COST,
   });
 }
 

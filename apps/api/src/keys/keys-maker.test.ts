@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiKey } from '@mpesa/shared/contract-admin';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
-import { createTestApp } from '../test/test-app.ts';
+import { createTestApp, TEST_PASSWORD_HASH_COST } from '../test/test-app.ts';
 import { PASSWORD, signedInWorld, type Browser, type SignedInWorld } from '../test/signed-in.ts';
 import { addOperator, removeOperator } from '../operators/operators.service.ts';
 import { createKey } from './keys.service.ts';
@@ -30,6 +30,7 @@ for (const dialect of DIALECTS) {
         role: 'owner',
         password: PASSWORD,
         now: world.clock.now,
+        passwordHashCost: TEST_PASSWORD_HASH_COST,
       });
       amina = await world.signIn('owner');
       zuri = await signInAs(MAKER);

@@ -4,6 +4,7 @@ import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db
 import { countHit, deleteEndedWindows } from './rate-limit.repository.ts';
 import { SIGN_IN_LIMIT } from '../operators/operators.plugin.ts';
 import { signIn } from '../operators/sessions.service.ts';
+import { TEST_PASSWORD_HASH_COST } from '../test/test-app.ts';
 
 for (const dialect of DIALECTS) {
   describe(`pruning the rate-limit counters (${dialect})`, () => {
@@ -40,6 +41,7 @@ for (const dialect of DIALECTS) {
           idleMs: 60_000,
           maxMs: 60_000,
           signInLimit: { ...SIGN_IN_LIMIT, windowS },
+          passwordHashCost: TEST_PASSWORD_HASH_COST,
         },
       };
       const attempt = (addressKey: string) =>

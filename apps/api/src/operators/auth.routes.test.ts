@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp } from '../test/test-app.ts';
+import { createTestApp, TEST_PASSWORD_HASH_COST } from '../test/test-app.ts';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { storedPayment } from '../test/stored-payment.ts';
 import { addOperator } from './operators.service.ts';
@@ -55,12 +55,14 @@ for (const dialect of DIALECTS) {
         role: 'owner',
         password: PASSWORD,
         now: clock,
+        passwordHashCost: TEST_PASSWORD_HASH_COST,
       });
       await addOperator(database.db, {
         name: 'Otieno',
         role: 'viewer',
         password: PASSWORD,
         now: clock,
+        passwordHashCost: TEST_PASSWORD_HASH_COST,
       });
       await database.db
         .insertInto('transactions')

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp } from '../test/test-app.ts';
+import { createTestApp, TEST_PASSWORD_HASH_COST } from '../test/test-app.ts';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import {
   PASSWORD,
@@ -193,6 +193,7 @@ for (const dialect of DIALECTS) {
         role: 'viewer',
         password: PASSWORD,
         now: clock,
+        passwordHashCost: TEST_PASSWORD_HASH_COST,
       });
       const add = (name: string) =>
         send(
@@ -230,6 +231,7 @@ for (const dialect of DIALECTS) {
           role: 'owner',
           password: PASSWORD,
           now: clock,
+          passwordHashCost: TEST_PASSWORD_HASH_COST,
         }),
       ).rejects.toMatchObject({ kind: 'exists' });
       // A name wholly in another alphabet that looks like no one's is a name.

@@ -71,7 +71,12 @@ export function authDepsFor({ config, db, now }: OperatorsDeps): AuthDeps {
     now,
     cookieName: cookieNames(operators.cookieSecure).session,
     corsOrigins: config.corsOrigins,
-    sessions: { idleMs: operators.idleMs, maxMs: operators.maxMs, signInLimit: SIGN_IN_LIMIT },
+    sessions: {
+      idleMs: operators.idleMs,
+      maxMs: operators.maxMs,
+      signInLimit: SIGN_IN_LIMIT,
+      passwordHashCost: operators.passwordHashCost,
+    },
   };
 }
 
@@ -124,14 +129,14 @@ export async function registerOperators(
     corsOrigins: config.corsOrigins,
   });
   // Made now, not at the first unknown name's sign-in, which would then take longer than others.
-  await dummyHash();
+  await dummyHash(operators.passwordHashCost);
   if (operators.historyAccess !== 'operators') return undefined;
   // With `open` every screen is open to all, as the product's requirements show them: nothing needs
   // an owner's screens, a one-time link or a key, and none is there.
   await api.register(manageRoutes, { deps, corsOrigins: config.corsOrigins });
   await api.register(auditRoutes, { db, owner: requireOperator(deps, 'owner') });
   await api.register(setPasswordRoutes, {
-    deps: { db, now, limit: SIGN_IN_LIMIT },
+    deps: { db, now, limit: SIGN_IN_LIMIT, passwordHashCost: operators.passwordHashCost },
     corsOrigins: config.corsOrigins,
   });
   await api.register(keysRoutes, { deps, corsOrigins: config.corsOrigins });

@@ -75,7 +75,15 @@ function nameRefusal(
  */
 export async function addOperator(
   db: Kysely<Database>,
-  input: { name: string; role: OperatorRole; password: string | null; now: Date; by?: Actor },
+  input: {
+    name: string;
+    role: OperatorRole;
+    password: string | null;
+    now: Date;
+    by?: Actor;
+    /** scrypt's log2 N (PASSWORD_HASH_COST); the default's when not given. */
+    passwordHashCost?: number;
+  },
 ): Promise<{ id: string; name: string; role: OperatorRole }> {
   const existing = await manage.listAll(db);
   const refused = nameRefusal(input.name, existing);
@@ -85,7 +93,10 @@ export async function addOperator(
   const name = normaliseName(input.name);
   const at = input.now.toISOString();
   const id = randomUUID();
-  const passwordHash = input.password === null ? NO_PASSWORD : await hashPassword(input.password);
+  const passwordHash =
+    input.password === null
+      ? NO_PASSWORD
+      : await hashPassword(input.password, input.passwordHashCost);
   await transact(db, async (trx) => {
     await repo.insertOperator(trx, {
       id,

@@ -61,6 +61,8 @@ export interface SetPasswordDeps {
   now: () => Date;
   /** Failed attempts allowed per address in each window (as for sign-ins). */
   limit: { perAddress: number; windowS: number };
+  /** scrypt's log2 N for the new password (PASSWORD_HASH_COST). */
+  passwordHashCost: number;
 }
 
 /**
@@ -84,7 +86,7 @@ export async function setPasswordByLink(
   const problem = passwordProblem(input.password);
   if (problem) throw validationError(problem, 'password');
   // Hashed before the transaction, which must only wait on the database (db/transact.ts).
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, deps.passwordHashCost);
   const name = await transact(db, async (trx) => {
     const link = await manage.takeLink(trx, hashToken(input.token), now.toISOString());
     const operator = link && (await manage.findOperatorById(trx, link.operator_id));

@@ -1,7 +1,7 @@
 /** Passwords and names: the policy's words, the stored form, and names compared as one. */
 import { describe, expect, it } from 'vitest';
 import { nameKey, nameProblem, normaliseName } from './operator-name.ts';
-import { hashPassword, passwordProblem, verifyPassword } from './password.ts';
+import { dummyHash, hashPassword, passwordProblem, verifyPassword } from './password.ts';
 
 describe('operators’ passwords', () => {
   it('takes 12 to 256 characters, and says so', () => {
@@ -22,6 +22,19 @@ describe('operators’ passwords', () => {
     expect(first).not.toBe(second);
     expect(await verifyPassword('same password!', first)).toBe(true);
     expect(await verifyPassword('same password?', first)).toBe(false);
+  });
+
+  it('hashes at the cost it is given, and verifies a hash at the cost stored with it', async () => {
+    const cheap = await hashPassword('same password!', 10);
+    expect(cheap).toMatch(/^scrypt\$1024\$8\$1\$/);
+    expect(await verifyPassword('same password!', cheap)).toBe(true);
+    expect(await verifyPassword('same password?', cheap, 10)).toBe(false);
+    await expect(hashPassword('same password!', 9)).rejects.toThrow(RangeError);
+  });
+
+  it('makes the dummy hash for unknown names at the configured cost', async () => {
+    expect(await dummyHash(10)).toMatch(/^scrypt\$1024\$8\$1\$/);
+    expect(await dummyHash()).toMatch(/^scrypt\$32768\$8\$1\$/);
   });
 
   it('refuses a stored value it did not make, without computing it', async () => {

@@ -5,8 +5,12 @@
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-/** N = 2^15, r = 8, p = 1: OWASP's scrypt minimum is N = 2^17 with p = 1 at r = 8 for 64 MiB; 2^15 uses 32 MiB. */
-const N = 2 ** 15;
+/**
+ * log2 N (PASSWORD_HASH_COST): 15 by default and at least that in production, with r = 8, p = 1.
+ * OWASP's scrypt minimum is N = 2^17 with p = 1 at r = 8 for 64 MiB; 2^15 uses 32 MiB. Tests hash
+ * at 2^10: a hash made at any cost is verified at its own, read from the stored value.
+ */
+export const PASSWORD_HASH_COST = { default: 15, productionMin: 15, min: 10, max: 20 } as const;
 const R = 8;
 const P = 1;
 const KEY_BYTES = 32;
@@ -35,10 +39,18 @@ function derive(password: string, salt: Buffer, n: number, r: number, p: number)
   });
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/** A new hash of `password`, at N = 2^`cost`. */
+export async function hashPassword(
+  password: string,
+  cost: number = PASSWORD_HASH_COST.default,
+): Promise<string> {
+  if (!Number.isInteger(cost) || cost < PASSWORD_HASH_COST.min || cost > PASSWORD_HASH_COST.max) {
+    throw new RangeError(`password hash cost ${cost} is not an integer from 10 to 20`);
+  }
+  const n = 2 ** cost;
   const salt = randomBytes(SALT_BYTES);
-  const key = await derive(password, salt, N, R, P);
-  return ['scrypt', N, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await derive(password, salt, n, R, P);
+  return ['scrypt', n, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 /** Parameters no hash of ours has: a stored value that asks for more is refused, not computed. */
@@ -50,10 +62,18 @@ const LIMITS = { n: 2 ** 20, r: 32, p: 16 };
  */
 export const NO_PASSWORD = '!';
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+/**
+ * Whether `password` is the one `stored` was made from, at the parameters stored with it. `cost`
+ * (the configured one) is only for a value with no password: a dummy is verified at that cost.
+ */
+export async function verifyPassword(
+  password: string,
+  stored: string,
+  cost: number = PASSWORD_HASH_COST.default,
+): Promise<boolean> {
   if (stored === NO_PASSWORD) {
     // As long as a wrong password takes: a sign-in does not tell who has no password yet.
-    await verifyPassword(password, await dummyHash());
+    await verifyPassword(password, await dummyHash(cost));
     return false;
   }
   const [scheme, nText, rText, pText, saltText, keyText] = stored.split('$');
@@ -66,13 +86,17 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
-let dummy: Promise<string> | undefined;
+const dummies = new Map<number, Promise<string>>();
 
 /**
- * A hash of no one's password, to verify against when the name is unknown: a sign-in for a name
- * that does not exist takes as long as one with a wrong password.
+ * A hash of no one's password, at the configured `cost`, to verify against when the name is
+ * unknown: a sign-in for a name that does not exist takes as long as one with a wrong password.
  */
-export function dummyHash(): Promise<string> {
-  dummy ??= hashPassword(randomBytes(16).toString('hex'));
+export function dummyHash(cost: number = PASSWORD_HASH_COST.default): Promise<string> {
+  let dummy = dummies.get(cost);
+  if (!dummy) {
+    dummy = hashPassword(randomBytes(16).toString('hex'), cost);
+    dummies.set(cost, dummy);
+  }
   return dummy;
 }

@@ -1,6 +1,7 @@
 /** The gate of the merchant's routes, by role: a viewer is refused what needs an owner. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TEST_PASSWORD_HASH_COST } from '../test/test-app.ts';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { addOperator } from './operators.service.ts';
 import { operatorOf, requireOperator, type AuthDeps } from './require-operator.ts';
@@ -25,10 +26,23 @@ for (const dialect of DIALECTS) {
           idleMs: 30 * 60_000,
           maxMs: 12 * 3_600_000,
           signInLimit: SIGN_IN_LIMIT,
+          passwordHashCost: TEST_PASSWORD_HASH_COST,
         },
       };
-      await addOperator(database.db, { name: 'Amina', role: 'owner', password: PASSWORD, now });
-      await addOperator(database.db, { name: 'Otieno', role: 'viewer', password: PASSWORD, now });
+      await addOperator(database.db, {
+        name: 'Amina',
+        role: 'owner',
+        password: PASSWORD,
+        now,
+        passwordHashCost: TEST_PASSWORD_HASH_COST,
+      });
+      await addOperator(database.db, {
+        name: 'Otieno',
+        role: 'viewer',
+        password: PASSWORD,
+        now,
+        passwordHashCost: TEST_PASSWORD_HASH_COST,
+      });
     });
     afterEach(async () => {
       await database.destroy();

@@ -5,6 +5,7 @@
  * names nobody it cannot know. On each database.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TEST_PASSWORD_HASH_COST } from '../test/test-app.ts';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { addOperator, removeOperator } from './operators.service.ts';
 import { issueLink, setPasswordByLink } from './password-links.service.ts';
@@ -42,10 +43,23 @@ for (const dialect of DIALECTS) {
             perName: 100,
             nameWindowS: 3600,
           },
+          passwordHashCost: TEST_PASSWORD_HASH_COST,
         },
       };
-      await addOperator(database.db, { name: 'Amina', role: 'owner', password: PASSWORD, now });
-      await addOperator(database.db, { name: 'Otieno', role: 'viewer', password: PASSWORD, now });
+      await addOperator(database.db, {
+        name: 'Amina',
+        role: 'owner',
+        password: PASSWORD,
+        now,
+        passwordHashCost: TEST_PASSWORD_HASH_COST,
+      });
+      await addOperator(database.db, {
+        name: 'Otieno',
+        role: 'viewer',
+        password: PASSWORD,
+        now,
+        passwordHashCost: TEST_PASSWORD_HASH_COST,
+      });
     });
     afterEach(async () => {
       await database.destroy();
@@ -65,7 +79,12 @@ for (const dialect of DIALECTS) {
       // The link is used while the old password's scrypt runs.
       const link = await issueLink(database.db, 'Otieno', { now });
       await setPasswordByLink(
-        { db: database.db, now: () => now, limit: { perAddress: 20, windowS: 900 } },
+        {
+          db: database.db,
+          now: () => now,
+          limit: { perAddress: 20, windowS: 900 },
+          passwordHashCost: TEST_PASSWORD_HASH_COST,
+        },
         {
           token: link.path.split('#')[1]!,
           password: 'a brand new phrase',
@@ -108,7 +127,7 @@ for (const dialect of DIALECTS) {
       // A change that missed the new session (on PostgreSQL it may not yet see it to delete it).
       await database.db
         .updateTable('operators')
-        .set({ password_hash: await hashPassword('a brand new phrase') })
+        .set({ password_hash: await hashPassword('a brand new phrase', TEST_PASSWORD_HASH_COST) })
         .where('name', '=', 'Otieno')
         .execute();
       expect(await sessionFor(deps, token)).toBeUndefined();

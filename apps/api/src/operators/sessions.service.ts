@@ -29,6 +29,8 @@ export interface SessionSettings {
   maxMs: number;
   /** The sign-in limits (docs/decisions/005-sign-in-limits.md). */
   signInLimit: SignInLimit;
+  /** scrypt's log2 N for the dummy hash an unknown name is verified against (PASSWORD_HASH_COST). */
+  passwordHashCost: number;
 }
 
 export interface SessionDeps {
@@ -103,8 +105,9 @@ export async function verifySignIn(
   const counted = await countSignIn(deps, input, findOperator);
 
   const operator = await findOperator();
-  const stored = operator?.password_hash ?? (await dummyHash());
-  const matches = await verifyPassword(input.password, stored);
+  const cost = deps.sessions.passwordHashCost;
+  const stored = operator?.password_hash ?? (await dummyHash(cost));
+  const matches = await verifyPassword(input.password, stored, cost);
   if (!operator || !matches) {
     if (operator) await repo.countFailedSignIn(db, operator.id);
     // The name only if it is an operator's: what was typed may be a password, typed in the wrong field.

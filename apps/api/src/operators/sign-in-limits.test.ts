@@ -5,6 +5,7 @@
  * database, through the service (the bound is set low, so that few passwords are hashed).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TEST_PASSWORD_HASH_COST } from '../test/test-app.ts';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { addOperator } from './operators.service.ts';
 import { signIn, type SessionDeps } from './sessions.service.ts';
@@ -35,9 +36,16 @@ for (const dialect of DIALECTS) {
             perName: 10,
             nameWindowS: 3600,
           },
+          passwordHashCost: TEST_PASSWORD_HASH_COST,
         },
       };
-      await addOperator(database.db, { name: 'Amina', role: 'owner', password: PASSWORD, now });
+      await addOperator(database.db, {
+        name: 'Amina',
+        role: 'owner',
+        password: PASSWORD,
+        now,
+        passwordHashCost: TEST_PASSWORD_HASH_COST,
+      });
     });
     afterEach(async () => {
       await database.destroy();

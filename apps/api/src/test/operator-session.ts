@@ -6,6 +6,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { addOperator } from '../operators/operators.service.ts';
 import type { OperatorRole } from '../operators/roles.ts';
+import { TEST_PASSWORD_HASH_COST } from './test-app.ts';
 import type { TestDatabase } from './test-db.ts';
 
 export const PASSWORD = 'correct horse battery';
@@ -19,7 +20,13 @@ export const STAFF: Record<OperatorRole, string> = {
 
 export async function addStaff(database: TestDatabase, now: Date): Promise<void> {
   for (const [role, name] of Object.entries(STAFF) as [OperatorRole, string][]) {
-    await addOperator(database.db, { name, role, password: PASSWORD, now });
+    await addOperator(database.db, {
+      name,
+      role,
+      password: PASSWORD,
+      now,
+      passwordHashCost: TEST_PASSWORD_HASH_COST,
+    });
   }
 }
 

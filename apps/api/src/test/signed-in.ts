@@ -10,7 +10,7 @@ import type { DarajaClient } from '../daraja/daraja-client.ts';
 import { createKey, revokeKey } from '../keys/keys.service.ts';
 import { addOperator } from '../operators/operators.service.ts';
 import type { OperatorRole } from '../operators/roles.ts';
-import { createTestApp } from './test-app.ts';
+import { createTestApp, TEST_PASSWORD_HASH_COST } from './test-app.ts';
 import type { TestDatabase } from './test-db.ts';
 import { storedPayment } from './stored-payment.ts';
 
@@ -87,6 +87,7 @@ export async function signedInWorld(
       role: role as OperatorRole,
       password: PASSWORD,
       now: clock.now,
+      passwordHashCost: TEST_PASSWORD_HASH_COST,
     });
     ids[added.role] = added.id;
   }

@@ -6,6 +6,12 @@ import type { TestDatabase } from './test-db.ts';
 
 export const TEST_CALLBACK_SECRET = 'test-callback-secret-0123456789';
 export const CALLBACK_PATH = `/api/mpesa/callback/${TEST_CALLBACK_SECRET}`;
+/**
+ * scrypt's log2 N in tests (PASSWORD_HASH_COST): 2^10, some 32 times quicker than the default 2^15.
+ * Operators a test adds itself are hashed at it too (addOperator's `passwordHashCost`): a sign-in
+ * verifies at the cost stored with the hash.
+ */
+export const TEST_PASSWORD_HASH_COST = 10;
 
 export function testConfig(env: Record<string, string> = {}) {
   return loadConfig({
@@ -13,6 +19,7 @@ export function testConfig(env: Record<string, string> = {}) {
     DATA_DIR: '/nonexistent-test-data-dir',
     WEB_DIST_DIR: '/nonexistent-web-dist',
     LOG_LEVEL: 'silent',
+    PASSWORD_HASH_COST: String(TEST_PASSWORD_HASH_COST),
     ...env,
   });
 }
