@@ -192,7 +192,7 @@ export async function seededPayments(
     } else {
       await dropKeptSchema();
     }
-    const seed = path.join(ROOT, 'apps/api/src/db/seed-cli.ts');
+    const seed = path.join(ROOT, 'apps/api/src/seed/seed-cli.ts');
     await runNode([seed, '--count', String(count), '--seed', '9'], env);
     if (dialect === 'postgres') {
       // As autovacuum would a little later: the visibility map lets index-only scans skip rows.

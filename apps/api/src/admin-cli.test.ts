@@ -10,8 +10,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, createTestDatabase, type TestDatabase } from './test/test-db.ts';
 import { storedPayment } from './test/stored-payment.ts';
-import { addOperator } from './operators/operators.service.ts';
-import { hashToken } from './operators/sessions.service.ts';
+import { addOperator } from './features/operators/operators.service.ts';
+import { hashToken } from './features/operators/sessions.service.ts';
 import { TEST_PASSWORD_HASH_COST } from './test/test-app.ts';
 
 const OPERATOR_CLI = path.resolve(import.meta.dirname, 'operator-cli.ts');

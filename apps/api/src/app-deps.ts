@@ -8,19 +8,19 @@ import type { Config } from './config.ts';
 import type { DbHandle } from './db/create-db.ts';
 import type { DarajaClient, DarajaMoneyClient } from './daraja/daraja-client.ts';
 import type { LoggerSettings } from './plugins/request-log.ts';
-import type { Resolve } from './webhooks/url-guard.ts';
-import type { PaymentDeps } from './transactions/transactions.service.ts';
+import type { Resolve } from './features/webhooks/url-guard.ts';
+import type { PaymentDeps } from './features/payments/transactions.service.ts';
 import type { CallbackHandler } from './callbacks/callback.routes.ts';
 import type { CallbackKind } from './callbacks/callback-kinds.ts';
 import { callbackUrls } from './callbacks/callback-paths.ts';
 import { keptOnlyCallback } from './callbacks/kept-callback.ts';
-import { stkPushCallback } from './callbacks/stk-push.callback.ts';
-import { reversalCallback } from './callbacks/reversal.callback.ts';
-import { refundStatusCallback } from './callbacks/refund-status.callback.ts';
-import { c2bConfirmationCallback } from './callbacks/c2b-confirmation.callback.ts';
-import { c2bValidationCallback } from './callbacks/c2b-validation.callback.ts';
-import { receiptStatusCallback } from './callbacks/receipt-status.callback.ts';
-import { refundPolicy, type RefundDeps } from './refunds/refunds.service.ts';
+import { stkPushCallback } from './features/payments/stk-push.callback.ts';
+import { reversalCallback } from './features/refunds/reversal.callback.ts';
+import { refundStatusCallback } from './features/refunds/refund-status.callback.ts';
+import { c2bConfirmationCallback } from './features/c2b/c2b-confirmation.callback.ts';
+import { c2bValidationCallback } from './features/c2b/c2b-validation.callback.ts';
+import { receiptStatusCallback } from './features/c2b/receipt-status.callback.ts';
+import { refundPolicy, type RefundDeps } from './features/refunds/refunds.service.ts';
 
 export interface AppDeps extends LoggerSettings {
   config: Config;
@@ -31,13 +31,13 @@ export interface AppDeps extends LoggerSettings {
   money?: DarajaMoneyClient;
   /**
    * Register the C2B URLs with Daraja once listening, when MPESA_C2B_REGISTER=start (server.ts
-   * does; c2b/c2b-registration.ts).
+   * does; features/c2b/c2b-registration.ts).
    */
   registerC2b?: boolean;
   /** Run the reconciliation loop in this process (server.ts does; most tests call it directly). */
   reconcile?: boolean;
   now?: () => Date;
-  /** DNS for webhook URLs (node:dns unless a test gives its own: webhooks/url-guard.ts). */
+  /** DNS for webhook URLs (node:dns unless a test gives its own: features/webhooks/url-guard.ts). */
   resolve?: Resolve;
 }
 

@@ -13,31 +13,31 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { CALLBACK_SECRET_LENGTH, type Config } from './config.ts';
-import { startReconciler } from './transactions/reconciler.ts';
-import { startPhoneRetention } from './transactions/phone-retention.ts';
+import { startReconciler } from './features/reconciliation/reconciler.ts';
+import { startPhoneRetention } from './features/privacy/phone-retention.ts';
 import { routeMethods } from './lib/route-methods.ts';
-import { transactionRoutes } from './transactions/transactions.routes.ts';
-import { transactionEventRoutes } from './transactions/events.routes.ts';
-import { payerCheckRoutes } from './transactions/payer-check.routes.ts';
-import type { PaymentDeps } from './transactions/transactions.service.ts';
+import { transactionRoutes } from './features/payments/transactions.routes.ts';
+import { transactionEventRoutes } from './features/history/events.routes.ts';
+import { payerCheckRoutes } from './features/reconciliation/payer-check.routes.ts';
+import type { PaymentDeps } from './features/payments/transactions.service.ts';
 import { callbackRoutes } from './callbacks/callback.routes.ts';
-import { refundRoutes } from './refunds/refunds.routes.ts';
-import { startRefundRecovery } from './refunds/refund-recovery.ts';
-import { startC2bRegistration } from './c2b/c2b-registration.ts';
-import { receiptCheckRoutes } from './c2b/receipt-checks.routes.ts';
-import { systemRoutes } from './system/system.routes.ts';
+import { refundRoutes } from './features/refunds/refunds.routes.ts';
+import { startRefundRecovery } from './features/refunds/refund-recovery.ts';
+import { startC2bRegistration } from './features/c2b/c2b-registration.ts';
+import { receiptCheckRoutes } from './features/c2b/receipt-checks.routes.ts';
+import { systemRoutes } from './features/system/system.routes.ts';
 import {
   authDepsFor,
   openPaymentPageRecogniser,
   ownerChangeGate,
   registerOperators,
-} from './operators/operators.plugin.ts';
-import { startDeliverer } from './webhooks/deliverer.ts';
-import { systemResolve } from './webhooks/url-guard.ts';
-import { webhookRoutes } from './webhooks/webhooks.routes.ts';
-import { cookieNames } from './operators/session-cookie.ts';
-import { reviewRoutes } from './transactions/review.routes.ts';
-import { openApiRoutes, registerOpenApi } from './system/openapi.ts';
+} from './features/operators/operators.plugin.ts';
+import { startDeliverer } from './features/webhooks/deliverer.ts';
+import { systemResolve } from './features/webhooks/url-guard.ts';
+import { webhookRoutes } from './features/webhooks/webhooks.routes.ts';
+import { cookieNames } from './features/operators/session-cookie.ts';
+import { reviewRoutes } from './features/review/review.routes.ts';
+import { openApiRoutes, registerOpenApi } from './features/system/openapi.ts';
 import { compression } from './plugins/compression.ts';
 import { corsPlugin, createCors, type Cors } from './plugins/cors.ts';
 import { errorAnswerOptions, errorHandler } from './plugins/error-handler.ts';
@@ -245,7 +245,7 @@ export async function buildApp(deps: AppDeps) {
       const retention = startPhoneRetention({ ...paymentDeps, days });
       app.addHook('onClose', () => retention.stop());
     }
-    // The outbox's events, sent by every instance that reconciles (webhooks/deliverer.ts).
+    // The outbox's events, sent by every instance that reconciles (features/webhooks/deliverer.ts).
     const deliverer = startDeliverer({
       db: deps.database.db,
       now: paymentDeps.now,

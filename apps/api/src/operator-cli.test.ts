@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, createTestDatabase, type TestDatabase } from './test/test-db.ts';
-import { verifyPassword } from './operators/password.ts';
-import { createKey, keyFor } from './keys/keys.service.ts';
+import { verifyPassword } from './lib/password.ts';
+import { createKey, keyFor } from './features/operators/keys/keys.service.ts';
 
 const CLI = path.resolve(import.meta.dirname, 'operator-cli.ts');
 const PASSWORD = 'a long enough phrase';

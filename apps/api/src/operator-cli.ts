@@ -10,8 +10,8 @@
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from './config.ts';
 import { migrateToLatest, openConfiguredDb } from './db/create-db.ts';
-import { PasswordMismatch, readPassword } from './operators/read-password.ts';
-import { OPERATOR_ROLES, isOperatorRole, type OperatorRole } from './operators/roles.ts';
+import { PasswordMismatch, readPassword } from './features/operators/read-password.ts';
+import { OPERATOR_ROLES, isOperatorRole, type OperatorRole } from './features/operators/roles.ts';
 import {
   OperatorError,
   addOperator,
@@ -19,8 +19,8 @@ import {
   listOperators,
   removeOperator,
   type Actor,
-} from './operators/operators.service.ts';
-import { issueLink } from './operators/password-links.service.ts';
+} from './features/operators/operators.service.ts';
+import { issueLink } from './features/operators/password-links.service.ts';
 
 /** The audit trail's name for what this command does. */
 const COMMAND: Actor = { actorKind: 'command', actor: null, address: null };

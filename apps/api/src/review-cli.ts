@@ -14,7 +14,7 @@ import {
   clearFlag,
   listForReview,
   type ReviewStatus,
-} from './transactions/review.ts';
+} from './features/review/review.ts';
 
 const USAGE =
   'Usage: npm run review                      (list payments waiting for review)\n' +

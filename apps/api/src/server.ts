@@ -107,7 +107,7 @@ async function main(): Promise<void> {
     daraja,
     money: daraja,
     reconcile: true,
-    // MPESA_C2B_REGISTER=start: the C2B URLs are registered once listening (c2b/c2b-registration.ts).
+    // MPESA_C2B_REGISTER=start: the C2B URLs are registered once listening (features/c2b/c2b-registration.ts).
     registerC2b: true,
   });
   // Logged, never thrown: the pool drops the connection and opens another when one is needed.

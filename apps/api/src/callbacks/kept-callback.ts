@@ -10,7 +10,7 @@ import { transact } from '../db/transact.ts';
 import { sortableId } from '../lib/sortable-id.ts';
 import type { CallbackKind } from './callback-kinds.ts';
 import type { CallbackHandler } from './callback.routes.ts';
-import { ANSWERS, CALLBACK_ACCEPTED } from '../transactions/transactions.answers.ts';
+import { ANSWERS, CALLBACK_ACCEPTED } from '../features/payments/payments.openapi.ts';
 
 /**
  * The body as received, for the record. PostgreSQL text cannot hold a NUL character, so a literal

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isTimeZone } from '../lib/business-day.ts';
 import { DEFAULT_BUSY_TIMEOUT_MS } from '../db/node-sqlite-dialect.ts';
-import { PASSWORD_HASH_COST } from '../operators/password.ts';
+import { PASSWORD_HASH_COST } from '../lib/password.ts';
 import {
   CALLBACK_SECRET_FORMAT,
   CALLBACK_SECRET_LENGTH,

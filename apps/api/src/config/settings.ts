@@ -11,7 +11,7 @@ import {
   SANDBOX_SHORTCODE,
   SIMULATOR_BUSINESS_NAME,
 } from './constants.ts';
-import { PASSWORD_HASH_COST } from '../operators/password.ts';
+import { PASSWORD_HASH_COST } from '../lib/password.ts';
 import type { Env } from './env-schema.ts';
 import type { Problems } from './problems.ts';
 
@@ -147,7 +147,7 @@ export function warningsFor(env: Env, allowListOn: boolean, problems: Problems):
     );
   }
   // The app speaks plain HTTP: a Secure cookie means a proxy ends TLS in front of it, and only a
-  // trusted proxy's X-Forwarded-Proto tells the app that its pages are https (operators/cross-site.ts).
+  // trusted proxy's X-Forwarded-Proto tells the app that its pages are https (features/operators/cross-site.ts).
   const cookieSecure = env.SESSION_COOKIE_SECURE
     ? env.SESSION_COOKIE_SECURE === 'true'
     : env.MPESA_ENV === 'production';
@@ -193,7 +193,7 @@ export function operatorSettings(env: Env, problems: Problems) {
     cookieSecure: env.SESSION_COOKIE_SECURE ? env.SESSION_COOKIE_SECURE === 'true' : production,
     idleMs: env.SESSION_IDLE_MINUTES * 60_000,
     maxMs: env.SESSION_MAX_HOURS * 3_600_000,
-    /** scrypt's log2 N for new passwords and the unknown names' dummy hash (operators/password.ts). */
+    /** scrypt's log2 N for new passwords and the unknown names' dummy hash (lib/password.ts). */
     passwordHashCost: env.PASSWORD_HASH_COST,
   });
 }

@@ -15,7 +15,7 @@ export function webhookSettings(env: Env, problems: Problems) {
   );
   return Object.freeze({
     /**
-     * Whether an endpoint may be on this machine or a private network (webhooks/url-guard.ts).
+     * Whether an endpoint may be on this machine or a private network (features/webhooks/url-guard.ts).
      * Refused by default everywhere but the simulator, so that an endpoint cannot make the server
      * reach what only it can reach (server-side request forgery): a sandbox is often on the
      * internet too. The simulator allows them, as its development receiver and the tests listen on

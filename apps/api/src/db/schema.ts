@@ -2,7 +2,7 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { EventKind, PaymentChannel, RefundStatus, TransactionStatus } from '@mpesa/shared';
 import type { CallbackKind } from '../callbacks/callback-kinds.ts';
-import type { OperatorRole } from '../operators/roles.ts';
+import type { OperatorRole } from '../features/operators/roles.ts';
 import type {
   ApiKeyRevokedReason,
   ApiKeyScope,
@@ -130,7 +130,7 @@ export type CallbackOutcome =
   | 'mismatch'
   | 'contradiction'
   | 'invalid'
-  // A C2B validation request's verdict (callbacks/c2b-validation.callback.ts).
+  // A C2B validation request's verdict (features/c2b/c2b-validation.callback.ts).
   | 'accepted'
   | 'refused';
 
@@ -184,14 +184,14 @@ export interface RateLimitTable {
   hits: number;
 }
 
-/** Who runs the shop, by role (operators/roles.ts). */
+/** Who runs the shop, by role (features/operators/roles.ts). */
 export interface OperatorTable {
   id: string;
   /** As typed (NFKC, trimmed); `name_key` is how it is compared. */
   name: string;
   name_key: string;
   role: OperatorRole;
-  /** `scrypt$N$r$p$salt$hash` (operators/password.ts). */
+  /** `scrypt$N$r$p$salt$hash` (lib/password.ts). */
   password_hash: string;
   created_at: string;
   updated_at: string;

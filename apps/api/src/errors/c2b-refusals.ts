@@ -1,5 +1,5 @@
 /**
- * The refusals of the receipt checks (c2b/receipt-checks.routes.ts): till and paybill payments
+ * The refusals of the receipt checks (features/c2b/receipt-checks.routes.ts): till and paybill payments
  * not set up, and a check that does not exist. Their codes are in ErrorCode
  * (packages/shared/src/error-codes.ts).
  */

@@ -1,6 +1,6 @@
 /**
  * The refusals of a payer's "I have paid" (POST /mpesa/transactions/:id/check): M-PESA is asked
- * at most so often per payment and per address (transactions/payer-check.ts). They answer 429 with
+ * at most so often per payment and per address (features/reconciliation/payer-check.ts). They answer 429 with
  * the general code TOO_MANY_REQUESTS (no new code: the codes' list is in the first screen's
  * download) and a sentence saying which limit and for how long.
  */

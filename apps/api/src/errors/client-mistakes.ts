@@ -65,7 +65,7 @@ export const CLIENT_MISTAKES: Record<string, Answer> = {
     code: 'REQUEST_TIMEOUT',
     message: 'The request took too long to arrive',
   },
-  // @fastify/csrf-protection's refusals (operators/auth.routes.ts).
+  // @fastify/csrf-protection's refusals (features/operators/auth.routes.ts).
   FST_CSRF_MISSING_SECRET: {
     statusCode: 403,
     code: 'CSRF_TOKEN_INVALID',

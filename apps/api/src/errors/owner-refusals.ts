@@ -4,7 +4,7 @@
  */
 import { AppError } from './app-error.ts';
 
-/** No operator has this name (compared as operators/operator-name.ts compares names): `message` says which. */
+/** No operator has this name (compared as features/operators/operator-name.ts compares names): `message` says which. */
 export const operatorNotFound = (message: string) =>
   new AppError(404, 'OPERATOR_NOT_FOUND', message);
 
@@ -25,5 +25,5 @@ export const passwordLinkInvalid = () =>
     'This link does not work: it may have been used already, replaced by a newer one, or have expired. Ask an owner for a new link.',
   );
 
-/** A review the payment's state does not allow (transactions/review.ts says why). */
+/** A review the payment's state does not allow (features/review/review.ts says why). */
 export const reviewRefused = (message: string) => new AppError(409, 'REVIEW_REFUSED', message);

@@ -1,4 +1,4 @@
-/** The refusals of the webhook routes (webhooks/webhooks.routes.ts), one factory each. */
+/** The refusals of the webhook routes (features/webhooks/webhooks.routes.ts), one factory each. */
 import { WEBHOOK_ENDPOINTS_MAX } from '@mpesa/shared/contract-webhooks';
 import { AppError } from './app-error.ts';
 
@@ -8,7 +8,7 @@ export const webhookEndpointNotFound = () =>
 export const webhookDeliveryNotFound = () =>
   new AppError(404, 'WEBHOOK_DELIVERY_NOT_FOUND', 'No webhook delivery has this id.');
 
-/** A URL webhooks may not be sent to: `message` says why (webhooks/url-guard.ts). */
+/** A URL webhooks may not be sent to: `message` says why (features/webhooks/url-guard.ts). */
 export const webhookUrlRefused = (message: string) =>
   new AppError(400, 'WEBHOOK_URL_REFUSED', message, { field: 'url' });
 

@@ -25,7 +25,7 @@ import { successCallback } from '../test/callbacks.ts';
 import { startTcpProxy, type TcpProxy } from '../test/tcp-proxy.ts';
 import { createDb, migrateToLatest, type DbHandle } from '../db/create-db.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
-import { seedDatabase } from '../db/seed.ts';
+import { seedDatabase } from '../seed/seed.ts';
 import { FILE_GONE_MESSAGE } from '../db/transact.ts';
 import { DATABASE_RETRY_AFTER_S } from '../errors.ts';
 

@@ -10,8 +10,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { createTestApp } from '../test/test-app.ts';
-import { seedDatabase } from '../db/seed.ts';
-import { EXPORT_RETRY_AFTER_S } from '../transactions/export-limit.ts';
+import { seedDatabase } from '../seed/seed.ts';
+import { EXPORT_RETRY_AFTER_S } from '../features/history/export-limit.ts';
 
 /** About 9 MB of CSV: far more than a socket's buffers hold for a client that reads nothing. */
 const PAYMENTS = 60_000;

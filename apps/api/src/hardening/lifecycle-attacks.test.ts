@@ -10,7 +10,7 @@ import { DIALECTS } from '../test/test-db.ts';
 import { ackBody as ack, type FakeDaraja } from '../test/fake-daraja.ts';
 import { useApiWithFakeDaraja } from '../test/fake-daraja-world.ts';
 import { failureCallback, successCallback } from '../test/callbacks.ts';
-import { clearFlag } from '../transactions/review.ts';
+import { clearFlag } from '../features/review/review.ts';
 
 const PHONE = '254712345678';
 

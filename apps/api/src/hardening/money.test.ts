@@ -12,7 +12,7 @@ import { useApiWithFakeDaraja } from '../test/fake-daraja-world.ts';
 import { startSimulator, type RunningSimulator } from '../test/simulator.ts';
 import { failureCallback, successCallback } from '../test/callbacks.ts';
 import { createDarajaClient } from '../daraja/daraja-client.ts';
-import { startReconciler } from '../transactions/reconciler.ts';
+import { startReconciler } from '../features/reconciliation/reconciler.ts';
 
 const silent = { info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger;
 

@@ -22,9 +22,9 @@ export const MAX_LENGTH = {
   rateLimitKey: 200,
   /** Our own ids (UUIDs, sortable event ids). */
   ownId: 64,
-  /** An operator's name, as typed and as compared (operators/operator-name.ts). */
+  /** An operator's name, as typed and as compared (features/operators/operator-name.ts). */
   operatorName: 64,
-  /** A stored password hash: `scrypt$N$r$p$salt$hash` (operators/password.ts). */
+  /** A stored password hash: `scrypt$N$r$p$salt$hash` (lib/password.ts). */
   passwordHash: 200,
   /** A conversation id Daraja's Result APIs give or take (OriginatorConversationID, ConversationID). */
   conversationId: 100,

@@ -2,8 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
 import { countHit, deleteEndedWindows } from './rate-limit.repository.ts';
-import { SIGN_IN_LIMIT } from '../operators/operators.plugin.ts';
-import { signIn } from '../operators/sessions.service.ts';
+import { SIGN_IN_LIMIT } from '../features/operators/operators.plugin.ts';
+import { signIn } from '../features/operators/sessions.service.ts';
 import { TEST_PASSWORD_HASH_COST } from '../test/test-app.ts';
 
 for (const dialect of DIALECTS) {

@@ -4,8 +4,8 @@
  * token), or as one on another site.
  */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { addOperator } from '../operators/operators.service.ts';
-import type { OperatorRole } from '../operators/roles.ts';
+import { addOperator } from '../features/operators/operators.service.ts';
+import type { OperatorRole } from '../features/operators/roles.ts';
 import { TEST_PASSWORD_HASH_COST } from './test-app.ts';
 import type { TestDatabase } from './test-db.ts';
 

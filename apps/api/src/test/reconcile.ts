@@ -1,7 +1,7 @@
 /** One reconciliation pass, as an instance's loop would run it, against the given Daraja and clock. */
 import type { FastifyBaseLogger } from 'fastify';
 import { createDarajaClient } from '../daraja/daraja-client.ts';
-import { reconcileDue } from '../transactions/reconciler.ts';
+import { reconcileDue } from '../features/reconciliation/reconciler.ts';
 import { testConfig } from './test-app.ts';
 import type { TestDatabase } from './test-db.ts';
 

@@ -7,9 +7,9 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { ApiKeyScope } from '@mpesa/shared/contract-admin';
 import type { DarajaClient } from '../daraja/daraja-client.ts';
-import { createKey, revokeKey } from '../keys/keys.service.ts';
-import { addOperator } from '../operators/operators.service.ts';
-import type { OperatorRole } from '../operators/roles.ts';
+import { createKey, revokeKey } from '../features/operators/keys/keys.service.ts';
+import { addOperator } from '../features/operators/operators.service.ts';
+import type { OperatorRole } from '../features/operators/roles.ts';
 import { createTestApp, TEST_PASSWORD_HASH_COST } from './test-app.ts';
 import type { TestDatabase } from './test-db.ts';
 import { storedPayment } from './stored-payment.ts';

@@ -1,6 +1,6 @@
 import type { DetailsWords } from './details-words.en';
 
-/** The shortest wait between two asks of one payment (the API's, transactions/payer-check.ts). */
+/** The shortest wait between two asks of one payment (the API's, features/reconciliation/payer-check.ts). */
 const CHECK_GAP_S = 10;
 
 export const sw: DetailsWords = {

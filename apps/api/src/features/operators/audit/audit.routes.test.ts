@@ -1,0 +1,180 @@
+/**
+ * The audit trail: what is recorded (sign-ins, failed ones without the typed text, sign-outs,
+ * operator changes, links, passwords set, from the web and the command line), and reading it back
+ * as an owner, newest first, a page at a time. On each database.
+ */
+import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp } from '../../../test/test-app.ts';
+import { DIALECTS, createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import {
+  STAFF,
+  addStaff,
+  refusalsOf,
+  refusedAll,
+  send,
+  signedIn,
+} from '../../../test/operator-session.ts';
+import { changeRole } from '../operators.service.ts';
+
+const ADDRESS = '203.0.113.9';
+
+for (const dialect of DIALECTS) {
+  describe(`the audit trail (${dialect})`, () => {
+    let database: TestDatabase;
+    let app: FastifyInstance;
+    let clock: Date;
+
+    beforeEach(async () => {
+      clock = new Date('2026-11-25T09:00:00.000Z');
+      database = await createTestDatabase(dialect);
+      await addStaff(database, clock);
+      ({ app } = await createTestApp({
+        database,
+        now: () => clock,
+        env: { HISTORY_ACCESS: 'operators' },
+      }));
+    });
+    afterEach(async () => {
+      await app.close();
+      await database.destroy();
+    });
+
+    /** One minute later, so that each line has its own time. */
+    const tick = () => {
+      clock = new Date(clock.getTime() + 60_000);
+    };
+    const signIn = (name: string, password: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in',
+        payload: { name, password },
+        remoteAddress: ADDRESS,
+      });
+    const read = async (owner: string, query = '') => {
+      const answer = await app.inject({ url: `/api/audit${query}`, headers: { cookie: owner } });
+      expect(answer.statusCode).toBe(200);
+      return answer.json().data as {
+        entries: { action: string; actor: string | null; [key: string]: unknown }[];
+        nextCursor: string | null;
+      };
+    };
+
+    it('is an owner’s to read: a stranger, a viewer and a cashier are refused', async () => {
+      expect(await refusalsOf(app, { method: 'GET', url: '/api/audit' })).toEqual(
+        refusedAll(false),
+      );
+    });
+
+    it('records sign-ins, failed ones and sign-outs, keeping no typed text that is no operator’s name', async () => {
+      const typedPassword = 'hunter2-typed-in-the-name-field';
+      expect((await signIn(typedPassword, 'whatever it is')).statusCode).toBe(401);
+      tick();
+      expect((await signIn('Otieno', 'the wrong password')).statusCode).toBe(401);
+      tick();
+      const session = await signIn('Otieno', 'correct horse battery');
+      const cookie = `mpesa_session=${session.cookies[0]?.value}`;
+      tick();
+      await send(app, { method: 'POST', url: '/api/auth/sign-out' }, cookie);
+      tick();
+      const owner = await signedIn(app, STAFF.owner);
+
+      const { entries } = await read(owner);
+      expect(entries.map(({ action, actor, actorKind }) => [action, actorKind, actor])).toEqual([
+        ['sign_in', 'operator', 'Amina'],
+        ['sign_out', 'operator', 'Otieno'],
+        ['sign_in', 'operator', 'Otieno'],
+        ['sign_in_failed', 'anonymous', 'Otieno'],
+        ['sign_in_failed', 'anonymous', null],
+      ]);
+      expect(entries[2]).toMatchObject({ address: ADDRESS, at: '2026-11-25T09:02:00.000Z' });
+      const everything = JSON.stringify(
+        await database.db.selectFrom('audit_events').selectAll().execute(),
+      );
+      expect(everything).not.toContain(typedPassword);
+      expect(everything).not.toContain('hunter2');
+    });
+
+    it('records operator changes and links from the web app and from the command line', async () => {
+      const owner = await signedIn(app, STAFF.owner);
+      await send(
+        app,
+        { method: 'POST', url: '/api/operators', payload: { name: 'Zawadi', role: 'viewer' } },
+        owner,
+      );
+      tick();
+      const answer = await send(
+        app,
+        { method: 'PATCH', url: '/api/operators/Zawadi', payload: { role: 'cashier' } },
+        owner,
+      );
+      expect(answer.statusCode).toBe(200);
+      tick();
+      await changeRole(database.db, 'Zawadi', 'viewer', clock, {
+        actorKind: 'command',
+        actor: null,
+        address: null,
+      });
+      tick();
+      await send(app, { method: 'DELETE', url: '/api/operators/Zawadi' }, owner);
+
+      const { entries } = await read(owner);
+      const lines = entries
+        .filter((entry) => entry.action !== 'sign_in')
+        .map(({ action, actorKind, actor, target, detail }) => [
+          action,
+          actorKind,
+          actor,
+          target,
+          detail,
+        ]);
+      expect(lines).toEqual([
+        ['operator_removed', 'operator', 'Amina', 'Zawadi', 'was viewer'],
+        ['operator_role_changed', 'command', null, 'Zawadi', 'cashier → viewer'],
+        ['operator_role_changed', 'operator', 'Amina', 'Zawadi', 'viewer → cashier'],
+        ['password_link_issued', 'operator', 'Amina', 'Zawadi', null],
+        ['operator_added', 'operator', 'Amina', 'Zawadi', 'role: viewer'],
+      ]);
+    });
+
+    it('pages newest first by an opaque cursor, and refuses one it never gave', async () => {
+      const owner = await signedIn(app, STAFF.owner);
+      // Five more lines, two of them in the same millisecond.
+      for (const name of [STAFF.viewer, STAFF.cashier, STAFF.viewer]) {
+        tick();
+        await signedIn(app, name);
+      }
+      await signedIn(app, STAFF.cashier);
+      await signedIn(app, STAFF.viewer);
+
+      const all = (await read(owner)).entries.map((entry) => entry.id);
+      expect(all).toHaveLength(6);
+      const seen: unknown[] = [];
+      let query = '?limit=4';
+      for (;;) {
+        const page = await read(owner, query);
+        seen.push(...page.entries.map((entry) => entry.id));
+        if (!page.nextCursor) break;
+        query = `?limit=4&cursor=${page.nextCursor}`;
+      }
+      expect(seen).toEqual(all);
+      expect(all).toEqual([...all].sort().reverse());
+
+      for (const bad of [
+        '?cursor=not-a-cursor',
+        `?cursor=${Buffer.from('[1,2]').toString('base64url')}`,
+      ]) {
+        const answer = await app.inject({ url: `/api/audit${bad}`, headers: { cookie: owner } });
+        expect(answer.statusCode).toBe(400);
+        expect(answer.json().code).toBe('INVALID_CURSOR');
+      }
+      for (const limit of ['0', '101', 'many']) {
+        const answer = await app.inject({
+          url: `/api/audit?limit=${limit}`,
+          headers: { cookie: owner },
+        });
+        expect(answer.json().code).toBe('VALIDATION_ERROR');
+      }
+    });
+  });
+}

@@ -1,0 +1,44 @@
+/**
+ * Which change to a payment tells the shop's systems what (docs/webhooks.md): a payment reaching a
+ * final status, flagged for review, refunded, or a till or paybill payment arriving. Called by the
+ * code that makes each change, inside its database transaction, so that the event is committed
+ * with the change or not at all (outbox.ts).
+ */
+import type { Kysely } from 'kysely';
+import type { TransactionStatus } from '@mpesa/shared';
+import type { WebhookEventType } from '@mpesa/shared/contract-webhooks';
+import type { Database } from '../../db/schema.ts';
+import { findTransactionById } from './transactions.repository.ts';
+import { endpointEvents, enqueuePaymentEvent } from './outbox.ts';
+import { listEnabledEndpoints } from '../webhooks/webhooks.repository.ts';
+
+/** The event a payment's new status is told by; none for `pending`. */
+const STATUS_EVENTS: Partial<Record<TransactionStatus, WebhookEventType>> = {
+  success: 'payment.succeeded',
+  failed: 'payment.failed',
+  cancelled: 'payment.cancelled',
+  timeout: 'payment.timed_out',
+  unknown: 'payment.unknown',
+  refunded: 'payment.refunded',
+};
+
+export function statusEvent(status: TransactionStatus): WebhookEventType | undefined {
+  return STATUS_EVENTS[status];
+}
+
+/**
+ * Puts `type` about payment `transactionId` in the outbox, as the payment stands now in `trx`.
+ * Nothing is read when no enabled endpoint wants it (a shop without webhooks pays one small query).
+ */
+export async function tellOfPayment(
+  trx: Kysely<Database>,
+  type: WebhookEventType | undefined,
+  transactionId: string,
+  at: string,
+): Promise<void> {
+  if (type === undefined) return;
+  const endpoints = await listEnabledEndpoints(trx);
+  if (!endpoints.some((endpoint) => endpointEvents(endpoint).includes(type))) return;
+  const row = await findTransactionById(trx, transactionId);
+  if (row) await enqueuePaymentEvent(trx, type, row, new Date(at));
+}

@@ -1,0 +1,131 @@
+/**
+ * A payment saved before its STK push (transactions.service.ts): the payment as pending, its
+ * phone's lock, its `saved` event, the address's count against the per-address limit and the
+ * Idempotency-Key told the payment's id, all in the caller's transaction. A count over the limit or
+ * a busy phone is refused, which rolls all of it back.
+ */
+import type { Kysely } from 'kysely';
+import type { InitiatePayment } from '@mpesa/shared/contract';
+import { rateLimited } from '../../errors.ts';
+import { onPostgres } from '../../db/transact.ts';
+import type { Database, NewTransactionRow } from '../../db/schema.ts';
+import { countHit, countHitQuery } from '../../limits/rate-limit.repository.ts';
+import { keyUsedQuery, markKeyUsed } from './idempotency.ts';
+import { busyPhoneError } from './initiation-errors.ts';
+import * as locks from './phone-locks.repository.ts';
+import { savedAtOnce } from './postgres-writes.repository.ts';
+import { eventRow } from './transaction-outcome.ts';
+import * as repo from './transactions.repository.ts';
+
+export const later = (from: Date, ms: number) => new Date(from.getTime() + ms).toISOString();
+
+/** What is saved, and who is counted. */
+export interface PendingPayment {
+  input: InitiatePayment;
+  id: string;
+  now: Date;
+  limit?: RequestLimit | undefined;
+  /** The request's Idempotency-Key, already taken (idempotency.ts). */
+  idempotencyKey?: string | undefined;
+}
+
+/** The per-address limit on payment requests, counted with the payment it lets through. */
+export interface RequestLimit {
+  /** Who is counted: the route and the client's address (limitKeyFor). */
+  key: string;
+  /** Requests allowed per window (0: no limit). */
+  max: number;
+  windowS: number;
+}
+
+/** transactions.service.ts `PaymentDeps`' timings (described there). */
+interface SaveDeps {
+  reconcileAfterS: number;
+  phoneCooldownS: number;
+  pushDeadlineMs: number;
+}
+
+/** Saves the payment as pending and takes its phone's lock, or refuses it (see the file's head). */
+export async function savePending(
+  deps: SaveDeps,
+  trx: Kysely<Database>,
+  pending: PendingPayment,
+): Promise<void> {
+  const { input, id, now, limit, idempotencyKey } = pending;
+  const createdAt = now.toISOString();
+  const payment = pendingRow(deps, pending);
+  // Held while the push may be on its way; cut back to the cooldown once it has ended.
+  const lockedUntil = later(now, Math.max(deps.phoneCooldownS * 1000, deps.pushDeadlineMs));
+  const event = eventRow(id, {
+    source: 'initiation',
+    kind: 'saved',
+    from: null,
+    to: 'pending',
+    note: 'saved before the STK push',
+    at: createdAt,
+  });
+  const windowIndex =
+    limit && limit.max > 0 ? Math.floor(now.getTime() / (limit.windowS * 1000)) : undefined;
+  if (onPostgres(trx)) {
+    // One statement (postgres-writes.repository.ts), refused afterwards as below.
+    const { hits, locked } = await savedAtOnce(trx, {
+      hit: windowIndex === undefined ? undefined : countHitQuery(trx, limit!.key, windowIndex),
+      payment,
+      lock: locks.phoneLockQuery(trx, input.phoneNumber, id, createdAt, lockedUntil),
+      event,
+      key: idempotencyKey === undefined ? undefined : keyUsedQuery(trx, idempotencyKey, id),
+    });
+    if (hits !== null) refuseOverLimit(hits, limit!, now);
+    if (!locked) await refuseBusyPhone(trx, input.phoneNumber, now);
+    return;
+  }
+  // The address's count goes up with the payment it lets through, in the same commit: a request
+  // refused for any reason (the limit itself, a busy phone) leaves it as it was.
+  if (windowIndex !== undefined) {
+    refuseOverLimit(await countHit(trx, limit!.key, windowIndex), limit!, now);
+  }
+  await repo.insertTransaction(trx, payment);
+  const locked = await locks.acquirePhoneLock(trx, input.phoneNumber, id, createdAt, lockedUntil);
+  if (!locked) await refuseBusyPhone(trx, input.phoneNumber, now);
+  await repo.insertEvent(trx, event);
+  // In the same commit: a key that names no payment had none saved under it (idempotency.ts).
+  if (idempotencyKey !== undefined) await markKeyUsed(trx, idempotencyKey, id);
+}
+
+/** Refuses a request over the per-address limit, until the address's window ends. */
+function refuseOverLimit(hits: number, limit: RequestLimit, now: Date): void {
+  if (hits <= limit.max) return;
+  const windowMs = limit.windowS * 1000;
+  throw rateLimited(Math.ceil((windowMs - (now.getTime() % windowMs)) / 1000));
+}
+
+/** Refuses a phone whose lock another payment holds, saying which and until when. */
+async function refuseBusyPhone(trx: Kysely<Database>, phone: string, now: Date): Promise<never> {
+  const holder = await locks.findPhoneLockHolder(trx, phone);
+  throw busyPhoneError(holder, now);
+}
+
+function pendingRow(deps: SaveDeps, { input, id, now }: PendingPayment): NewTransactionRow {
+  const createdAt = now.toISOString();
+  return {
+    id,
+    reference: input.reference,
+    description: input.description,
+    phone_number: input.phoneNumber,
+    amount: input.amount,
+    status: 'pending',
+    merchant_request_id: null,
+    checkout_request_id: null,
+    result_code: null,
+    response_description: null,
+    customer_message: null,
+    mpesa_receipt_number: null,
+    transaction_date: null,
+    created_at: createdAt,
+    updated_at: createdAt,
+    next_check_at: later(now, deps.reconcileAfterS * 1000),
+    lease_owner: null,
+    lease_until: null,
+    flagged_reason: null,
+  };
+}
