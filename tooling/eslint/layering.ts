@@ -7,6 +7,8 @@
  *   from the protocol (two implementations catch each other's mistakes), and the web app talks to
  *   the API over HTTP only, through the shared contract.
  * - The simulator never imports the web app (it is published on its own, as daraja-simulator).
+ * - In the web app, `features/`, `lib/` and `i18n/` never import `app/`: `app/` is the composition
+ *   (router, layout, screens) that imports the features, never the reverse.
  * - `apps/api/src/daraja/` never imports `apps/api/src/db/`: talking to Daraja and storing payments
  *   are separate layers, joined by the services.
  * - The shared packages never import an app: the apps depend on them, not the reverse.
@@ -59,6 +61,15 @@ const DB_FROM_DARAJA: Forbidden = {
   message:
     'daraja/ only talks to Daraja: it never imports db/ (a rule both need belongs where both can import it).',
 };
+/**
+ * From `features/x/y.ts` (`../../app/…`), deeper (`../../../app/…`), `lib/` (`../app/…`), or by way of
+ * src/ (`../src/app/…`). A folder of their own named app/ would be refused too: better named otherwise.
+ */
+const WEB_APP_FROM_BELOW: Forbidden = {
+  regex: '^(\\.\\./)+app(/|$)|(^|/)src/app(/|$)',
+  message:
+    'app/ is the composition (router, layout, screens): it imports the features, never the reverse. What a feature needs from it (paths, query helpers) belongs in lib/.',
+};
 const APP_FROM_PACKAGE: Forbidden = {
   regex: '(^|/)apps/|^@mpesa/(api|web|e2e)(/|$)|^daraja-simulator(/|$)',
   message: 'A shared package never imports an app: the apps depend on it, not the reverse.',
@@ -70,6 +81,11 @@ function restrict(files: string[], patterns: Forbidden[]): Linter.Config {
 
 export const layering: Linter.Config[] = [
   restrict(['apps/web/**'], [API_FROM_WEB, SIMULATOR_FROM_WEB]),
+  // The later settings replace the earlier ones for these files: the app-wide patterns come again.
+  restrict(
+    ['apps/web/src/features/**', 'apps/web/src/lib/**', 'apps/web/src/i18n/**'],
+    [API_FROM_WEB, SIMULATOR_FROM_WEB, WEB_APP_FROM_BELOW],
+  ),
   restrict(['apps/simulator/**'], [API_FROM_SIMULATOR, WEB_FROM_SIMULATOR]),
   restrict(['apps/api/src/daraja/**'], [DB_FROM_DARAJA]),
   restrict(['packages/**'], [APP_FROM_PACKAGE]),

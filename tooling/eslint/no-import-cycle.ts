@@ -8,6 +8,7 @@
  */
 import path from 'node:path';
 import type { Rule } from 'eslint';
+import { featureBoundaries } from './feature-boundaries.ts';
 import { findRoot, pathBack, resolveImport } from './import-graph.ts';
 
 type SourceNode = Parameters<Rule.RuleListener['ImportDeclaration'] & {}>[0]['source'];
@@ -47,5 +48,5 @@ export const noImportCycle: Rule.RuleModule = {
 /** The project's own ESLint rules, as a plugin for eslint.config.js. */
 export const localPlugin = {
   meta: { name: 'local' },
-  rules: { 'no-import-cycle': noImportCycle },
+  rules: { 'no-import-cycle': noImportCycle, 'feature-boundaries': featureBoundaries },
 };

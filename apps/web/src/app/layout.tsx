@@ -5,7 +5,7 @@ import { LanguageSwitch } from '../i18n/language-switch';
 import { shellWords } from '../i18n/shell-words';
 import { useWords } from '../i18n/words';
 import { lazyScreen } from '../lib/lazy-screen';
-import { paths } from './paths';
+import { paths } from '../lib/paths';
 
 /**
  * Who is signed in, and "Sign out" (HISTORY_ACCESS=operators): in the chunk of the other screens

@@ -3,7 +3,7 @@ import { shellWords } from '../i18n/shell-words';
 import { useWords } from '../i18n/words';
 import { useDocumentTitle } from '../lib/use-document-title';
 import { notFoundWords } from './not-found-words';
-import { paths } from './paths';
+import { paths } from '../lib/paths';
 
 /** The specification shows no other routes; an unknown path says so and offers the way back. */
 export function NotFound() {

@@ -2,7 +2,7 @@ import { matchRoutes, useRoutes, type RouteObject } from 'react-router';
 import { PaymentForm } from '../features/payments/components/payment-form';
 import { lazyScreen, type LazyScreen } from '../lib/lazy-screen';
 import { Layout, loadAuth, operatorBar } from './layout';
-import { paths } from './paths';
+import { paths } from '../lib/paths';
 
 /*
  * The first screen, the payment form, is in the main bundle with the shell; the history and the

@@ -2,8 +2,8 @@ import { useRoutes } from 'react-router';
 import { SignInForm } from '../features/auth/components/sign-in-form';
 import { lazyScreen } from '../lib/lazy-screen';
 import { NotFound } from './not-found';
-import { ownerPaths } from './owner-paths';
-import { paths } from './paths';
+import { ownerPaths } from '../lib/owner-paths';
+import { paths } from '../lib/paths';
 
 /**
  * The signing-in screen's chunk (HISTORY_ACCESS=operators), with the header's operator bar and
@@ -12,7 +12,7 @@ import { paths } from './paths';
  * chunk further on, fetched only when one is opened.
  */
 import { OperatorBar as Bar } from '../features/auth/components/operator-bar';
-import { withQueries } from './queries';
+import { withQueries } from '../lib/queries';
 
 const ownerScreens = lazyScreen(() =>
   import('../features/admin/owner-screens').then((m) => m.OwnerScreens),

@@ -2,7 +2,7 @@
 import { render } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { vi } from 'vitest';
-import { replaceSharedQueryClient } from '../app/queries';
+import { replaceSharedQueryClient } from '../lib/queries';
 import { forgetConfig } from '../features/system/api/system-api';
 import { LANGUAGE_KEY } from '../i18n/language';
 import { setLanguage } from '../i18n/words';

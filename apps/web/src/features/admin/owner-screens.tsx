@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { useLocation } from 'react-router';
-import { ownerPaths } from '../../app/owner-paths';
+import { ownerPaths } from '../../lib/owner-paths';
 import { AuditScreen } from './components/audit-screen';
 import { KeysScreen } from './components/keys-screen';
 import { OperatorsScreen } from './components/operators-screen';

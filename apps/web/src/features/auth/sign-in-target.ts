@@ -1,4 +1,4 @@
-import { paths } from '../../app/paths';
+import { paths } from '../../lib/paths';
 
 /**
  * Where signing in leads: the `next` the address gives when it is a path of this app (a single

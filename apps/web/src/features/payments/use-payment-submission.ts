@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { DEFAULT_DESCRIPTION, DEFAULT_REFERENCE, REDIRECT_DELAY_MS } from '@mpesa/shared';
 import { ApiError, newIdempotencyKey } from '../../lib/api-client';
-import { paths } from '../../app/paths';
+import { paths } from '../../lib/paths';
 import { useInitiatePayment, type PaymentRequest } from './api/initiate-payment';
 import { repeatedPayment } from './repeat-payment';
 import { answeredByApi, fieldOf, validate, type Invalid } from './payment-problems';

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { useRefusalMessage } from '../../../i18n/refusal-words';
 import { useWords } from '../../../i18n/words';
 import { useDocumentTitle } from '../../../lib/use-document-title';

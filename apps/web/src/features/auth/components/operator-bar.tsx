@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { NavLink, useNavigate } from 'react-router';
-import { ownerPaths } from '../../../app/owner-paths';
-import { paths } from '../../../app/paths';
+import { ownerPaths } from '../../../lib/owner-paths';
+import { paths } from '../../../lib/paths';
 import { useWords } from '../../../i18n/words';
 import { ApiError } from '../../../lib/api-client';
 import {

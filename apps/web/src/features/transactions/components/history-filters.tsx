@@ -1,7 +1,7 @@
 import type { FormEvent } from 'react';
 import { Link } from 'react-router';
 import { PAYMENT_CHANNELS, TRANSACTION_STATUSES } from '@mpesa/shared';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { useWords } from '../../../i18n/words';
 import { searchFor, type ListFilters } from '../api/transactions-api';
 import { historyWords } from '../history-words';

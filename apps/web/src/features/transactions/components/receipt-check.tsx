@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { ReceiptCheck as Check } from '@mpesa/shared/contract';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { useRefusalMessage } from '../../../i18n/refusal-words';
 import { useWords } from '../../../i18n/words';
 import { ApiError } from '../../../lib/api-client';

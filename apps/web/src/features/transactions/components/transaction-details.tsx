@@ -4,7 +4,7 @@ import { Link, useLocation, useParams } from 'react-router';
 import { localPhoneNumber } from '@mpesa/shared';
 import type { MerchantDetails } from '@mpesa/shared/contract';
 import { canTryAgain } from '@mpesa/shared/payer-outcomes';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { ApiError } from '../../../lib/api-client';
 import { useWords } from '../../../i18n/words';
 import type { RepeatPaymentState } from '../../payments/repeat-payment';
@@ -32,7 +32,7 @@ import { StatusBadge } from './status-badge';
 import { TransactionTimeline } from './transaction-timeline';
 import { IHavePaid } from './i-have-paid';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { withQueries } from '../../../app/queries';
+import { withQueries } from '../../../lib/queries';
 
 /**
  * Whether the page shows the number only in part: "0712 ••• 678" where the history is for operators

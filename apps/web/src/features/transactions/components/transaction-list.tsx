@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { ApiError } from '../../../lib/api-client';
 import { meQueryOptions } from '../../auth/api/auth-api';
 import { isUnauthenticated } from '../../auth/unauthenticated';
@@ -20,7 +20,7 @@ import { HistoryFilters } from './history-filters';
 import { HistorySummary } from './history-summary';
 import { StatusBadge } from './status-badge';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { withQueries } from '../../../app/queries';
+import { withQueries } from '../../../lib/queries';
 import { historyWords, type HistoryWords } from '../history-words';
 import { statusWords } from '../status-words';
 import { ReferenceCell, referenceOf } from './reference-cell';

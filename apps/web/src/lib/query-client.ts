@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { isRefusal } from '../lib/api-client';
+import { isRefusal } from './api-client';
 
 /** Answers from the server (404, 400…) are final; only lost requests and 5xx are tried again. */
 function shouldRetry(failureCount: number, error: unknown): boolean {
