@@ -50,7 +50,7 @@ export default tseslint.config(
     ignores: TESTS,
     rules: {
       'local/feature-boundaries': [
-        'warn',
+        'error',
         {
           root: 'apps/api/src',
           features: 'features',

@@ -8,19 +8,24 @@ import type { Config } from './config.ts';
 import type { DbHandle } from './db/create-db.ts';
 import type { DarajaClient, DarajaMoneyClient } from './daraja/daraja-client.ts';
 import type { LoggerSettings } from './plugins/request-log.ts';
-import type { Resolve } from './features/webhooks/url-guard.ts';
-import type { PaymentDeps } from './features/payments/transactions.service.ts';
+import type { Resolve } from './features/webhooks/index.ts';
+import type { PaymentDeps } from './features/payments/index.ts';
 import type { CallbackHandler } from './callbacks/callback.routes.ts';
-import type { CallbackKind } from './callbacks/callback-kinds.ts';
+import type { CallbackKind } from './db/callback-kinds.ts';
 import { callbackUrls } from './callbacks/callback-paths.ts';
 import { keptOnlyCallback } from './callbacks/kept-callback.ts';
-import { stkPushCallback } from './features/payments/stk-push.callback.ts';
-import { reversalCallback } from './features/refunds/reversal.callback.ts';
-import { refundStatusCallback } from './features/refunds/refund-status.callback.ts';
-import { c2bConfirmationCallback } from './features/c2b/c2b-confirmation.callback.ts';
-import { c2bValidationCallback } from './features/c2b/c2b-validation.callback.ts';
-import { receiptStatusCallback } from './features/c2b/receipt-status.callback.ts';
-import { refundPolicy, type RefundDeps } from './features/refunds/refunds.service.ts';
+import { stkPushCallback } from './features/payments/index.ts';
+import {
+  reversalCallback,
+  refundStatusCallback,
+  refundPolicy,
+  type RefundDeps,
+} from './features/refunds/index.ts';
+import {
+  c2bConfirmationCallback,
+  c2bValidationCallback,
+  receiptStatusCallback,
+} from './features/c2b/index.ts';
 
 export interface AppDeps extends LoggerSettings {
   config: Config;
@@ -78,7 +83,7 @@ export function refundDepsFor(deps: AppDeps, paymentDeps: PaymentDeps): RefundDe
   };
 }
 
-/** One handler per kind of callback (callbacks/callback-kinds.ts). */
+/** One handler per kind of callback (db/callback-kinds.ts). */
 export function callbackHandlers(
   deps: AppDeps,
   paymentDeps: PaymentDeps,

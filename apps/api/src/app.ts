@@ -13,31 +13,25 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { CALLBACK_SECRET_LENGTH, type Config } from './config.ts';
-import { startReconciler } from './features/reconciliation/reconciler.ts';
-import { startPhoneRetention } from './features/privacy/phone-retention.ts';
+import { startReconciler, payerCheckRoutes } from './features/reconciliation/index.ts';
+import { startPhoneRetention } from './features/privacy/index.ts';
 import { routeMethods } from './lib/route-methods.ts';
-import { transactionRoutes } from './features/payments/transactions.routes.ts';
-import { transactionEventRoutes } from './features/history/events.routes.ts';
-import { payerCheckRoutes } from './features/reconciliation/payer-check.routes.ts';
-import type { PaymentDeps } from './features/payments/transactions.service.ts';
+import { transactionRoutes } from './features/payments/index.ts';
+import { historyRoutes, transactionEventRoutes } from './features/history/index.ts';
+import type { PaymentDeps } from './features/payments/index.ts';
 import { callbackRoutes } from './callbacks/callback.routes.ts';
-import { refundRoutes } from './features/refunds/refunds.routes.ts';
-import { startRefundRecovery } from './features/refunds/refund-recovery.ts';
-import { startC2bRegistration } from './features/c2b/c2b-registration.ts';
-import { receiptCheckRoutes } from './features/c2b/receipt-checks.routes.ts';
-import { systemRoutes } from './features/system/system.routes.ts';
+import { refundRoutes, startRefundRecovery } from './features/refunds/index.ts';
+import { startC2bRegistration, receiptCheckRoutes } from './features/c2b/index.ts';
+import { systemRoutes, openApiRoutes, registerOpenApi } from './features/system/index.ts';
 import {
   authDepsFor,
   openPaymentPageRecogniser,
   ownerChangeGate,
   registerOperators,
-} from './features/operators/operators.plugin.ts';
-import { startDeliverer } from './features/webhooks/deliverer.ts';
-import { systemResolve } from './features/webhooks/url-guard.ts';
-import { webhookRoutes } from './features/webhooks/webhooks.routes.ts';
-import { cookieNames } from './features/operators/session-cookie.ts';
-import { reviewRoutes } from './features/review/review.routes.ts';
-import { openApiRoutes, registerOpenApi } from './features/system/openapi.ts';
+  cookieNames,
+} from './features/operators/index.ts';
+import { startDeliverer, systemResolve, webhookRoutes } from './features/webhooks/index.ts';
+import { reviewRoutes } from './features/review/index.ts';
 import { compression } from './plugins/compression.ts';
 import { corsPlugin, createCors, type Cors } from './plugins/cors.ts';
 import { errorAnswerOptions, errorHandler } from './plugins/error-handler.ts';
@@ -133,13 +127,7 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: Pay
       });
       await api.register(transactionRoutes, {
         deps: paymentDeps,
-        historyGuard: guards?.read,
-        exportGuard: guards?.export,
         paymentGuard: guards?.payment,
-        paymentPageGuard: guards?.paymentPage,
-        openPageRecogniser: guards
-          ? undefined
-          : openPaymentPageRecogniser({ config, db: database.db, now: paymentDeps.now }),
         rateLimit: {
           max: limits.stkPushPerWindow,
           requestsMax: limits.stkPushRequestsPerWindow,
@@ -152,6 +140,15 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: Pay
           databaseTimeouts.statementMs +
           databaseTimeouts.busyMs +
           30_000,
+      });
+      await api.register(historyRoutes, {
+        deps: paymentDeps,
+        historyGuard: guards?.read,
+        exportGuard: guards?.export,
+        paymentPageGuard: guards?.paymentPage,
+        openPageRecogniser: guards
+          ? undefined
+          : openPaymentPageRecogniser({ config, db: database.db, now: paymentDeps.now }),
         exportLimits: { max: limits.exportsRunning, stallMs: limits.exportStallMs },
         businessTimeZone: config.businessTimeZone,
         phoneRetentionDays: config.phoneRetentionDays,

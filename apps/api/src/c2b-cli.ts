@@ -10,7 +10,7 @@ import { loadOrCreateCallbackSecret } from './callbacks/callback-secret.ts';
 import { callbackUrls, redactCallbackUrl } from './callbacks/callback-paths.ts';
 import { createDarajaClient } from './daraja/daraja-client.ts';
 import { DarajaError } from './daraja/daraja-error.ts';
-import { C2bRegistrationError, registerC2b } from './features/c2b/c2b-registration.ts';
+import { C2bRegistrationError, registerC2b } from './features/c2b/index.ts';
 
 if (process.argv.length > 2) {
   console.error(

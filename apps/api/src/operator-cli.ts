@@ -10,17 +10,20 @@
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from './config.ts';
 import { migrateToLatest, openConfiguredDb } from './db/create-db.ts';
-import { PasswordMismatch, readPassword } from './features/operators/read-password.ts';
-import { OPERATOR_ROLES, isOperatorRole, type OperatorRole } from './features/operators/roles.ts';
 import {
+  PasswordMismatch,
+  readPassword,
+  OPERATOR_ROLES,
+  isOperatorRole,
+  type OperatorRole,
   OperatorError,
   addOperator,
   changeRole,
   listOperators,
   removeOperator,
   type Actor,
-} from './features/operators/operators.service.ts';
-import { issueLink } from './features/operators/password-links.service.ts';
+  issueLink,
+} from './features/operators/index.ts';
 
 /** The audit trail's name for what this command does. */
 const COMMAND: Actor = { actorKind: 'command', actor: null, address: null };

@@ -14,7 +14,7 @@ import {
   clearFlag,
   listForReview,
   type ReviewStatus,
-} from './features/review/review.ts';
+} from './features/review/index.ts';
 
 const USAGE =
   'Usage: npm run review                      (list payments waiting for review)\n' +

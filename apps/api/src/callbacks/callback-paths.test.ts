@@ -1,6 +1,6 @@
 /** The callback paths: the URL Daraja is given, the route that takes it, and the log's masking. */
 import { describe, expect, it } from 'vitest';
-import { CALLBACK_KINDS } from './callback-kinds.ts';
+import { CALLBACK_KINDS } from '../db/callback-kinds.ts';
 import {
   CALLBACK_PREFIX,
   CALLBACK_PREFIXES,

@@ -11,7 +11,7 @@
  * with the word "mpesa" in it (docs/daraja-protocol.md §M3.1).
  */
 import type { FastifyRequest } from 'fastify';
-import type { CallbackKind } from './callback-kinds.ts';
+import type { CallbackKind } from '../db/callback-kinds.ts';
 
 /** Where the API's routes are mounted (app.ts) and where every callback route starts below it. */
 const API_PREFIX = '/api';

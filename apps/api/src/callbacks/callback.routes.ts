@@ -1,5 +1,5 @@
 /**
- * The callback routes, one per kind of callback (callback-kinds.ts), all alike: the body is taken
+ * The callback routes, one per kind of callback (db/callback-kinds.ts), all alike: the body is taken
  * as text so that it is recorded exactly as it arrived, even when it is not valid JSON; the sender
  * and the path's secret are checked (callback-guard.ts); then the kind's handler keeps the raw body
  * first and applies it.
@@ -8,7 +8,7 @@ import type { FastifyBaseLogger, FastifyReply, FastifySchema } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { clientAddress } from '../lib/client-address.ts';
-import { CALLBACK_KINDS, type CallbackKind } from './callback-kinds.ts';
+import { CALLBACK_KINDS, type CallbackKind } from '../db/callback-kinds.ts';
 import { callbackGuard, type CallbackGuardOptions } from './callback-guard.ts';
 import { callbackRoute } from './callback-paths.ts';
 

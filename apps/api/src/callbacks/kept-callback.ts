@@ -8,9 +8,9 @@ import { z } from 'zod';
 import type { CallbackOutcome, Database } from '../db/schema.ts';
 import { transact } from '../db/transact.ts';
 import { sortableId } from '../lib/sortable-id.ts';
-import type { CallbackKind } from './callback-kinds.ts';
+import type { CallbackKind } from '../db/callback-kinds.ts';
 import type { CallbackHandler } from './callback.routes.ts';
-import { ANSWERS, CALLBACK_ACCEPTED } from '../features/payments/payments.openapi.ts';
+import { CALLBACK_ANSWERS, CALLBACK_ACCEPTED } from './callbacks.openapi.ts';
 
 /**
  * The body as received, for the record. PostgreSQL text cannot hold a NUL character, so a literal
@@ -86,7 +86,7 @@ export function keptOnlyCallback(
         'by transaction status in its own time.',
       tags: ['M-PESA callback'],
       body: z.unknown(),
-      response: ANSWERS.callback,
+      response: CALLBACK_ANSWERS,
     },
     async handle({ raw, ip }, reply) {
       await keepCallback(db, { kind, raw, ip, at: now().toISOString(), outcome: 'ignored' });

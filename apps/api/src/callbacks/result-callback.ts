@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { CallbackOutcome } from '../db/schema.ts';
-import { CALLBACK_ACCEPTED, callbackAnswers } from '../features/payments/payments.openapi.ts';
+import { CALLBACK_ACCEPTED, callbackAnswers } from './callbacks.openapi.ts';
 import type { CallbackHandler, ReceivedCallback } from './callback.routes.ts';
 
 export const RESULT_REJECTED = { ResultCode: 1, ResultDesc: 'Rejected: not a Daraja Result' };

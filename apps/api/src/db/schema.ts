@@ -1,8 +1,8 @@
 /** Table types. Rows are read through `Selectable<…>`; nothing re-declares these shapes. */
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { EventKind, PaymentChannel, RefundStatus, TransactionStatus } from '@mpesa/shared';
-import type { CallbackKind } from '../callbacks/callback-kinds.ts';
-import type { OperatorRole } from '../features/operators/roles.ts';
+import type { CallbackKind } from './callback-kinds.ts';
+import type { OperatorRole } from '@mpesa/shared/contract-auth';
 import type {
   ApiKeyRevokedReason,
   ApiKeyScope,
@@ -184,7 +184,7 @@ export interface RateLimitTable {
   hits: number;
 }
 
-/** Who runs the shop, by role (features/operators/roles.ts). */
+/** Who runs the shop, by role (packages/shared/src/contract-auth.ts). */
 export interface OperatorTable {
   id: string;
   /** As typed (NFKC, trimmed); `name_key` is how it is compared. */

@@ -14,7 +14,6 @@ import { errorResponseSchema } from '@mpesa/shared/contract';
 import {
   AppError,
   CLIENT_MISTAKES,
-  answerNotRecorded,
   databaseUnavailable,
   forbiddenKey,
   idempotencyKeyInUse,
@@ -22,18 +21,12 @@ import {
   internalError,
   invalidCursor,
   invalidIdempotencyKey,
-  mpesaNoAnswer,
   notFound,
   rateLimited,
   shuttingDown,
-  tooManyExports,
   transactionNotFound,
   validationError,
 } from '../errors.ts';
-import { DarajaError } from '../daraja/daraja-error.ts';
-import { busyPhoneError, payerErrorFor } from '../features/payments/initiation-errors.ts';
-import { EXPORT_RETRY_AFTER_S } from '../features/history/export-limit.ts';
-import { SAMPLE } from './examples.ts';
 
 /** One answer a route can give, as the description shows it. */
 export interface Example<T = unknown> {
@@ -73,19 +66,6 @@ function mistake(summary: string, fastifyCode: string): DocumentedError {
   return refusal(summary, new AppError(known.statusCode, known.code, known.message));
 }
 
-/** Daraja's refusal of a push, as the payer reads it (initiation-errors.ts). */
-const darajaRefused = (summary: string, errorCode: string, errorMessage: string) =>
-  refusal(
-    summary,
-    payerErrorFor(
-      new DarajaError('rejected', errorMessage, { httpStatus: 500, errorCode, errorMessage }),
-      SAMPLE.transactionId,
-    ),
-  );
-
-const now = new Date(SAMPLE.createdAt);
-const inSeconds = (seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
-
 /** Every error answer the routes document, by name. */
 export const REFUSED = {
   validation: refusal(
@@ -101,16 +81,6 @@ export const REFUSED = {
   ),
   invalidCursor: refusal('The cursor is not one this server gave', invalidCursor()),
   badUrl: mistake('The address has a broken %-escape', 'FST_ERR_BAD_URL'),
-  mpesaInvalidPhone: darajaRefused(
-    'M-PESA refused the phone number (the failed payment is saved)',
-    '400.002.02',
-    'Bad Request - Invalid PhoneNumber',
-  ),
-  mpesaInvalidAmount: darajaRefused(
-    'M-PESA refused the amount (the failed payment is saved)',
-    '400.002.02',
-    'Bad Request - Invalid Amount',
-  ),
   transactionNotFound: refusal('No payment has this id', transactionNotFound()),
   callbackNotFound: refusal(
     'The secret in the path is wrong: answered as any unknown address',
@@ -134,62 +104,7 @@ export const REFUSED = {
     'This address sent its allowance of payment requests for the window',
     rateLimited(42),
   ),
-  phoneBusyOpen: refusal(
-    'A prompt is still open on this phone',
-    busyPhoneError(
-      {
-        status: 'pending',
-        checkout_request_id: SAMPLE.checkoutRequestId,
-        locked_until: inSeconds(60),
-        push_outcome_unknown: 0,
-      },
-      now,
-    ),
-  ),
-  phoneBusyCooldown: refusal(
-    "The phone's last prompt has just ended: the cooldown between prompts has this long left",
-    busyPhoneError(
-      {
-        status: 'success',
-        checkout_request_id: SAMPLE.checkoutRequestId,
-        locked_until: inSeconds(42),
-        push_outcome_unknown: 0,
-      },
-      now,
-    ),
-  ),
-  phoneBusyUnconfirmed: refusal(
-    "M-PESA never confirmed the phone's last request, which may still prompt the payer",
-    busyPhoneError(
-      {
-        status: 'pending',
-        checkout_request_id: null,
-        locked_until: inSeconds(42),
-        push_outcome_unknown: 1,
-      },
-      now,
-    ),
-  ),
-  phoneBusyAtMpesa: darajaRefused(
-    'M-PESA says a transaction is already in process for this phone (the failed payment is saved)',
-    '500.001.1001',
-    'Unable to lock subscriber, a transaction is already in process for the current subscriber',
-  ),
   internal: refusal('Something failed on our side (the details are in the log)', internalError()),
-  mpesaRejected: darajaRefused(
-    'M-PESA refused the push for another reason (the failed payment is saved)',
-    '500.001.1001',
-    'Merchant does not exist',
-  ),
-  mpesaBusy: darajaRefused(
-    'M-PESA is over its limits or busy (the failed payment is saved)',
-    '500.003.02',
-    'System is busy. Please try again in few minutes.',
-  ),
-  mpesaUnreachable: refusal(
-    'M-PESA could not be reached, so no prompt was sent (the failed payment is saved)',
-    payerErrorFor(new DarajaError('unreachable', 'connect ECONNREFUSED'), SAMPLE.transactionId),
-  ),
   shuttingDown: refusal(
     'The server is shutting down; a load balancer retries elsewhere',
     shuttingDown(),
@@ -197,18 +112,6 @@ export const REFUSED = {
   databaseUnavailable: refusal(
     'The database cannot be reached or cannot take the work now (an outage, not the request): ask again after Retry-After',
     databaseUnavailable(),
-  ),
-  answerNotRecorded: refusal(
-    'The payment was saved and the push sent, but the database went away before M-PESA’s answer was recorded: the payment stays pending and is reconciled',
-    answerNotRecorded(SAMPLE.transactionId),
-  ),
-  tooManyExports: refusal(
-    'As many exports as this server runs at once are under way: ask again after Retry-After',
-    tooManyExports(EXPORT_RETRY_AFTER_S),
-  ),
-  mpesaNoAnswer: refusal(
-    'M-PESA did not answer in time: a prompt may still reach the phone; the payment stays pending and is reconciled',
-    mpesaNoAnswer(SAMPLE.transactionId),
   ),
 } satisfies Record<string, DocumentedError>;
 

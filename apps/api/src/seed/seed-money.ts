@@ -6,7 +6,7 @@
  * with its two events and its row in `refunds` (§M7).
  */
 import type { PaymentChannel } from '@mpesa/shared';
-import { c2bEventPayload } from '../features/c2b/c2b-payments.service.ts';
+import { c2bEventPayload } from '../features/c2b/index.ts';
 import type { Random } from './seed-random.ts';
 import { eventId, isoTime as iso, receiptFor } from './seed-timeline.ts';
 import type { SeedEvent, SeedRefund, SeedTransaction, SeededPayment } from './seed-rows.ts';

@@ -6,7 +6,7 @@ import { transact } from '../db/transact.ts';
 import { storedPayment } from './stored-payment.ts';
 import type { WebhookSettings } from '../config/webhook-settings.ts';
 import { deliverDue } from '../features/webhooks/deliverer.ts';
-import { enqueuePaymentEvent } from '../features/payments/outbox.ts';
+import { enqueuePaymentEvent } from '../features/payments/payment-events.ts';
 import type { Resolve } from '../features/webhooks/url-guard.ts';
 
 export const silentLog = { info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger;

@@ -5,7 +5,7 @@ import type { Database } from '../db/schema.ts';
 import type { WebhookEndpointRow } from '../db/webhook-tables.ts';
 import { transact } from '../db/transact.ts';
 import { sortableId } from '../lib/sortable-id.ts';
-import { enqueueTestEvent } from '../features/payments/outbox.ts';
+import { enqueueTestEvent } from '../features/webhooks/outbox.ts';
 import { newSecret } from '../features/webhooks/signature.ts';
 import * as repo from '../features/webhooks/webhooks.repository.ts';
 

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 
 /**
  * The `callbacks` table keeps the result callbacks of any Daraja API, not STK push's alone: each
- * row says which API it came back from (callbacks/callback-kinds.ts). Every row kept before this
+ * row says which API it came back from (db/callback-kinds.ts). Every row kept before this
  * migration was an STK push's; the default fills them in, on both databases, and every insert
  * names its kind.
  */

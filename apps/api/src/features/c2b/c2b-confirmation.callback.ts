@@ -15,7 +15,7 @@ import {
   CONFIRMATION_TAKEN,
 } from './c2b.openapi.ts';
 import type { C2bSettings } from './validation-decision.ts';
-import { CALLBACK_BODY } from '../payments/payments.openapi.ts';
+import { CALLBACK_BODY } from '../payments/index.ts';
 import type { CallbackHandler } from '../../callbacks/callback.routes.ts';
 import { keepCallback, settleKeptCallback } from '../../callbacks/kept-callback.ts';
 

@@ -6,9 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { tellOfPayment } from '../payments/payment-events.ts';
+import { tellOfPayment, recordEvent } from '../payments/index.ts';
 import { transact } from '../../db/transact.ts';
-import { recordEvent } from '../payments/transaction-outcome.ts';
 import type { C2bPayment } from './c2b-body.ts';
 import { findByReceipt, insertC2bPayment } from './c2b.repository.ts';
 import { shownPhone } from './c2b-body.ts';

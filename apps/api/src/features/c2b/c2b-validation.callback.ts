@@ -22,7 +22,7 @@ import {
   type C2bSettings,
   type ValidationAnswer,
 } from './validation-decision.ts';
-import { CALLBACK_BODY } from '../payments/payments.openapi.ts';
+import { CALLBACK_BODY } from '../payments/index.ts';
 import type { CallbackHandler } from '../../callbacks/callback.routes.ts';
 import type { C2bCallbackDeps } from './c2b-confirmation.callback.ts';
 import { keepCallback, settleKeptCallback } from '../../callbacks/kept-callback.ts';

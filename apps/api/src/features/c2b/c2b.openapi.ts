@@ -5,9 +5,9 @@
 import { z } from 'zod';
 import { receiptCheckResponseSchema } from '@mpesa/shared/contract';
 import { c2bNotSetUp, receiptCheckNotFound, tooManyChecks } from '../../errors.ts';
-import { ACCESS_REFUSED, AUTH_REFUSED } from '../operators/auth.openapi.ts';
+import { ACCESS_REFUSED, AUTH_REFUSED } from '../operators/index.ts';
 import { PATH_REFUSALS, REFUSED, answer, refusal, refusals } from '../../openapi/responses.ts';
-import { ANSWERS as PAYMENT_ANSWERS } from '../payments/payments.openapi.ts';
+import { CALLBACK_ANSWERS } from '../../callbacks/callbacks.openapi.ts';
 import { ACCEPTED, C2B_REFUSALS, type ValidationAnswer } from './validation-decision.ts';
 
 /** §M3.5: the acknowledgement M-PESA expects for a confirmation, its ResultCode a number. */
@@ -22,7 +22,7 @@ const confirmationAnswerSchema = z.object({ ResultCode: z.number(), ResultDesc: 
 const validationAnswerSchema = z.object({ ResultCode: z.string(), ResultDesc: z.string() });
 
 /** Every callback's refusals (the path, the guard, the body, the database), as STK push's. */
-const { 200: _stkTaken, 400: _stkRejected, ...CALLBACK_REFUSALS } = PAYMENT_ANSWERS.callback;
+const { 200: _stkTaken, 400: _stkRejected, ...CALLBACK_REFUSALS } = CALLBACK_ANSWERS;
 
 const tags = ['M-PESA callback'];
 

@@ -10,8 +10,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { receiptCheckRequestSchema } from '@mpesa/shared/contract';
 import { clientAddress, limitKeyFor } from '../../lib/client-address.ts';
-import { guardedSchema, type Gate } from '../operators/access-doc.ts';
-import { accessOf, uncached } from '../operators/require-operator.ts';
+import { guardedSchema, type Gate, accessOf, uncached } from '../operators/index.ts';
 import { RECEIPT_CHECK_ANSWERS } from './c2b.openapi.ts';
 import {
   RECEIPT_CHECKS_PER_ADDRESS,

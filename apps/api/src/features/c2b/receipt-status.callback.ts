@@ -10,7 +10,8 @@ import { C2B_DESCRIBED } from './c2b.openapi.ts';
 import { findReceiptCheckByQuery, settleReceiptCheck } from './c2b.repository.ts';
 import { readReceiptResult } from './receipt-result.ts';
 import { parseResult } from '../../daraja/result-parser.ts';
-import { ANSWERS, CALLBACK_BODY } from '../payments/payments.openapi.ts';
+import { CALLBACK_BODY } from '../payments/index.ts';
+import { CALLBACK_ANSWERS } from '../../callbacks/callbacks.openapi.ts';
 import type { CallbackHandler } from '../../callbacks/callback.routes.ts';
 import type { C2bCallbackDeps } from './c2b-confirmation.callback.ts';
 import { RESULT_TAKEN, keepCallback, settleKeptCallback } from '../../callbacks/kept-callback.ts';
@@ -30,7 +31,7 @@ export function receiptStatusCallback(deps: C2bCallbackDeps): CallbackHandler {
     schema: {
       ...C2B_DESCRIBED.receiptStatus,
       body: z.unknown().meta(CALLBACK_BODY),
-      response: ANSWERS.callback,
+      response: CALLBACK_ANSWERS,
     },
     async handle({ raw, ip, log }, reply) {
       const at = now().toISOString();

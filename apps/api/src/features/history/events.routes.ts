@@ -16,12 +16,10 @@ import { statusForResultCode } from '../../daraja/result-codes.ts';
 import { listTransactionEvents, type TimelineRow } from './events.repository.ts';
 import { parsedPayload, short } from './event-text.ts';
 import { describeC2bEvent, describeRefundEvent } from './money-event-sentences.ts';
-import { getTransaction, type PaymentDeps } from '../payments/transactions.service.ts';
+import { getTransaction, type PaymentDeps } from '../payments/index.ts';
 import { PATH_REFUSALS, REFUSED, answer, refusals } from '../../openapi/responses.ts';
-import { SAMPLE_TIMELINE } from '../../openapi/examples.ts';
-import { ACCESS_REFUSED } from '../operators/auth.openapi.ts';
-import { guardedSchema, type Gate } from '../operators/access-doc.ts';
-import { uncached } from '../operators/require-operator.ts';
+import { SAMPLE_TIMELINE } from './history.examples.ts';
+import { ACCESS_REFUSED, guardedSchema, type Gate, uncached } from '../operators/index.ts';
 
 export interface TransactionEventRoutesOptions {
   deps: Pick<PaymentDeps, 'db'>;

@@ -15,8 +15,8 @@ import { invalidCursor } from '../../errors.ts';
 import { businessDayOf, nextDay, previousDay, startOfBusinessDay } from '../../lib/business-day.ts';
 import { CSV_COLUMNS, csvHeader, csvRecord } from './history-csv.ts';
 import { decodeCursor, encodeCursor } from '../../db/list-cursor.ts';
-import { toTransactionDto } from '../payments/transaction-dto.ts';
-import type { PaymentDeps } from '../payments/transactions.service.ts';
+import { toTransactionDto } from '../payments/index.ts';
+import type { PaymentDeps } from '../payments/index.ts';
 import * as repo from './history.repository.ts';
 import { totalsByPeriod, type PeriodTotals } from './summary.repository.ts';
 

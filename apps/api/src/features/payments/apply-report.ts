@@ -10,8 +10,7 @@ import type { CallbackOutcome, Database, TransactionRow } from '../../db/schema.
 import { applyOutcome, flag } from './transaction-outcome.ts';
 import type { PaymentDeps } from './transactions.service.ts';
 import * as repo from './transactions.repository.ts';
-import { maskFor } from '../privacy/phone-retention.ts';
-import { hideTraces } from '../privacy/phone-retention.repository.ts';
+import { maskFor, hideTraces } from '../privacy/index.ts';
 import { transact, writeOne } from '../../db/transact.ts';
 
 export interface CallbackResult {

@@ -7,10 +7,10 @@
 import type { Kysely } from 'kysely';
 import type { TransactionStatus } from '@mpesa/shared';
 import type { WebhookEventType } from '@mpesa/shared/contract-webhooks';
-import type { Database } from '../../db/schema.ts';
+import type { Database, TransactionRow } from '../../db/schema.ts';
 import { findTransactionById } from './transactions.repository.ts';
-import { endpointEvents, enqueuePaymentEvent } from './outbox.ts';
-import { listEnabledEndpoints } from '../webhooks/webhooks.repository.ts';
+import { endpointEvents, enqueueWebhookEvent, listEnabledEndpoints } from '../webhooks/index.ts';
+import { toTransactionDto } from './transaction-dto.ts';
 
 /** The event a payment's new status is told by; none for `pending`. */
 const STATUS_EVENTS: Partial<Record<TransactionStatus, WebhookEventType>> = {
@@ -41,4 +41,19 @@ export async function tellOfPayment(
   if (!endpoints.some((endpoint) => endpointEvents(endpoint).includes(type))) return;
   const row = await findTransactionById(trx, transactionId);
   if (row) await enqueuePaymentEvent(trx, type, row, new Date(at));
+}
+
+/** The same, from the payment's row as it stands after the change (what the lead's hooks call). */
+export function enqueuePaymentEvent(
+  trx: Kysely<Database>,
+  type: WebhookEventType,
+  row: TransactionRow,
+  at: Date,
+): Promise<string | null> {
+  return enqueueWebhookEvent(trx, {
+    type,
+    transactionId: row.id,
+    data: { payment: toTransactionDto(row) },
+    at,
+  });
 }

@@ -1,12 +1,10 @@
 /**
- * What the transactions routes (transactions.routes.ts) answer, and what the API description says
+ * What a payment request (transactions.routes.ts) and the STK callback (stk-push.callback.ts) answer, and what the API description says
  * of them: the refusals and acknowledgements the handlers send, each route's summary, and its
  * answers' schemas with an example of each (openapi/responses.ts). Kept apart so that the
  * routes stay readable; they spread these into their schemas.
  */
-import { ACCESS_REFUSED, AUTH_REFUSED } from '../operators/auth.openapi.ts';
-import type { Readable } from 'node:stream';
-import { z } from 'zod';
+import { AUTH_REFUSED } from '../operators/index.ts';
 import {
   DEFAULT_DESCRIPTION,
   DEFAULT_REFERENCE,
@@ -15,22 +13,111 @@ import {
   MIN_AMOUNT,
   REFERENCE_MAX_LENGTH,
 } from '@mpesa/shared';
-import {
-  initiatePaymentResponseSchema,
-  summaryResponseSchema,
-  transactionListResponseSchema,
-  transactionResponseSchema,
-} from '@mpesa/shared/contract';
-import { callbackForbidden, databaseUnavailable, tooManyRequests } from '../../errors.ts';
+import { initiatePaymentResponseSchema } from '@mpesa/shared/contract';
+import { answerNotRecorded, mpesaNoAnswer, tooManyRequests } from '../../errors.ts';
+import { CALLBACK_ANSWERS } from '../../callbacks/callbacks.openapi.ts';
 import { MAX_LENGTH } from '../../lib/stored-lengths.ts';
-import { PATH_REFUSALS, REFUSED, answer, refusal, refusals } from '../../openapi/responses.ts';
-import { SAMPLE, SAMPLE_CALLBACK, SAMPLE_CSV, SAMPLE_SUMMARY } from '../../openapi/examples.ts';
+import {
+  REFUSED,
+  answer,
+  refusal,
+  refusals,
+  type DocumentedError,
+} from '../../openapi/responses.ts';
+import { SAMPLE, SAMPLE_CALLBACK } from './payments.examples.ts';
+import { DarajaError } from '../../daraja/daraja-error.ts';
+import { busyPhoneError, payerErrorFor } from './initiation-errors.ts';
 import { ACCOUNT_REFERENCE_MAX } from './daraja-text.ts';
 
-/** What Daraja is told: its callback was taken, or was not an STK callback at all. */
-export const CALLBACK_ACCEPTED = { ResultCode: 0, ResultDesc: 'Accepted' };
-export const CALLBACK_REJECTED = { ResultCode: 1, ResultDesc: 'Rejected: not an STK callback' };
-const callbackAnswerSchema = z.object({ ResultCode: z.number(), ResultDesc: z.string() });
+/** Daraja's refusal of a push, as the payer reads it (initiation-errors.ts). */
+const darajaRefused = (summary: string, errorCode: string, errorMessage: string) =>
+  refusal(
+    summary,
+    payerErrorFor(
+      new DarajaError('rejected', errorMessage, { httpStatus: 500, errorCode, errorMessage }),
+      SAMPLE.transactionId,
+    ),
+  );
+
+const now = new Date(SAMPLE.createdAt);
+const inSeconds = (seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
+
+/** The refusals only a payment request meets, by name. */
+export const PAYMENT_REFUSED = {
+  mpesaInvalidPhone: darajaRefused(
+    'M-PESA refused the phone number (the failed payment is saved)',
+    '400.002.02',
+    'Bad Request - Invalid PhoneNumber',
+  ),
+  mpesaInvalidAmount: darajaRefused(
+    'M-PESA refused the amount (the failed payment is saved)',
+    '400.002.02',
+    'Bad Request - Invalid Amount',
+  ),
+  phoneBusyOpen: refusal(
+    'A prompt is still open on this phone',
+    busyPhoneError(
+      {
+        status: 'pending',
+        checkout_request_id: SAMPLE.checkoutRequestId,
+        locked_until: inSeconds(60),
+        push_outcome_unknown: 0,
+      },
+      now,
+    ),
+  ),
+  phoneBusyCooldown: refusal(
+    "The phone's last prompt has just ended: the cooldown between prompts has this long left",
+    busyPhoneError(
+      {
+        status: 'success',
+        checkout_request_id: SAMPLE.checkoutRequestId,
+        locked_until: inSeconds(42),
+        push_outcome_unknown: 0,
+      },
+      now,
+    ),
+  ),
+  phoneBusyUnconfirmed: refusal(
+    "M-PESA never confirmed the phone's last request, which may still prompt the payer",
+    busyPhoneError(
+      {
+        status: 'pending',
+        checkout_request_id: null,
+        locked_until: inSeconds(42),
+        push_outcome_unknown: 1,
+      },
+      now,
+    ),
+  ),
+  phoneBusyAtMpesa: darajaRefused(
+    'M-PESA says a transaction is already in process for this phone (the failed payment is saved)',
+    '500.001.1001',
+    'Unable to lock subscriber, a transaction is already in process for the current subscriber',
+  ),
+  mpesaRejected: darajaRefused(
+    'M-PESA refused the push for another reason (the failed payment is saved)',
+    '500.001.1001',
+    'Merchant does not exist',
+  ),
+  mpesaBusy: darajaRefused(
+    'M-PESA is over its limits or busy (the failed payment is saved)',
+    '500.003.02',
+    'System is busy. Please try again in few minutes.',
+  ),
+  mpesaUnreachable: refusal(
+    'M-PESA could not be reached, so no prompt was sent (the failed payment is saved)',
+    payerErrorFor(new DarajaError('unreachable', 'connect ECONNREFUSED'), SAMPLE.transactionId),
+  ),
+  answerNotRecorded: refusal(
+    'The payment was saved and the push sent, but the database went away before M-PESA’s answer was recorded: the payment stays pending and is reconciled',
+    answerNotRecorded(SAMPLE.transactionId),
+  ),
+  mpesaNoAnswer: refusal(
+    'M-PESA did not answer in time: a prompt may still reach the phone; the payment stays pending and is reconciled',
+    mpesaNoAnswer(SAMPLE.transactionId),
+  ),
+} satisfies Record<string, DocumentedError>;
 
 /** The payment's fields, in words, from the rules the contract applies. */
 const PAYMENT_FIELDS = [
@@ -74,38 +161,6 @@ export const DESCRIBED = {
       'prompt at a time.',
     tags: ['Payments'],
   },
-  list: {
-    summary: 'List payments, newest first, a page at a time',
-    description:
-      'Filters: `status` (one or several, repeated or comma-separated), `from` and `to` (business ' +
-      'days, both included), `q` (a phone number in any accepted form, a receipt, or the start ' +
-      'of a reference). Pass `nextCursor` back as `cursor` for the next page.',
-    tags: ['History'],
-  },
-  summary: {
-    summary: 'The figures at a glance: today, the last 7 business days, and 14 days by status',
-    tags: ['History'],
-  },
-  export: {
-    summary: 'Download the selected payments as CSV',
-    description:
-      'The same filters as the list; every payment they select, newest first, streamed, as a ' +
-      'spreadsheet reads it: UTF-8 with a byte-order mark, headers in words, times as ' +
-      '`2026-11-25 12:20:47` in the business time zone (named in the header), phone numbers as ' +
-      '`="254712345678"` (text, not a number). A cell a spreadsheet would otherwise run as a ' +
-      "formula starts with `'`. The file name says the filter: " +
-      '`payments-success-2026-11-01-to-2026-11-25.csv`, `payments-all-<today>.csv`.',
-    tags: ['History'],
-  },
-  byId: {
-    summary: 'One payment, with its status',
-    description:
-      'While it is `pending`, ask again every few seconds: the status changes once M-PESA reports. ' +
-      'With `HISTORY_ACCESS=operators`, a request with no session and no key that reads payments ' +
-      'gets the payer’s view (`view: "payer"`): the number only in part (`0712 ••• 678`), no ' +
-      'payer’s name and no `checkoutRequestId` (it ends with the number).',
-    tags: ['History'],
-  },
   callback: {
     summary: 'M-PESA’s result callback for a payment',
     description:
@@ -148,8 +203,8 @@ export const ANSWERS = {
       REFUSED.emptyBody,
       REFUSED.forbiddenKey,
       REFUSED.invalidIdempotencyKey,
-      REFUSED.mpesaInvalidPhone,
-      REFUSED.mpesaInvalidAmount,
+      PAYMENT_REFUSED.mpesaInvalidPhone,
+      PAYMENT_REFUSED.mpesaInvalidAmount,
       REFUSED.idempotencyKeyInUse,
       REFUSED.bodyTooLarge,
       REFUSED.unsupportedMediaType,
@@ -164,94 +219,17 @@ export const ANSWERS = {
       AUTH_REFUSED.scopeNotAllowed,
       AUTH_REFUSED.crossSite,
       REFUSED.rateLimited,
-      REFUSED.phoneBusyOpen,
-      REFUSED.phoneBusyCooldown,
-      REFUSED.phoneBusyUnconfirmed,
-      REFUSED.phoneBusyAtMpesa,
-      REFUSED.mpesaRejected,
-      REFUSED.mpesaBusy,
-      REFUSED.mpesaUnreachable,
-      REFUSED.mpesaNoAnswer,
+      PAYMENT_REFUSED.phoneBusyOpen,
+      PAYMENT_REFUSED.phoneBusyCooldown,
+      PAYMENT_REFUSED.phoneBusyUnconfirmed,
+      PAYMENT_REFUSED.phoneBusyAtMpesa,
+      PAYMENT_REFUSED.mpesaRejected,
+      PAYMENT_REFUSED.mpesaBusy,
+      PAYMENT_REFUSED.mpesaUnreachable,
+      PAYMENT_REFUSED.mpesaNoAnswer,
       REFUSED.databaseUnavailable,
-      REFUSED.answerNotRecorded,
+      PAYMENT_REFUSED.answerNotRecorded,
     ]),
   },
-  list: {
-    200: answer(transactionListResponseSchema, 'A page of payments.', {
-      page: {
-        summary: 'The last page (no cursor to go on with)',
-        value: { success: true, data: [SAMPLE.paid], nextCursor: null },
-      },
-    }),
-    ...refusals([
-      REFUSED.validation,
-      REFUSED.invalidCursor,
-      ...ACCESS_REFUSED,
-      REFUSED.databaseUnavailable,
-    ]),
-  },
-  summary: {
-    200: answer(summaryResponseSchema, 'The figures, in business days.', {
-      summary: {
-        summary: 'A business with one payment today',
-        value: { success: true, data: SAMPLE_SUMMARY },
-      },
-    }),
-    ...refusals([...ACCESS_REFUSED, REFUSED.databaseUnavailable]),
-  },
-  export: {
-    200: {
-      description: 'The payments as CSV (RFC 4180), as an attachment.',
-      content: {
-        'text/csv': {
-          // A stream of text, which Fastify sends as it is (no serializer): described as the
-          // string it makes.
-          schema: z.custom<Readable>().meta({ type: 'string', examples: [SAMPLE_CSV] }),
-        },
-      },
-    },
-    ...refusals([
-      REFUSED.validation,
-      REFUSED.tooManyExports,
-      ...ACCESS_REFUSED,
-      REFUSED.databaseUnavailable,
-    ]),
-  },
-  byId: {
-    200: answer(transactionResponseSchema, 'The payment.', {
-      paid: { summary: 'Paid', value: { success: true, data: SAMPLE.paid } },
-      pending: { summary: 'Waiting for the payer', value: { success: true, data: SAMPLE.pending } },
-    }),
-    ...refusals([...PATH_REFUSALS, REFUSED.transactionNotFound, REFUSED.databaseUnavailable]),
-  },
-  callback: callbackAnswers({
-    summary: 'Not an STK callback (it is stored all the same)',
-    value: CALLBACK_REJECTED,
-  }),
+  callback: CALLBACK_ANSWERS,
 };
-
-/**
- * What a callback route answers (the STK callback's, and a Result's: refunds/): taken, refused on
- * the way in, or `rejected` (400), a body that is not the kind's, kept all the same.
- */
-export function callbackAnswers(rejected: { summary: string; value: typeof CALLBACK_REJECTED }) {
-  return {
-    200: answer(callbackAnswerSchema, 'Taken: stored and applied, or recognised as a duplicate.', {
-      accepted: { summary: 'Taken', value: CALLBACK_ACCEPTED },
-    }),
-    ...refusals(
-      [
-        ...PATH_REFUSALS,
-        refusal('The sender is not on MPESA_CALLBACK_ALLOWED_IPS', callbackForbidden()),
-        REFUSED.callbackNotFound,
-        REFUSED.bodyTooLarge,
-        REFUSED.unsupportedMediaType,
-        refusal(
-          'The callback could not be kept (the database is unavailable): not accepted, so that it is not taken for delivered',
-          databaseUnavailable(),
-        ),
-      ],
-      { 400: { schema: callbackAnswerSchema, examples: { rejected } } },
-    ),
-  };
-}

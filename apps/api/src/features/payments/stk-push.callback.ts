@@ -5,13 +5,8 @@
 import { z } from 'zod';
 import { applyCallback } from './apply-report.ts';
 import type { PaymentDeps } from './transactions.service.ts';
-import {
-  ANSWERS,
-  CALLBACK_ACCEPTED,
-  CALLBACK_BODY,
-  CALLBACK_REJECTED,
-  DESCRIBED,
-} from './payments.openapi.ts';
+import { ANSWERS, CALLBACK_BODY, DESCRIBED } from './payments.openapi.ts';
+import { CALLBACK_ACCEPTED, CALLBACK_REJECTED } from '../../callbacks/callbacks.openapi.ts';
 import type { CallbackHandler } from '../../callbacks/callback.routes.ts';
 
 export function stkPushCallback(deps: PaymentDeps): CallbackHandler {

@@ -1,6 +1,6 @@
 import { recognisablePhone } from '@mpesa/shared';
 import type { Transaction, TransactionView } from '@mpesa/shared/contract';
-import type { RefundView } from '../refunds/refund-rules.ts';
+import type { RefundView } from './refund-rules.ts';
 import type { TransactionRow } from '../../db/schema.ts';
 
 /** The record as the web app reads it (docs/product.md §3), plus the Daraja identifiers. */

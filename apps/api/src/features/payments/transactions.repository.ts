@@ -9,6 +9,7 @@ import type {
   NewCallbackRow,
   NewTransactionEventRow,
   NewTransactionRow,
+  RefundRow,
   TransactionPatch,
   TransactionRow,
 } from '../../db/schema.ts';
@@ -297,4 +298,14 @@ export async function settleCallback(
     .set({ transaction_id: settled.transactionId, outcome: settled.outcome })
     .where('id', '=', id)
     .execute();
+}
+
+/** The payment's refund, if one was ever asked for (one per payment). */
+export async function findRefundOf(db: Db, transactionId: string): Promise<RefundRow | undefined> {
+  if (!isOwnId(transactionId)) return undefined;
+  return db
+    .selectFrom('refunds')
+    .selectAll()
+    .where('transaction_id', '=', transactionId)
+    .executeTakeFirst();
 }

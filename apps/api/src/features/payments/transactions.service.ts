@@ -25,8 +25,8 @@ import { merchantView, toTransactionDto } from './transaction-dto.ts';
 import { recordAcknowledgement, recordPushFailure, type SavedPush } from './push-answers.ts';
 import * as repo from './transactions.repository.ts';
 import { transact } from '../../db/transact.ts';
-import { findRefundOf } from '../refunds/refunds.repository.ts';
-import { refundView, type RefundPolicy } from '../refunds/refund-rules.ts';
+import { findRefundOf } from './transactions.repository.ts';
+import { refundView, type RefundPolicy } from './refund-rules.ts';
 
 export interface PaymentDeps {
   db: Kysely<Database>;

@@ -15,7 +15,10 @@
  * the others have not locked, and masking a masked payment changes nothing) and with the database
  * going away (a round that fails is tried again at the next one).
  */
-import type { PaymentDeps } from '../payments/transactions.service.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DialectName } from '../../db/create-db.ts';
+import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { startLoop, type BackgroundLoop } from '../../db/background-loop.ts';
 import {
@@ -27,10 +30,14 @@ import {
   type Mask,
 } from './phone-retention.repository.ts';
 
-export type RetentionDeps = Pick<PaymentDeps, 'db' | 'dialect' | 'log' | 'now'> & {
+export interface RetentionDeps {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  log: FastifyBaseLogger;
+  now: () => Date;
   /** PHONE_RETENTION_DAYS. */
   days: number;
-};
+}
 
 /**
  * Payments masked per transaction: each transaction holds its rows (and, on SQLite, the one

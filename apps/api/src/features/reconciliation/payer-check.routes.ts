@@ -8,16 +8,18 @@ import { z } from 'zod';
 import { checkResponseSchema } from '@mpesa/shared/contract-check';
 import { checkTooSoon, checksSpent, tooManyChecks } from '../../errors.ts';
 import { clientAddress, limitKeyFor } from '../../lib/client-address.ts';
-import { guardedSchema, type Gate } from '../operators/access-doc.ts';
-import { accessOf, uncached } from '../operators/require-operator.ts';
+import { guardedSchema, type Gate, accessOf, uncached } from '../operators/index.ts';
 import { PATH_REFUSALS, REFUSED, answer, refusal, refusals } from '../../openapi/responses.ts';
-import { SAMPLE } from '../../openapi/examples.ts';
+import {
+  SAMPLE,
+  findTransaction,
+  payersView,
+  getMerchantView,
+  getTransaction,
+} from '../payments/index.ts';
 import { CHECK_GAP_S, CHECKS_PER_ADDRESS, CHECKS_PER_PAYMENT } from './payer-check.ts';
 import { checkWithMpesa } from './payer-check.ts';
-import { findTransaction } from '../payments/transactions.service.ts';
-import { payersView } from '../payments/transaction-dto.ts';
-import * as service from '../payments/transactions.service.ts';
-import type { PaymentDeps } from '../payments/transactions.service.ts';
+import type { PaymentDeps } from '../payments/index.ts';
 
 export interface PayerCheckRoutesOptions {
   deps: PaymentDeps;
@@ -90,12 +92,12 @@ export const payerCheckRoutes: FastifyPluginAsyncZod<PayerCheckRoutesOptions> = 
       );
       const reader = gate ? accessOf(request) : undefined;
       const data = !gate
-        ? await service.getTransaction(deps, id)
+        ? await getTransaction(deps, id)
         : reader
-          ? await service.getMerchantView(deps, id, {
+          ? await getMerchantView(deps, id, {
               owner: reader.kind === 'operator' && reader.role === 'owner',
             })
-          : payersView(await service.getTransaction(deps, id));
+          : payersView(await getTransaction(deps, id));
       return { success: true as const, data, found };
     },
   );

@@ -18,7 +18,7 @@ import { DarajaError } from '../../daraja/daraja-error.ts';
 import type { Database, TransactionRow } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { countHit, deleteEndedWindows } from '../../limits/rate-limit.repository.ts';
-import type { PaymentDeps } from '../payments/transactions.service.ts';
+import type { PaymentDeps } from '../payments/index.ts';
 import { applyQueryAnswer } from './reconciler.ts';
 
 /** At most one check of a payment in each window of this many seconds. */

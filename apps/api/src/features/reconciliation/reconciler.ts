@@ -17,11 +17,9 @@ import { randomUUID } from 'node:crypto';
 import type { StkQueryResult } from '../../daraja/daraja-client.ts';
 import { DarajaError } from '../../daraja/daraja-error.ts';
 import type { TransactionRow } from '../../db/schema.ts';
-import { applyOutcome } from '../payments/transaction-outcome.ts';
-import type { PaymentDeps } from '../payments/transactions.service.ts';
-import * as repo from '../payments/transactions.repository.ts';
+import { applyOutcome, findTransactionById, purgeExpiredKeys } from '../payments/index.ts';
+import type { PaymentDeps } from '../payments/index.ts';
 import * as schedules from './reconciliation.repository.ts';
-import { purgeExpiredKeys } from '../payments/idempotency.ts';
 import { formatDuration } from '../../lib/duration.ts';
 import { transact } from '../../db/transact.ts';
 import { startLoop, whileFull, type BackgroundLoop } from '../../db/background-loop.ts';
@@ -138,7 +136,7 @@ export async function applyQueryAnswer(
 ): Promise<void> {
   const at = deps.now().toISOString();
   await transact(deps.db, async (trx) => {
-    const current = await repo.findTransactionById(trx, id);
+    const current = await findTransactionById(trx, id);
     if (!current || current.status !== 'pending') return;
     await applyOutcome(
       trx,

@@ -5,10 +5,13 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database, RefundRow } from '../../db/schema.ts';
-import { tellOfPayment } from '../payments/payment-events.ts';
+import {
+  tellOfPayment,
+  recordEvent,
+  findTransactionById,
+  updateTransactionFrom,
+} from '../payments/index.ts';
 import { MAX_LENGTH } from '../../lib/stored-lengths.ts';
-import { recordEvent } from '../payments/transaction-outcome.ts';
-import * as payments from '../payments/transactions.repository.ts';
 import type { RefundDecision } from './decide-refund.ts';
 import * as repo from './refunds.repository.ts';
 
@@ -37,7 +40,7 @@ export async function failRefund(
     lease_until: null,
   });
   if (!changed) return false;
-  const payment = await payments.findTransactionById(trx, refund.transaction_id);
+  const payment = await findTransactionById(trx, refund.transaction_id);
   if (payment) {
     await recordEvent(trx, payment.id, {
       source: 'refund',
@@ -76,13 +79,13 @@ async function reverseRefund(
     lease_until: null,
   });
   if (!changed) return false;
-  const payment = await payments.findTransactionById(trx, refund.transaction_id);
+  const payment = await findTransactionById(trx, refund.transaction_id);
   if (!payment) return true;
   // Only a success becomes refunded; a payment a person has since settled otherwise keeps its status,
   // and its timeline still says the money went back.
   const moved =
     payment.status === 'success' &&
-    (await payments.updateTransactionFrom(trx, payment.id, 'success', {
+    (await updateTransactionFrom(trx, payment.id, 'success', {
       status: 'refunded',
       updated_at: at,
     }));

@@ -15,7 +15,7 @@ import type { RefundRow } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { startLoop, whileFull, type BackgroundLoop } from '../../db/background-loop.ts';
 import { DarajaError } from '../../daraja/daraja-error.ts';
-import * as payments from '../payments/transactions.repository.ts';
+import { findTransactionById } from '../payments/index.ts';
 import { failRefund } from './refund-outcome.ts';
 import { ackPatch, askReversal, sendingFailure, type RefundDeps } from './refunds.service.ts';
 import * as repo from './refunds.repository.ts';
@@ -53,7 +53,7 @@ function nextCheck(deps: RefundRecoveryDeps, refund: RefundRow, now: number) {
 
 /** Sends the reversal again; after REFUND_GIVE_UP_S, one Daraja still refuses fails the refund. */
 async function sendAgain(deps: RefundRecoveryDeps, refund: RefundRow, now: number) {
-  const payment = await payments.findTransactionById(deps.db, refund.transaction_id);
+  const payment = await findTransactionById(deps.db, refund.transaction_id);
   const next = nextCheck(deps, refund, now);
   if (!payment) return repo.releaseRefund(deps.db, refund.id, deps.instanceId, next);
   const answer = await askReversal(deps, refund, payment);
@@ -81,7 +81,7 @@ async function checkRefund(deps: RefundRecoveryDeps, refund: RefundRow): Promise
   }
   const originalConversationId = refund.originator_conversation_id;
   if (originalConversationId === null) return sendAgain(deps, refund, now);
-  const payment = await payments.findTransactionById(deps.db, refund.transaction_id);
+  const payment = await findTransactionById(deps.db, refund.transaction_id);
   try {
     const ack = await deps.money.transactionStatus({
       originalConversationId,

@@ -5,7 +5,7 @@
  * is found by the request's ids, and decide-refund.ts says what the Result does.
  */
 import type { Kysely } from 'kysely';
-import type { CallbackKind } from '../../callbacks/callback-kinds.ts';
+import type { CallbackKind } from '../../db/callback-kinds.ts';
 import { keepCallback, settleKeptCallback } from '../../callbacks/kept-callback.ts';
 import { lookUpOvertaken } from '../../callbacks/overtaken-lookup.ts';
 import { parameter, parseResult, type DarajaResult } from '../../daraja/result-parser.ts';

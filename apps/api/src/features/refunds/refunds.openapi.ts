@@ -12,9 +12,9 @@ import {
   refundTooOld,
   refundsNotSetUp,
 } from '../../errors.ts';
-import { AUTH_REFUSED } from '../operators/auth.openapi.ts';
+import { AUTH_REFUSED } from '../operators/index.ts';
 import { PATH_REFUSALS, REFUSED, answer, refusal, refusals } from '../../openapi/responses.ts';
-import { SAMPLE } from '../../openapi/examples.ts';
+import { SAMPLE } from '../payments/index.ts';
 
 const REQUESTED: Refund = {
   id: '01JDX4Y8W7R3T6Q2N5M9K1H0GF',

@@ -2,21 +2,10 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { RefundStatus } from '@mpesa/shared';
 import type { Database, RefundRow, RefundTable } from '../../db/schema.ts';
-import { isOwnId } from '../../lib/stored-lengths.ts';
 
 type Db = Kysely<Database>;
 export type RefundPatch = Updateable<RefundTable>;
 export type NewRefund = Omit<RefundRow, 'check_attempts'>;
-
-/** The payment's refund, if one was ever asked for (one per payment). */
-export async function findRefundOf(db: Db, transactionId: string): Promise<RefundRow | undefined> {
-  if (!isOwnId(transactionId)) return undefined;
-  return db
-    .selectFrom('refunds')
-    .selectAll()
-    .where('transaction_id', '=', transactionId)
-    .executeTakeFirst();
-}
 
 /**
  * Inserts a payment's refund unless it has one: the unique `transaction_id` decides between two

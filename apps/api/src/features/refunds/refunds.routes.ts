@@ -9,8 +9,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { refundRequestSchema } from '@mpesa/shared/contract';
 import { clientAddress } from '../../lib/client-address.ts';
-import { guardedSchema } from '../operators/access-doc.ts';
-import { operatorOf } from '../operators/require-operator.ts';
+import { guardedSchema, operatorOf } from '../operators/index.ts';
 import { REFUND_ANSWERS, REFUND_DESCRIBED } from './refunds.openapi.ts';
 import { requestRefund, type RefundDeps } from './refunds.service.ts';
 

@@ -21,11 +21,15 @@ import {
   transactionNotFound,
 } from '../../errors.ts';
 import { sortableId } from '../../lib/sortable-id.ts';
-import { recordEvent } from '../payments/transaction-outcome.ts';
-import * as payments from '../payments/transactions.repository.ts';
-import { toRefundDto } from './refund-dto.ts';
+import {
+  recordEvent,
+  findTransactionById,
+  findRefundOf,
+  toRefundDto,
+  refundBlock,
+  type RefundPolicy,
+} from '../payments/index.ts';
 import { failRefund } from './refund-outcome.ts';
-import { refundBlock, type RefundPolicy } from './refund-rules.ts';
 import * as repo from './refunds.repository.ts';
 
 export interface RefundDeps {
@@ -75,9 +79,9 @@ async function recordRequest(
   const now = deps.now();
   const at = now.toISOString();
   return transact(deps.db, async (trx) => {
-    const payment = await payments.findTransactionById(trx, transactionId);
+    const payment = await findTransactionById(trx, transactionId);
     if (!payment) throw transactionNotFound();
-    const existing = await repo.findRefundOf(trx, transactionId);
+    const existing = await findRefundOf(trx, transactionId);
     const block = refundBlock(payment, existing, refundPolicy(deps), now);
     if (block) throw refundRefused(block, deps.settings.maxAgeDays);
     const amount = Number(payment.amount);

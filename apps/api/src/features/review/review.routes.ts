@@ -12,13 +12,10 @@ import { reviewBodySchema } from '@mpesa/shared/contract-admin';
 import type { Database } from '../../db/schema.ts';
 import { reviewRefused, transactionNotFound, validationError } from '../../errors.ts';
 import { clientAddress } from '../../lib/client-address.ts';
-import { guardedSchema } from '../operators/access-doc.ts';
-import { AUTH_REFUSED } from '../operators/auth.openapi.ts';
-import { operatorOf } from '../operators/require-operator.ts';
+import { guardedSchema, AUTH_REFUSED, operatorOf } from '../operators/index.ts';
 import { PATH_REFUSALS, REFUSED, answer, refusal, refusals } from '../../openapi/responses.ts';
-import { SAMPLE } from '../../openapi/examples.ts';
+import { SAMPLE, toTransactionDto } from '../payments/index.ts';
 import { ReviewError, ReviewedPaymentMissing, clearFlag } from './review.ts';
-import { toTransactionDto } from '../payments/transaction-dto.ts';
 
 export interface ReviewRoutesOptions {
   db: Kysely<Database>;

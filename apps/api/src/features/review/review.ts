@@ -8,14 +8,18 @@ import type { Kysely } from 'kysely';
 import type { AuditActorKind } from '@mpesa/shared/contract-admin';
 import { recordAudit } from '../../audit/audit.ts';
 import type { Database, TransactionRow } from '../../db/schema.ts';
-import { decide } from '../payments/decide-outcome.ts';
-import type { ReviewStatus } from '../payments/decision.ts';
-import { recordEvent } from '../payments/transaction-outcome.ts';
-import { statusEvent, tellOfPayment } from '../payments/payment-events.ts';
-import * as repo from '../payments/transactions.repository.ts';
+import {
+  decide,
+  recordEvent,
+  statusEvent,
+  tellOfPayment,
+  findTransactionById,
+  settleReview,
+} from '../payments/index.ts';
+import type { ReviewStatus } from '../payments/index.ts';
 import { transact } from '../../db/transact.ts';
 
-export { REVIEW_STATUSES, type ReviewStatus } from '../payments/decision.ts';
+export { REVIEW_STATUSES, type ReviewStatus } from '../payments/index.ts';
 
 export class ReviewError extends Error {
   override name = 'ReviewError';
@@ -37,7 +41,7 @@ export interface Reviewer {
 const FROM_COMMAND: Reviewer = { actorKind: 'command', actor: null, address: null };
 
 /** Payments waiting for a person: flagged, or with an unknown outcome; oldest first. */
-export const listForReview = repo.listForReview;
+export { listForReview } from '../payments/index.ts';
 
 /**
  * Clears a payment's flag, keeping its status or settling it as `status` (required for an unknown
@@ -52,7 +56,7 @@ export async function clearFlag(
   const note = review.note.trim();
   if (note === '') throw new ReviewError('Say why the flag is cleared (--note).');
   return transact(db, async (trx) => {
-    const row = await repo.findTransactionById(trx, id);
+    const row = await findTransactionById(trx, id);
     if (!row) throw new ReviewedPaymentMissing(`No transaction ${id}.`);
     const decision = decide(
       // A review does not depend on where the status came from.
@@ -63,7 +67,7 @@ export async function clearFlag(
     if (decision.kind !== 'clear_flag') throw new Error(`a review cannot ${decision.kind}`);
     const at = review.now.toISOString();
     // Only as the reviewer saw it: a flag raised meanwhile is not cleared unseen.
-    const settled = await repo.settleReview(trx, row, { status: decision.to, updated_at: at });
+    const settled = await settleReview(trx, row, { status: decision.to, updated_at: at });
     if (!settled) throw new ReviewError(`Transaction ${id} changed meanwhile; look again.`);
     await recordEvent(trx, id, {
       source: 'review',

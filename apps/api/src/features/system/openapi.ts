@@ -11,8 +11,7 @@ import { HIDDEN, openApiPageRoutes } from '@mpesa/openapi-page/routes';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import rootPackage from '../../../../../package.json' with { type: 'json' };
 import { CLIENT_MISTAKES } from '../../errors.ts';
-import { WEBHOOKS_SCOPE_WARNING } from '../operators/keys/keys.openapi.ts';
-import { securitySchemes } from '../operators/access-doc.ts';
+import { WEBHOOKS_SCOPE_WARNING, securitySchemes } from '../operators/index.ts';
 
 /** Refusals that come before any route: said once here rather than on every route. */
 const BEFORE_ANY_ROUTE = [

@@ -13,7 +13,7 @@ import { storedPayment } from '../../test/stored-payment.ts';
 import { RESPONSE_READ_MAX } from './http-post.ts';
 import { EXCERPT_MAX } from './answer-excerpt.ts';
 import { RETRY_AFTER_S, retryAfterS } from './deliverer.ts';
-import { enqueueWebhookEvent } from '../payments/outbox.ts';
+import { enqueueWebhookEvent } from './outbox.ts';
 import { anEndpoint } from '../../test/webhooks.fixtures.ts';
 import {
   deliverOnce,

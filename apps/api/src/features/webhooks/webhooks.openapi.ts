@@ -15,7 +15,7 @@ import {
   webhookEndpointsLimit,
   webhookUrlRefused,
 } from '../../errors.ts';
-import { ACCESS_REFUSED, AUTH_REFUSED } from '../operators/auth.openapi.ts';
+import { ACCESS_REFUSED, AUTH_REFUSED } from '../operators/index.ts';
 import { PATH_REFUSALS, REFUSED, answer, refusal, refusals } from '../../openapi/responses.ts';
 
 const SAMPLE_ENDPOINT: WebhookEndpoint = {

@@ -15,14 +15,14 @@ import {
 } from '@mpesa/shared/contract-webhooks';
 import { invalidCursor, unauthenticated } from '../../errors.ts';
 import { clientAddress } from '../../lib/client-address.ts';
-import { guardedSchema } from '../operators/access-doc.ts';
-import { refuseCrossSite } from '../operators/cross-site.ts';
 import {
+  guardedSchema,
+  refuseCrossSite,
   accessOf,
   requireAccess,
   type AccessRule,
   type AuthDeps,
-} from '../operators/require-operator.ts';
+} from '../operators/index.ts';
 import { decodeCursor } from '../../db/list-cursor.ts';
 import { WEBHOOKS_ANSWERS } from './webhooks.openapi.ts';
 import * as service from './webhooks.service.ts';

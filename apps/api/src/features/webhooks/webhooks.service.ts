@@ -24,7 +24,7 @@ import {
 import { sortableId } from '../../lib/sortable-id.ts';
 import { isOwnId } from '../../lib/stored-lengths.ts';
 import { encodeCursor, type ListPosition } from '../../db/list-cursor.ts';
-import { endpointEvents, enqueueTestEvent } from '../payments/outbox.ts';
+import { endpointEvents, enqueueTestEvent } from './outbox.ts';
 import { newSecret, secretPrefix } from './signature.ts';
 import { checkWebhookUrl, UrlRefused, type Resolve, type UrlPolicy } from './url-guard.ts';
 import { plainExcerpt } from './answer-excerpt.ts';

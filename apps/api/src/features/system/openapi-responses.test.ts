@@ -6,12 +6,12 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { DarajaError } from '../daraja/daraja-error.ts';
-import type { DarajaClient, StkPushAck } from '../daraja/daraja-client.ts';
-import { CALLBACK_PATH, createTestApp } from '../test/test-app.ts';
-import { closedWithin, connect, firstResponse, listenLocally } from '../test/raw-http.ts';
-import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
-import { SAMPLE, SAMPLE_CALLBACK } from './examples.ts';
+import { DarajaError } from '../../daraja/daraja-error.ts';
+import type { DarajaClient, StkPushAck } from '../../daraja/daraja-client.ts';
+import { CALLBACK_PATH, createTestApp } from '../../test/test-app.ts';
+import { closedWithin, connect, firstResponse, listenLocally } from '../../test/raw-http.ts';
+import { DIALECTS, createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
+import { SAMPLE, SAMPLE_CALLBACK } from '../payments/payments.examples.ts';
 
 type Json = Record<string, unknown>;
 const obj = (value: unknown): Json =>

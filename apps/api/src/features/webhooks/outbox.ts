@@ -13,11 +13,10 @@ import {
   type WebhookEventType,
   type WebhookSentType,
 } from '@mpesa/shared/contract-webhooks';
-import type { Database, TransactionRow } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
 import type { WebhookEndpointRow } from '../../db/webhook-tables.ts';
 import { sortableId } from '../../lib/sortable-id.ts';
-import { toTransactionDto } from './transaction-dto.ts';
-import * as repo from '../webhooks/webhooks.repository.ts';
+import * as repo from './webhooks.repository.ts';
 
 export const EVENT_ID_PREFIX = 'evt_';
 
@@ -93,21 +92,6 @@ export async function enqueueWebhookEvent(
     },
     endpoints,
   );
-}
-
-/** The same, from the payment's row as it stands after the change (what the lead's hooks call). */
-export function enqueuePaymentEvent(
-  trx: Kysely<Database>,
-  type: WebhookEventType,
-  row: TransactionRow,
-  at: Date,
-): Promise<string | null> {
-  return enqueueWebhookEvent(trx, {
-    type,
-    transactionId: row.id,
-    data: { payment: toTransactionDto(row) },
-    at,
-  });
 }
 
 /** A made-up payment for a test event: marked as a test in its reference and description. */

@@ -5,12 +5,10 @@
  * shop.
  */
 import { z } from 'zod';
-import { guardedSchema, type Gate } from '../operators/access-doc.ts';
-import { accessOf, uncached } from '../operators/require-operator.ts';
-import { payersView } from './transaction-dto.ts';
-import { ANSWERS, DESCRIBED } from './payments.openapi.ts';
-import * as service from './transactions.service.ts';
-import type { PaymentDeps } from './transactions.service.ts';
+import { guardedSchema, type Gate, accessOf, uncached } from '../operators/index.ts';
+import { payersView, getMerchantView, getTransaction } from '../payments/index.ts';
+import { ANSWERS, DESCRIBED } from './history.openapi.ts';
+import type { PaymentDeps } from '../payments/index.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 type RoutesApp = Parameters<FastifyPluginAsyncZod>[0];
@@ -51,15 +49,15 @@ export function paymentPageRoute(
       const { id } = request.params;
       const reader = accessOf(request);
       if (!gate && reader?.kind !== 'operator') {
-        return { success: true as const, data: await service.getTransaction(deps, id) };
+        return { success: true as const, data: await getTransaction(deps, id) };
       }
       if (!reader) {
-        return { success: true as const, data: payersView(await service.getTransaction(deps, id)) };
+        return { success: true as const, data: payersView(await getTransaction(deps, id)) };
       }
       const owner = reader.kind === 'operator' && reader.role === 'owner';
       return {
         success: true as const,
-        data: await service.getMerchantView(deps, id, { owner, reviews: gate !== undefined }),
+        data: await getMerchantView(deps, id, { owner, reviews: gate !== undefined }),
       };
     },
   );

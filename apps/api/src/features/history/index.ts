@@ -1,0 +1,2 @@
+export { transactionEventRoutes } from './events.routes.ts';
+export { historyRoutes } from './history.routes.ts';

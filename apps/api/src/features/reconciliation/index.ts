@@ -1,0 +1,2 @@
+export { payerCheckRoutes } from './payer-check.routes.ts';
+export { startReconciler } from './reconciler.ts';

@@ -1,0 +1,2 @@
+export { openApiRoutes, registerOpenApi } from './openapi.ts';
+export { systemRoutes } from './system.routes.ts';
