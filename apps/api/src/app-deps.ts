@@ -1,7 +1,6 @@
 /**
- * What the app is built from (`AppDeps`), and what each part of it is given: the payments, the
- * refunds, the C2B callbacks and receipt checks, and one handler per kind of callback. app.ts puts
- * them together.
+ * What the app is built from (`AppDeps`), and what its features are given from it (`featureContext`,
+ * with the payments' and the refunds' dependencies). app.ts puts them together.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
@@ -10,22 +9,9 @@ import type { DarajaClient, DarajaMoneyClient } from './daraja/daraja-client.ts'
 import type { LoggerSettings } from './plugins/request-log.ts';
 import type { Resolve } from './features/webhooks/index.ts';
 import type { PaymentDeps } from './features/payments/index.ts';
-import type { CallbackHandler } from './callbacks/callback.routes.ts';
-import type { CallbackKind } from './db/callback-kinds.ts';
 import { callbackUrls } from './callbacks/callback-paths.ts';
-import { keptOnlyCallback } from './callbacks/kept-callback.ts';
-import { stkPushCallback } from './features/payments/index.ts';
-import {
-  reversalCallback,
-  refundStatusCallback,
-  refundPolicy,
-  type RefundDeps,
-} from './features/refunds/index.ts';
-import {
-  c2bConfirmationCallback,
-  c2bValidationCallback,
-  receiptStatusCallback,
-} from './features/c2b/index.ts';
+import type { FeatureContext } from './features/index.ts';
+import { refundPolicy, type RefundDeps } from './features/refunds/index.ts';
 
 export interface AppDeps extends LoggerSettings {
   config: Config;
@@ -83,33 +69,19 @@ export function refundDepsFor(deps: AppDeps, paymentDeps: PaymentDeps): RefundDe
   };
 }
 
-/** One handler per kind of callback (db/callback-kinds.ts). */
-export function callbackHandlers(
-  deps: AppDeps,
-  paymentDeps: PaymentDeps,
-  refundDeps: RefundDeps,
-): Record<CallbackKind, CallbackHandler> {
-  const { database } = deps;
-  const c2bDeps = c2bDepsOf(deps, paymentDeps);
+/** What every feature may take from the app (features/index.ts). */
+export function featureContext(deps: AppDeps, app: FastifyInstance): FeatureContext {
+  const payments = paymentDepsFor(deps, app);
   return {
-    'stk-push': stkPushCallback(paymentDeps),
-    'queue-timeout': keptOnlyCallback(
-      database.db,
-      'queue-timeout',
-      paymentDeps.now,
-      'M-PESA’s word that a Result API request timed out in its queue',
-    ),
-    reversal: reversalCallback(refundDeps),
-    'refund-status': refundStatusCallback(refundDeps),
-    'receipt-status': receiptStatusCallback(c2bDeps),
-    'c2b-validation': c2bValidationCallback(c2bDeps),
-    'c2b-confirmation': c2bConfirmationCallback(c2bDeps),
+    config: deps.config,
+    database: deps.database,
+    now: payments.now,
+    log: app.log,
+    money: deps.money,
+    callbackUrlFor: callbackUrlsOf(deps),
+    payments,
+    refunds: refundDepsFor(deps, payments),
+    resolve: deps.resolve,
+    registerC2b: deps.registerC2b ?? false,
   };
 }
-
-/** What the C2B callbacks and the receipt checks work with. */
-export const c2bDepsOf = (deps: AppDeps, paymentDeps: PaymentDeps) => ({
-  db: deps.database.db,
-  now: paymentDeps.now,
-  settings: deps.config.c2b,
-});

@@ -13,25 +13,13 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { CALLBACK_SECRET_LENGTH, type Config } from './config.ts';
-import { startReconciler, payerCheckRoutes } from './features/reconciliation/index.ts';
-import { startPhoneRetention } from './features/privacy/index.ts';
 import { routeMethods } from './lib/route-methods.ts';
-import { transactionRoutes } from './features/payments/index.ts';
-import { historyRoutes, transactionEventRoutes } from './features/history/index.ts';
-import type { PaymentDeps } from './features/payments/index.ts';
 import { callbackRoutes } from './callbacks/callback.routes.ts';
-import { refundRoutes, startRefundRecovery } from './features/refunds/index.ts';
-import { startC2bRegistration, receiptCheckRoutes } from './features/c2b/index.ts';
-import { systemRoutes, openApiRoutes, registerOpenApi } from './features/system/index.ts';
-import {
-  authDepsFor,
-  openPaymentPageRecogniser,
-  ownerChangeGate,
-  registerOperators,
-  cookieNames,
-} from './features/operators/index.ts';
-import { startDeliverer, systemResolve, webhookRoutes } from './features/webhooks/index.ts';
-import { reviewRoutes } from './features/review/index.ts';
+import { keptOnlyCallback } from './callbacks/kept-callback.ts';
+import { FEATURES, callbackHandlers, type FeatureContext } from './features/index.ts';
+import type { Stoppable } from './features/feature.ts';
+import { openApiRoutes, registerOpenApi } from './features/system/index.ts';
+import { cookieNames, ownerChangeGate, registerOperators } from './features/operators/index.ts';
 import { compression } from './plugins/compression.ts';
 import { corsPlugin, createCors, type Cors } from './plugins/cors.ts';
 import { errorAnswerOptions, errorHandler } from './plugins/error-handler.ts';
@@ -42,14 +30,7 @@ import { loggerOptions, requestLog } from './plugins/request-log.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { isWebAppBuilt, webAppFiles } from './plugins/web-app.ts';
 
-import {
-  c2bDepsOf,
-  callbackHandlers,
-  callbackUrlsOf,
-  paymentDepsFor,
-  refundDepsFor,
-  type AppDeps,
-} from './app-deps.ts';
+import { featureContext, type AppDeps } from './app-deps.ts';
 
 export type { AppDeps } from './app-deps.ts';
 
@@ -97,94 +78,33 @@ function createServer(deps: AppDeps, cors: Cors) {
   return app;
 }
 
-/** The owner's webhook routes (webhooks/), where there are owners. */
-async function registerWebhooks(api: FastifyInstance, deps: AppDeps, now: () => Date) {
-  const { config, database } = deps;
-  await api.register(webhookRoutes, {
-    auth: authDepsFor({ config, db: database.db, now }),
-    service: {
-      db: database.db,
-      now,
-      policy: config.webhooks,
-      resolve: deps.resolve ?? systemResolve,
-    },
-    corsOrigins: config.corsOrigins,
-  });
-}
-
-/** The API's routes, registered under `/api`. */
-async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: PaymentDeps) {
-  const { config, database } = deps;
-  const refundDeps = refundDepsFor(deps, paymentDeps);
-  const ownerGate = ownerChangeGate({ config, db: database.db, now: paymentDeps.now });
-  const { limits, databaseTimeouts } = config;
+/**
+ * The API's routes, registered under `/api`: the operators' sign-in first, then each feature's in
+ * the list's order (features/index.ts), the callbacks' routes with each kind's handler, and the
+ * API description last.
+ */
+async function registerApi(app: FastifyInstance, deps: AppDeps, context: FeatureContext) {
+  const { config, database, now } = context;
   await app.register(
     async (api) => {
-      const guards = await registerOperators(api, {
-        config,
-        db: database.db,
-        now: paymentDeps.now,
-      });
-      await api.register(transactionRoutes, {
-        deps: paymentDeps,
-        paymentGuard: guards?.payment,
-        rateLimit: {
-          max: limits.stkPushPerWindow,
-          requestsMax: limits.stkPushRequestsPerWindow,
-          windowS: limits.stkPushWindowS,
-        },
-        bodyLimits: { paymentBytes: limits.paymentBodyBytes },
-        // Past every wait a request can make for the database before its payment is saved.
-        idempotencyKeyAbandonedMs:
-          databaseTimeouts.connectMs +
-          databaseTimeouts.statementMs +
-          databaseTimeouts.busyMs +
-          30_000,
-      });
-      await api.register(historyRoutes, {
-        deps: paymentDeps,
-        historyGuard: guards?.read,
-        exportGuard: guards?.export,
-        paymentPageGuard: guards?.paymentPage,
-        openPageRecogniser: guards
-          ? undefined
-          : openPaymentPageRecogniser({ config, db: database.db, now: paymentDeps.now }),
-        exportLimits: { max: limits.exportsRunning, stallMs: limits.exportStallMs },
-        businessTimeZone: config.businessTimeZone,
-        phoneRetentionDays: config.phoneRetentionDays,
-      });
+      const guards = await registerOperators(api, { config, db: database.db, now });
+      const ownerGate = ownerChangeGate({ config, db: database.db, now });
+      for (const feature of FEATURES)
+        await feature.routes?.(api, { ...context, guards, ownerGate });
       await api.register(callbackRoutes, {
         secret: deps.callbackSecret,
         allowedIps: config.callbackAllowedIps,
-        bodyLimit: limits.callbackBodyBytes,
-        handlers: callbackHandlers(deps, paymentDeps, refundDeps),
+        bodyLimit: config.limits.callbackBodyBytes,
+        handlers: callbackHandlers(context, {
+          // What callbacks/ handles itself: any Result API's word that its request timed out.
+          'queue-timeout': keptOnlyCallback(
+            database.db,
+            'queue-timeout',
+            now,
+            'M-PESA’s word that a Result API request timed out in its queue',
+          ),
+        }),
       });
-      await api.register(receiptCheckRoutes, {
-        deps: {
-          ...c2bDepsOf(deps, paymentDeps),
-          log: app.log,
-          money: deps.money,
-          callbackUrlFor: callbackUrlsOf(deps),
-        },
-        gate: guards?.takePayments,
-      });
-      await api.register(payerCheckRoutes, {
-        deps: paymentDeps,
-        paymentPageGuard: guards?.paymentPage,
-      });
-      await api.register(transactionEventRoutes, {
-        deps: paymentDeps,
-        historyGuard: guards?.read,
-      });
-      // An owner's review and webhook screens, where there are owners' screens
-      // (HISTORY_ACCESS=operators); `npm run review` reviews in open mode.
-      if (guards) {
-        await api.register(reviewRoutes, { db: database.db, now: paymentDeps.now, ownerGate });
-        await registerWebhooks(api, deps, paymentDeps.now);
-      }
-      // Whatever HISTORY_ACCESS says: a signed-in owner, even where the history is open to all.
-      await api.register(refundRoutes, { deps: refundDeps, ownerGate });
-      await api.register(systemRoutes, { config, database });
       // /api/openapi.json and the page /api/docs.
       await api.register(openApiRoutes, { document: () => app.swagger() });
     },
@@ -192,21 +112,23 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, paymentDeps: Pay
   );
 }
 
-/** Registers the C2B URLs in the background once the app listens (never stopping it). */
-function registerC2bOnListen(app: FastifyInstance, deps: AppDeps): void {
-  const settings = deps.config.c2b;
-  if (!deps.registerC2b || !deps.money || settings?.register !== 'start') return;
-  const money = deps.money;
-  let registration: ReturnType<typeof startC2bRegistration> | undefined;
+/** Starts each feature's background rounds and what it starts once listening; stops them at close. */
+function startFeatures(app: FastifyInstance, deps: AppDeps, context: FeatureContext): void {
+  if (deps.reconcile) {
+    for (const feature of FEATURES) {
+      for (const loop of feature.loops?.(context) ?? []) app.addHook('onClose', () => loop.stop());
+    }
+  }
+  const started: Stoppable[] = [];
   app.addHook('onListen', async () => {
-    registration = startC2bRegistration({
-      money,
-      settings,
-      callbackUrlFor: callbackUrlsOf(deps),
-      log: app.log,
-    });
+    for (const feature of FEATURES) {
+      const thing = feature.onListen?.(context);
+      if (thing) started.push(thing);
+    }
   });
-  app.addHook('onClose', async () => registration?.stop());
+  app.addHook('onClose', async () => {
+    for (const thing of started) await thing.stop();
+  });
 }
 
 export async function buildApp(deps: AppDeps) {
@@ -226,38 +148,13 @@ export async function buildApp(deps: AppDeps) {
   });
   await app.register(compression);
 
-  const paymentDeps = paymentDepsFor(deps, app);
-  if (deps.reconcile) {
-    const reconciler = startReconciler({ ...paymentDeps, settings: config.reconcile });
-    app.addHook('onClose', () => reconciler.stop());
-    // Beside it: a refund whose Result did not come is asked about (refund-recovery.ts).
-    const recovery = startRefundRecovery(
-      refundDepsFor(deps, paymentDeps),
-      config.reconcile.intervalMs,
-    );
-    app.addHook('onClose', () => recovery.stop());
-    // Beside the reconciler, in every instance that runs it (phone-retention.ts).
-    const days = config.phoneRetentionDays;
-    if (days !== undefined) {
-      const retention = startPhoneRetention({ ...paymentDeps, days });
-      app.addHook('onClose', () => retention.stop());
-    }
-    // The outbox's events, sent by every instance that reconciles (features/webhooks/deliverer.ts).
-    const deliverer = startDeliverer({
-      db: deps.database.db,
-      now: paymentDeps.now,
-      log: app.log,
-      settings: config.webhooks,
-      ...(deps.resolve ? { resolve: deps.resolve } : {}),
-    });
-    app.addHook('onClose', () => deliverer.stop());
-  }
-  registerC2bOnListen(app, deps);
+  const context = featureContext(deps, app);
+  startFeatures(app, deps, context);
   // Which methods each address answers, for the not-found handler's 405.
   const methodsAt = routeMethods(app);
   // The API's description, collected from the routes registered after it.
   await registerOpenApi(app, { sessionCookie: cookieNames(config.operators.cookieSecure).session });
-  await registerApi(app, deps, paymentDeps);
+  await registerApi(app, deps, context);
 
   const webBuilt = isWebAppBuilt(config.webDistDir);
   if (webBuilt) await app.register(webAppFiles, { root: config.webDistDir });

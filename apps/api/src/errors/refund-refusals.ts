@@ -1,6 +1,6 @@
 /**
  * The refusals of a refund (POST /api/mpesa/transactions/:id/refund, docs/product.md §10): one
- * factory per reason a payment cannot be refunded (features/refunds/refund-rules.ts decides which), each
+ * factory per reason a payment cannot be refunded (features/payments/refund-rules.ts decides which), each
  * with a sentence the owner reads as it is.
  */
 import type { RefundBlock } from '@mpesa/shared/contract';

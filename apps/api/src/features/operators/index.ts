@@ -1,5 +1,10 @@
+/**
+ * Operators: the shop's people and their access: sign-in and sessions, roles and the access
+ * rules every route is guarded by, API keys (keys/) and the audit trail's screen (audit/).
+ */
 export { guardedSchema, securitySchemes } from './access-doc.ts';
 export type { Gate } from './access-doc.ts';
+export type { HistoryGuards } from './operators.plugin.ts';
 export { ACCESS_REFUSED, AUTH_REFUSED } from './auth.openapi.ts';
 export { refuseCrossSite } from './cross-site.ts';
 export { WEBHOOKS_SCOPE_WARNING } from './keys/keys.openapi.ts';

@@ -74,7 +74,7 @@ export function merchantView(
   callbacks: readonly { received_at: string; outcome: string; raw_body: string }[],
   /** `reviews`: whether the web app reviews here (HISTORY_ACCESS=operators; `npm run review` else). */
   reader: { owner: boolean; reviews?: boolean },
-  /** What it says of the payment's refund (features/refunds/refund-rules.ts decides it). */
+  /** What it says of the payment's refund (features/payments/refund-rules.ts decides it). */
   refund: RefundView,
 ): TransactionView {
   return {

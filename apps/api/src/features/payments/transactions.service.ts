@@ -1,6 +1,6 @@
 /**
- * Starting a payment and reading the history. Routes call these; these call the repository and the
- * Daraja client.
+ * Starting a payment (the prompt sent through Daraja, its answer recorded) and reading one payment
+ * as its page shows it. Routes call these; these call the repository and the Daraja client.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';

@@ -1,6 +1,38 @@
-export { startRefundRecovery } from './refund-recovery.ts';
-export { refundStatusCallback } from './refund-status.callback.ts';
-export { refundRoutes } from './refunds.routes.ts';
+/**
+ * Refunds: money back by M-PESA's Reversal API, its Results, and the recovery of a refund
+ * whose Result did not come.
+ */
+import type { onRequestAsyncHookHandler } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { ApiFeature } from '../feature.ts';
+import type { RefundDeps } from './refunds.service.ts';
+import { refundRoutes } from './refunds.routes.ts';
+import { reversalCallback } from './reversal.callback.ts';
+import { refundStatusCallback } from './refund-status.callback.ts';
+import { startRefundRecovery } from './refund-recovery.ts';
+
 export { refundPolicy } from './refunds.service.ts';
 export type { RefundDeps } from './refunds.service.ts';
-export { reversalCallback } from './reversal.callback.ts';
+
+interface RefundsContext {
+  config: Config;
+  refunds: RefundDeps;
+}
+
+/**
+ * Money back by reversal: an owner's refund, whatever HISTORY_ACCESS says, its Results, and the
+ * recovery of a refund whose Result did not come (beside the reconciler).
+ */
+export const refunds: ApiFeature<
+  RefundsContext,
+  RefundsContext & { ownerGate: onRequestAsyncHookHandler[] }
+> = {
+  routes: async (api, { refunds: deps, ownerGate }) => {
+    await api.register(refundRoutes, { deps, ownerGate });
+  },
+  callbacks: ({ refunds: deps }) => ({
+    reversal: reversalCallback(deps),
+    'refund-status': refundStatusCallback(deps),
+  }),
+  loops: ({ config, refunds: deps }) => [startRefundRecovery(deps, config.reconcile.intervalMs)],
+};
