@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { receiptCheckResponseSchema } from '@mpesa/shared/contract';
-import { c2bNotSetUp, receiptCheckNotFound, tooManyChecks } from '../../errors.ts';
+import { tooManyChecks } from '../../errors.ts';
+import { c2bNotSetUp, receiptCheckNotFound } from './c2b-refusals.ts';
 import { ACCESS_REFUSED, AUTH_REFUSED } from '../operators/index.ts';
 import { PATH_REFUSALS, REFUSED, answer, refusal, refusals } from '../../openapi/responses.ts';
 import { CALLBACK_ANSWERS } from '../../callbacks/callbacks.openapi.ts';

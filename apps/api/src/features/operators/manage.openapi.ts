@@ -7,14 +7,13 @@ import {
   passwordLinkResponseSchema,
   setPasswordResponseSchema,
 } from '@mpesa/shared/contract-admin';
+import { tooManySignIns, validationError } from '../../errors.ts';
 import {
   lastOwner,
   operatorExists,
   operatorNotFound,
   passwordLinkInvalid,
-  tooManySignIns,
-  validationError,
-} from '../../errors.ts';
+} from './owner-refusals.ts';
 import { PATH_REFUSALS, REFUSED, answer, refusal, refusals } from '../../openapi/responses.ts';
 import { AUTH_REFUSED } from './auth.openapi.ts';
 import { OperatorError } from './operators.service.ts';

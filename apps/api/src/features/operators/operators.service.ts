@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AuditActorKind } from '@mpesa/shared/contract-admin';
 import { recordAudit } from '../../audit/audit.ts';
-import { LAST_OWNER_MESSAGE } from '../../errors.ts';
+import { LAST_OWNER_MESSAGE } from './owner-refusals.ts';
 import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { revokeKeysOfMaker } from './keys/keys.service.ts';

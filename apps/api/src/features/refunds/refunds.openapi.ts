@@ -11,7 +11,7 @@ import {
   refundNotPaid,
   refundTooOld,
   refundsNotSetUp,
-} from '../../errors.ts';
+} from './refund-refusals.ts';
 import { AUTH_REFUSED } from '../operators/index.ts';
 import { PATH_REFUSALS, REFUSED, answer, refusal, refusals } from '../../openapi/responses.ts';
 import { SAMPLE } from '../payments/index.ts';

@@ -14,12 +14,8 @@ import type { DarajaMoneyClient, ResultAck } from '../../daraja/daraja-client.ts
 import { DarajaError } from '../../daraja/daraja-error.ts';
 import type { Database, RefundRow, TransactionRow } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
-import {
-  refundAmountMismatch,
-  refundExists,
-  refundRefused,
-  transactionNotFound,
-} from '../../errors.ts';
+import { transactionNotFound } from '../../errors.ts';
+import { refundAmountMismatch, refundExists, refundRefused } from './refund-refusals.ts';
 import { sortableId } from '../../lib/sortable-id.ts';
 import {
   recordEvent,

@@ -14,7 +14,7 @@ import {
   webhookEndpointNotFound,
   webhookEndpointsLimit,
   webhookUrlRefused,
-} from '../../errors.ts';
+} from './webhook-refusals.ts';
 import { ACCESS_REFUSED, AUTH_REFUSED } from '../operators/index.ts';
 import { PATH_REFUSALS, REFUSED, answer, refusal, refusals } from '../../openapi/responses.ts';
 

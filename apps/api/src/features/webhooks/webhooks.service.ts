@@ -20,7 +20,7 @@ import {
   webhookEndpointNotFound,
   webhookEndpointsLimit,
   webhookUrlRefused,
-} from '../../errors.ts';
+} from './webhook-refusals.ts';
 import { sortableId } from '../../lib/sortable-id.ts';
 import { isOwnId } from '../../lib/stored-lengths.ts';
 import { encodeCursor, type ListPosition } from '../../db/list-cursor.ts';

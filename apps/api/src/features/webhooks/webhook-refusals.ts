@@ -1,6 +1,6 @@
 /** The refusals of the webhook routes (features/webhooks/webhooks.routes.ts), one factory each. */
 import { WEBHOOK_ENDPOINTS_MAX } from '@mpesa/shared/contract-webhooks';
-import { AppError } from './app-error.ts';
+import { AppError } from '../../errors.ts';
 
 export const webhookEndpointNotFound = () =>
   new AppError(404, 'WEBHOOK_ENDPOINT_NOT_FOUND', 'No webhook endpoint has this id.');

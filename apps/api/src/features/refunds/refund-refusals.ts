@@ -4,7 +4,7 @@
  * with a sentence the owner reads as it is.
  */
 import type { RefundBlock } from '@mpesa/shared/contract';
-import { AppError } from './app-error.ts';
+import { AppError } from '../../errors.ts';
 
 /**
  * The payment is not (or not yet) a success, or M-PESA has not given its receipt, by which a

@@ -2,7 +2,7 @@
  * The refusals of the owner's screens (operators, one-time password links, reviews): one factory
  * each, as errors/refusals.ts has for the rest (kept apart so that neither file grows past its size).
  */
-import { AppError } from './app-error.ts';
+import { AppError } from '../../errors.ts';
 
 /** No operator has this name (compared as features/operators/operator-name.ts compares names): `message` says which. */
 export const operatorNotFound = (message: string) =>
@@ -24,6 +24,3 @@ export const passwordLinkInvalid = () =>
     'PASSWORD_LINK_INVALID',
     'This link does not work: it may have been used already, replaced by a newer one, or have expired. Ask an owner for a new link.',
   );
-
-/** A review the payment's state does not allow (features/review/review.ts says why). */
-export const reviewRefused = (message: string) => new AppError(409, 'REVIEW_REFUSED', message);

@@ -3,7 +3,7 @@
  * not set up, and a check that does not exist. Their codes are in ErrorCode
  * (packages/shared/src/error-codes.ts).
  */
-import { AppError } from './app-error.ts';
+import { AppError } from '../../errors.ts';
 
 /** No C2B shortcode is set (MPESA_C2B_SHORTCODE), or M-PESA cannot be asked (no initiator). */
 export const c2bNotSetUp = () =>
