@@ -1,3 +1,4 @@
+/** The callback secret in the URLs Daraja calls back: drawn, kept in DATA_DIR and read back at start. */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';

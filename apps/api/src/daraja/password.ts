@@ -1,3 +1,4 @@
+/** The STK push's password (docs/daraja-protocol.md §3.1) and the shortcode it proves. */
 import { darajaTimestamp } from './time.ts';
 
 /** Daraja's STK Password: base64 of shortcode, passkey and timestamp, concatenated (docs/daraja-protocol.md §3.1). */

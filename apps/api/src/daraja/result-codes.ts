@@ -1,3 +1,4 @@
+/** The STK ResultCodes we name, and what each means for a payment (docs/daraja-protocol.md §4.2). */
 import type { TransactionStatus } from '@mpesa/shared';
 
 /**

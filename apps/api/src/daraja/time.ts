@@ -1,3 +1,4 @@
+/** Daraja's times: its `Timestamp` and `TransactionDate` (YYYYMMDDHHmmss, East Africa Time) read and written. */
 import { isoInZone } from '../lib/business-day.ts';
 
 /**

@@ -1,6 +1,7 @@
 /**
- * Every error the API makes, one factory each, with its status, its code and its words: the code
- * elsewhere decides which to throw, and never writes a code or a payer's sentence of its own.
+ * The refusals the API makes across its features, one factory each, with its status, its code and
+ * its words (a feature's own are beside it: features/<name>/*-refusals.ts): the code elsewhere
+ * decides which to throw, and never writes a code or a payer's sentence of its own.
  */
 import { messages } from '@mpesa/shared';
 import { MAX_LENGTH } from '../lib/stored-lengths.ts';

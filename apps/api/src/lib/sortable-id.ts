@@ -1,3 +1,4 @@
+/** Ids that sort in the order they were made, time first: for events and rows listed in order. */
 import { randomBytes } from 'node:crypto';
 
 let lastMs = 0;

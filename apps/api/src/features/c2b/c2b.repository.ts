@@ -1,4 +1,4 @@
-/** All SQL about till and paybill payments and the receipt checks. Functions take `db` or `trx` first. */
+/** The SQL of till and paybill payments and the receipt checks. Functions take `db` or `trx` first. */
 import type { Kysely } from 'kysely';
 import type {
   Database,

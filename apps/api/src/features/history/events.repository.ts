@@ -1,4 +1,4 @@
-/** All SQL about reading a transaction's timeline. Functions take `db` or `trx` first. */
+/** The SQL that reads a payment's timeline. Functions take `db` or `trx` first. */
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, TransactionEventTable } from '../../db/schema.ts';
 

@@ -1,5 +1,5 @@
 /**
- * All SQL of the merchant's history: its pages and filters (the figures at a glance are in
+ * The SQL of the merchant's history: its pages and filters (the figures at a glance are in
  * summary.repository.ts). Every query reads an index that starts with its filter and ends with the
  * list's order (migration 003, docs/performance.md). Functions take `db` or `trx` first.
  */

@@ -1,4 +1,4 @@
-/** All SQL about operators and their sessions. */
+/** The SQL of operators and their sessions. */
 import { SqliteAdapter, type Kysely } from 'kysely';
 import type { Insertable } from 'kysely';
 import type { Database, OperatorRow, OperatorTable } from '../../db/schema.ts';

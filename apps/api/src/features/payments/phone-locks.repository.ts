@@ -1,5 +1,5 @@
 /**
- * All SQL about phone locks: one open prompt per phone, shared by every instance. Functions take
+ * The SQL of phone locks: one open prompt per phone, shared by every instance. Functions take
  * `db` or `trx` first.
  */
 import type { Kysely } from 'kysely';

@@ -1,3 +1,4 @@
+/** A refund as the API sends it (the contract's `Refund`), from its row. */
 import type { Refund } from '@mpesa/shared/contract';
 import type { RefundRow } from '../../db/schema.ts';
 

@@ -1,3 +1,4 @@
+/** A payment as the API sends it: the record, the payer's view (the number in part) and the merchant's. */
 import { recognisablePhone } from '@mpesa/shared';
 import type { Transaction, TransactionView } from '@mpesa/shared/contract';
 import type { RefundView } from './refund-rules.ts';

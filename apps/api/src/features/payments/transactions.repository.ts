@@ -1,4 +1,7 @@
-/** All SQL about transactions, their events and raw callbacks. Functions take `db` or `trx` first. */
+/**
+ * The payments' SQL: a payment, its events and raw callbacks, and its refund as its views read it
+ * (the history reads payments in history.repository.ts). Functions take `db` or `trx` first.
+ */
 import { sql, type Kysely } from 'kysely';
 import { maskCheckoutId } from '@mpesa/shared';
 import type { DialectName } from '../../db/create-db.ts';

@@ -1,5 +1,5 @@
 /**
- * All SQL about reconciliation's bookkeeping: which pending transactions are due a check, their
+ * The SQL of reconciliation's bookkeeping: which pending transactions are due a check, their
  * leases and schedules. Functions take `db` or `trx` first.
  */
 import type { Kysely } from 'kysely';

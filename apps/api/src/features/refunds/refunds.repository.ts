@@ -1,4 +1,4 @@
-/** All SQL about refunds and their recovery's bookkeeping. Functions take `db` or `trx` first. */
+/** The SQL of refunds and their recovery's bookkeeping. Functions take `db` or `trx` first. */
 import type { Kysely, Updateable } from 'kysely';
 import type { RefundStatus } from '@mpesa/shared';
 import type { Database, RefundRow, RefundTable } from '../../db/schema.ts';

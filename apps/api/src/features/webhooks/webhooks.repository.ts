@@ -1,5 +1,5 @@
 /**
- * All SQL about webhooks: endpoints, the outbox's events and their deliveries, and the deliverer's
+ * The SQL of webhooks: endpoints, the outbox's events and their deliveries, and the deliverer's
  * leases. Functions take `db` or `trx` first.
  */
 import type { Kysely } from 'kysely';

@@ -1,4 +1,4 @@
-/** All SQL about API keys. Keys are revoked, never deleted, so that the audit trail names them. */
+/** The SQL of API keys. Keys are revoked, never deleted, so that the audit trail names them. */
 import { SqliteAdapter, type Kysely, type Selectable } from 'kysely';
 import type { ApiKeyTable, Database } from '../../../db/schema.ts';
 
