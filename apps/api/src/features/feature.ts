@@ -14,7 +14,11 @@ export interface Stoppable {
 }
 
 export interface ApiFeature<Context, RoutesContext = Context> {
-  /** Its routes, registered under `/api` once the operators' sign-in is in place. */
+  /**
+   * Its routes, registered under `/api` once the operators' sign-in is in place. Each feature loads
+   * its routes' modules here (`await import`), so that a command line using its services (`npm run
+   * review`, `npm run c2b:register`) starts without the HTTP layer.
+   */
   routes?: (api: FastifyInstance, context: RoutesContext) => Promise<void>;
   /** Its handlers of Daraja's callbacks, by kind: callbacks/ takes each kind's to its handler. */
   callbacks?: (context: Context) => Partial<Record<CallbackKind, CallbackHandler>>;

@@ -9,7 +9,6 @@ import type { DarajaMoneyClient } from '../../daraja/daraja-client.ts';
 import type { CallbackUrlFor } from '../../callbacks/callback-paths.ts';
 import type { HistoryGuards } from '../operators/index.ts';
 import type { ApiFeature } from '../feature.ts';
-import { receiptCheckRoutes } from './receipt-checks.routes.ts';
 import { c2bConfirmationCallback } from './c2b-confirmation.callback.ts';
 import { c2bValidationCallback } from './c2b-validation.callback.ts';
 import { receiptStatusCallback } from './receipt-status.callback.ts';
@@ -38,6 +37,7 @@ const callbackDeps = ({ config, database, now }: C2bContext) => ({
 /** Till and paybill payments: their URLs registered, M-PESA's validation and confirmation, receipt checks. */
 export const c2b: ApiFeature<C2bContext, C2bContext & { guards: HistoryGuards | undefined }> = {
   routes: async (api, context) => {
+    const { receiptCheckRoutes } = await import('./receipt-checks.routes.ts');
     await api.register(receiptCheckRoutes, {
       deps: {
         ...callbackDeps(context),

@@ -5,8 +5,6 @@ import type { Config } from '../../config.ts';
 import type { PaymentDeps } from '../payments/index.ts';
 import { openPaymentPageRecogniser, type HistoryGuards } from '../operators/index.ts';
 import type { ApiFeature } from '../feature.ts';
-import { historyRoutes } from './history.routes.ts';
-import { transactionEventRoutes } from './events.routes.ts';
 
 interface HistoryContext {
   config: Config;
@@ -17,6 +15,8 @@ interface HistoryContext {
 /** The merchant's history: the list, the figures, the CSV export, a payment's page and timeline. */
 export const history: ApiFeature<unknown, HistoryContext> = {
   routes: async (api, { config, payments: deps, guards }) => {
+    const { historyRoutes } = await import('./history.routes.ts');
+    const { transactionEventRoutes } = await import('./events.routes.ts');
     const { limits } = config;
     await api.register(historyRoutes, {
       deps,

@@ -7,7 +7,6 @@ import type { Config } from '../../config.ts';
 import type { HistoryGuards } from '../operators/index.ts';
 import type { ApiFeature } from '../feature.ts';
 import type { PaymentDeps } from './transactions.service.ts';
-import { transactionRoutes } from './transactions.routes.ts';
 import { stkPushCallback } from './stk-push.callback.ts';
 
 export { decide } from './decide-outcome.ts';
@@ -48,6 +47,7 @@ export const payments: ApiFeature<
   PaymentsContext & { guards: HistoryGuards | undefined }
 > = {
   routes: async (api, { config, payments: deps, guards }) => {
+    const { transactionRoutes } = await import('./transactions.routes.ts');
     const { limits, databaseTimeouts } = config;
     await api.register(transactionRoutes, {
       deps,

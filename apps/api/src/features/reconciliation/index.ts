@@ -6,7 +6,6 @@ import type { Config } from '../../config.ts';
 import type { PaymentDeps } from '../payments/index.ts';
 import type { HistoryGuards } from '../operators/index.ts';
 import type { ApiFeature } from '../feature.ts';
-import { payerCheckRoutes } from './payer-check.routes.ts';
 import { startReconciler } from './reconciler.ts';
 
 interface ReconciliationContext {
@@ -20,6 +19,7 @@ export const reconciliation: ApiFeature<
   ReconciliationContext & { guards: HistoryGuards | undefined }
 > = {
   routes: async (api, { payments: deps, guards }) => {
+    const { payerCheckRoutes } = await import('./payer-check.routes.ts');
     await api.register(payerCheckRoutes, { deps, paymentPageGuard: guards?.paymentPage });
   },
   loops: ({ config, payments: deps }) => [startReconciler({ ...deps, settings: config.reconcile })],

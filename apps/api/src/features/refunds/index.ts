@@ -6,7 +6,6 @@ import type { onRequestAsyncHookHandler } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { ApiFeature } from '../feature.ts';
 import type { RefundDeps } from './refunds.service.ts';
-import { refundRoutes } from './refunds.routes.ts';
 import { reversalCallback } from './reversal.callback.ts';
 import { refundStatusCallback } from './refund-status.callback.ts';
 import { startRefundRecovery } from './refund-recovery.ts';
@@ -28,6 +27,7 @@ export const refunds: ApiFeature<
   RefundsContext & { ownerGate: onRequestAsyncHookHandler[] }
 > = {
   routes: async (api, { refunds: deps, ownerGate }) => {
+    const { refundRoutes } = await import('./refunds.routes.ts');
     await api.register(refundRoutes, { deps, ownerGate });
   },
   callbacks: ({ refunds: deps }) => ({

@@ -5,7 +5,6 @@ import type { onRequestAsyncHookHandler } from 'fastify';
 import type { DbHandle } from '../../db/create-db.ts';
 import type { HistoryGuards } from '../operators/index.ts';
 import type { ApiFeature } from '../feature.ts';
-import { reviewRoutes } from './review.routes.ts';
 
 export { REVIEW_STATUSES, ReviewError, clearFlag, listForReview } from './review.ts';
 export type { ReviewStatus } from './review.ts';
@@ -23,6 +22,7 @@ interface ReviewContext {
  */
 export const review: ApiFeature<unknown, ReviewContext> = {
   routes: async (api, { database, now, guards, ownerGate }) => {
+    const { reviewRoutes } = await import('./review.routes.ts');
     if (guards) await api.register(reviewRoutes, { db: database.db, now, ownerGate });
   },
 };

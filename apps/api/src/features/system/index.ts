@@ -4,7 +4,6 @@
 import type { Config } from '../../config.ts';
 import type { DbHandle } from '../../db/create-db.ts';
 import type { ApiFeature } from '../feature.ts';
-import { systemRoutes } from './system.routes.ts';
 
 export { openApiRoutes, registerOpenApi } from './openapi.ts';
 
@@ -16,6 +15,7 @@ interface SystemContext {
 /** What the web app needs to know (`/api/config`) and the load balancers' probes (`/api/health`, `/api/ready`). */
 export const system: ApiFeature<unknown, SystemContext> = {
   routes: async (api, { config, database }) => {
+    const { systemRoutes } = await import('./system.routes.ts');
     await api.register(systemRoutes, { config, database });
   },
 };

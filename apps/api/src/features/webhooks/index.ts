@@ -8,7 +8,6 @@ import { authDepsFor, type HistoryGuards } from '../operators/index.ts';
 import type { ApiFeature } from '../feature.ts';
 import { startDeliverer } from './deliverer.ts';
 import { systemResolve, type Resolve } from './url-guard.ts';
-import { webhookRoutes } from './webhooks.routes.ts';
 
 export { endpointEvents, enqueueWebhookEvent } from './outbox.ts';
 export type { Resolve } from './url-guard.ts';
@@ -29,6 +28,7 @@ export const webhooks: ApiFeature<
   WebhooksContext & { guards: HistoryGuards | undefined }
 > = {
   routes: async (api, { config, database, now, resolve, guards }) => {
+    const { webhookRoutes } = await import('./webhooks.routes.ts');
     if (!guards) return;
     await api.register(webhookRoutes, {
       auth: authDepsFor({ config, db: database.db, now }),
