@@ -62,7 +62,7 @@ export function refundDepsFor(deps: AppDeps, paymentDeps: PaymentDeps): RefundDe
     now: paymentDeps.now,
     log: paymentDeps.log,
     money: deps.money,
-    callbackUrlFor: callbackUrls(config.mpesa.callbackBaseUrl, deps.callbackSecret),
+    callbackUrlFor: callbackUrlsOf(deps),
     settings: config.refunds,
     partyB: config.mpesa.partyB,
     leaseMs: config.reconcile.leaseMs,
