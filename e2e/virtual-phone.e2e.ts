@@ -106,6 +106,26 @@ describe('the virtual phone', () => {
     ).toBe(1);
   });
 
+  it('keeps a number typed before the live updates arrive', async () => {
+    await payInApp('0700000002', '5');
+    // The live updates' first message (which carries the log) waits until the number is typed.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await phone.route('**/_sim/events?*', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await phone.goto(simulatorUrl);
+    await phone.getByText('Watching all numbers.').waitFor();
+    await phone.getByLabel('Number to watch').fill('0722334455');
+    release();
+    await phone.getByText(/POST \/mpesa\/stkpush\/v1\/processrequest → 200/).waitFor();
+
+    expect(await phone.getByLabel('Number to watch').inputValue()).toBe('0722334455');
+    await phone.getByRole('button', { name: 'Watch', exact: true }).click();
+    await phone.getByText('Watching 0722334455.').waitFor();
+  });
+
   it('shows each request and callback in the live log, with the secrets masked', async () => {
     await phone.goto(simulatorUrl);
     await payInApp('0700000001', '5');

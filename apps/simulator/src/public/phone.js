@@ -203,7 +203,6 @@ function renderWatching() {
   $('watching').textContent = state.phone
     ? `Watching ${national(state.phone)}.`
     : 'Watching all numbers.';
-  $('watch-number').value = state.phone ? national(state.phone) : '';
   payMenu.refresh();
 }
 
@@ -231,6 +230,7 @@ $('watch-form').addEventListener('submit', (event) => {
     return;
   }
   state.phone = phone;
+  $('watch-number').value = phone ? national(phone) : '';
   const url = new URL(location.href);
   if (phone) url.searchParams.set('phone', phone);
   else url.searchParams.delete('phone');
@@ -280,5 +280,8 @@ fetch('/_sim/info')
   })
   .catch(() => {});
 
+// The field is filled once, here and on Watch: never by a render, which the live updates' first
+// message makes while someone may already be typing.
+$('watch-number').value = state.phone ? national(state.phone) : '';
 render();
 connect();
