@@ -10,6 +10,7 @@ import type { DarajaClient, DarajaMoneyClient } from './daraja/daraja-client.ts'
 import type { LoggerSettings } from './plugins/request-log.ts';
 import type { Resolve } from './webhooks/url-guard.ts';
 import type { PaymentDeps } from './transactions/transactions.service.ts';
+import { paymentWritesFor } from './transactions/payment-writes-for.ts';
 import type { CallbackHandler } from './callbacks/callback.routes.ts';
 import type { CallbackKind } from './callbacks/callback-kinds.ts';
 import { callbackUrls } from './callbacks/callback-paths.ts';
@@ -51,6 +52,8 @@ export function paymentDepsFor(deps: AppDeps, app: FastifyInstance): PaymentDeps
   return {
     db: deps.database.db,
     dialect: deps.database.dialect,
+    // Once, for the database opened: its form of the payment path's writes.
+    writes: paymentWritesFor(deps.database.dialect),
     daraja: deps.daraja,
     callbackUrl: callbackUrlsOf(deps)('stk-push'),
     log: app.log,
