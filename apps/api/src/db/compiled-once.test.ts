@@ -90,7 +90,10 @@ for (const dialect of DIALECTS) {
 
     it('refuse a builder that makes a value part of the SQL text', () => {
       const statement = compiledOnce((db, values: { id: string }) =>
-        db.selectFrom('transactions').select('id').where('id', '=', sql.lit(String(values.id))),
+        db
+          .selectFrom('transactions')
+          .select('id')
+          .where('id', '=', sql.lit(String(values.id))),
       );
       expect(() => statement(database.db, { id: 'a' })).toThrow(/id did not become parameters/);
     });
