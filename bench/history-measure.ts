@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
-import { startApi, type ServerProcess } from './lib.ts';
+import { requireExpectedAnswer, startApi, type ServerProcess } from './lib.ts';
 
 /** Requests per scenario after the warm-up (the export is run twice). */
 export const SAMPLES = 400;
@@ -88,11 +88,12 @@ export class Server {
   }
 }
 
-export async function getJson<T>(url: string): Promise<T> {
+/** The answer to a GET, as JSON; any answer but a 2xx fails the scenario (lib.ts). */
+export async function getJson<T>(scenario: string, url: string): Promise<T> {
   const response = await fetch(url);
-  const body = (await response.json()) as T;
-  if (!response.ok) throw new Error(`${url} answered ${response.status}: ${JSON.stringify(body)}`);
-  return body;
+  const text = await response.text();
+  requireExpectedAnswer(scenario, `GET ${new URL(url).pathname}`, response.status, text);
+  return JSON.parse(text) as T;
 }
 
 export interface Row {
@@ -113,12 +114,12 @@ export async function measure(
   paths: readonly string[],
   samples = SAMPLES,
 ): Promise<Omit<Figures, 'vsHealth' | 'met'>> {
-  for (let i = 0; i < WARM_UP; i++) await getJson(server.url + paths[i % paths.length]!);
+  for (let i = 0; i < WARM_UP; i++) await getJson(scenario, server.url + paths[i % paths.length]!);
   await server.takeTimes(WARM_UP);
   const client: number[] = [];
   for (let i = 0; i < samples; i++) {
     const started = performance.now();
-    await getJson(server.url + paths[i % paths.length]!);
+    await getJson(scenario, server.url + paths[i % paths.length]!);
     client.push(performance.now() - started);
   }
   const times = (await server.takeTimes(samples)).sort((a, b) => a - b);
@@ -144,7 +145,10 @@ export async function measureExport(
   const sampler = setInterval(() => (rssPeakMb = Math.max(rssPeakMb, server.rssMb())), 20);
   const started = performance.now();
   const response = await fetch(`${server.url}/api/mpesa/transactions/export${query}`);
-  if (!response.ok) throw new Error(`the export answered ${response.status}`);
+  if (!response.ok) {
+    const scenario = `CSV export, ${label}`;
+    requireExpectedAnswer(scenario, 'the export', response.status, await response.text());
+  }
   let newlines = 0;
   for await (const chunk of response.body! as AsyncIterable<Uint8Array>) {
     for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) newlines++;

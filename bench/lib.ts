@@ -1,12 +1,14 @@
 /**
  * What the benches share: the server processes they start and watch through /proc, our API
- * started as `npm start` starts it, and the seeded payments they read (kept between runs on
- * request, in one place for both).
+ * started as `npm start` starts it, the seeded payments they read (kept between runs on request,
+ * in one place for both), and the check that every request of a scenario got the answer it
+ * expects before any figure of it is written down.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type autocannon from 'autocannon';
 import pg from 'pg';
 import { API_NODE_FLAGS } from '../apps/api/src/node-flags.ts';
 import { freePort } from '../apps/api/src/test/ports.ts';
@@ -14,6 +16,78 @@ import { TEST_DATABASE_URL } from '../apps/api/src/test/test-db.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export type Dialect = 'sqlite' | 'postgres';
+
+/**
+ * A scenario some of whose requests did not get the answer it expects: its figures would measure
+ * the failures, so the run stops (exit 1) without writing any.
+ */
+export class RequestsFailed extends Error {
+  override name = 'RequestsFailed';
+}
+
+/** Whether `status` is what a scenario expects: the status it names, or else any 2xx. */
+const isExpected = (status: number, expectStatus: number | undefined) =>
+  expectStatus === undefined ? status >= 200 && status < 300 : status === expectStatus;
+
+/**
+ * Holds a scenario's autocannon results (one per server it loads) to the status it expects, any
+ * 2xx unless it names one: another status, a connection error or a timeout throws RequestsFailed,
+ * naming the scenario and the counts.
+ */
+export function requireExpectedAnswers(
+  scenario: string,
+  results: readonly autocannon.Result[],
+  expectStatus?: number,
+): void {
+  const statuses = new Map<number, number>();
+  let errors = 0;
+  let timeouts = 0;
+  for (const result of results) {
+    // autocannon counts a timeout among the errors too.
+    errors += result.errors;
+    timeouts += result.timeouts;
+    for (const [status, stats] of Object.entries(result.statusCodeStats ?? {})) {
+      statuses.set(Number(status), (statuses.get(Number(status)) ?? 0) + (stats.count ?? 0));
+    }
+  }
+  const unexpected = [...statuses].filter(([status]) => !isExpected(status, expectStatus));
+  const failed = unexpected.reduce((sum, [, count]) => sum + count, 0) + errors;
+  if (failed === 0) return;
+  const answered = [...statuses.values()].reduce((sum, count) => sum + count, 0);
+  const n = (count: number) => count.toLocaleString('en-US');
+  const why = [
+    ...unexpected.map(([status, count]) => `${n(count)} answered ${status}`),
+    ...(errors > 0 ? [`${n(errors)} got no answer (${n(timeouts)} of them timed out)`] : []),
+  ];
+  throw new RequestsFailed(
+    `${scenario}: ${n(failed)} of ${n(answered + errors)} requests failed: ${why.join(', ')}; ` +
+      `it expects ${expectStatus ?? 'a 2xx answer'} to each`,
+  );
+}
+
+/** Throws RequestsFailed, naming the scenario, when one request's answer is not the expected. */
+export function requireExpectedAnswer(
+  scenario: string,
+  request: string,
+  status: number,
+  body: string,
+  expectStatus?: number,
+): void {
+  if (isExpected(status, expectStatus)) return;
+  throw new RequestsFailed(
+    `${scenario}: ${request} answered ${status}, where it expects ${expectStatus ?? 'a 2xx answer'}: ${body.slice(0, 300)}`,
+  );
+}
+
+/**
+ * What a bench does with an error that ends it: a scenario whose requests failed is said in one
+ * line, exit code 1, before any figure is written; any other error is thrown on.
+ */
+export function stopOnFailedRequests(error: unknown): void {
+  if (!(error instanceof RequestsFailed)) throw error;
+  console.error(`\nFAILED ${error.message}. No figure was written.`);
+  process.exitCode = 1;
+}
 
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 

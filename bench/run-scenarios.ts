@@ -10,7 +10,13 @@ import pg from 'pg';
 import { createDb } from '../apps/api/src/db/create-db.ts';
 import { storedPayment } from '../apps/api/src/test/stored-payment.ts';
 import { TEST_DATABASE_URL } from '../apps/api/src/test/test-db.ts';
-import { seededPayments, startApi, type Dialect, type ServerProcess } from './lib.ts';
+import {
+  requireExpectedAnswer,
+  seededPayments,
+  startApi,
+  type Dialect,
+  type ServerProcess,
+} from './lib.ts';
 import { callbackFor, writeScenarios } from './run-writes.ts';
 import { CALLBACK_TARGETS, SECRET, get, type Scenario } from './scenario.ts';
 
@@ -86,7 +92,10 @@ async function smallShop(dialect: Dialect, simulator: ServerProcess, cleanUps: (
   return api;
 }
 
-/** A million payments, and the phones on their first page to search for. */
+/** A payer's number as the seeder writes it for a payment by prompt: all of it, no mask. */
+const WHOLE_NUMBER = /^254\d{9}$/;
+
+/** A million payments, and phones of the payments by prompt on their first page to search for. */
 async function millionShop(
   dialect: Dialect,
   simulator: ServerProcess,
@@ -98,10 +107,19 @@ async function millionShop(
     simulator.url,
   );
   cleanUps.push(() => api.stop());
-  const firstPage = (await (await fetch(`${api.url}/api/mpesa/transactions?limit=200`)).json()) as {
-    data: { phoneNumber: string }[];
-  };
-  return { api, phones: [...new Set(firstPage.data.map((row) => row.phoneNumber))] };
+  const response = await fetch(`${api.url}/api/mpesa/transactions?limit=200`);
+  const text = await response.text();
+  requireExpectedAnswer('phone search in 1,000,000', 'the first page', response.status, text);
+  const firstPage = JSON.parse(text) as { data: { phoneNumber: string }[] };
+  // Till and paybill payments show the payer's number masked (`2547 ***** 126`): a search for
+  // one finds nothing, and its spaces and asterisks are no phone number.
+  const phones = [
+    ...new Set(
+      firstPage.data.map((row) => row.phoneNumber).filter((phone) => WHOLE_NUMBER.test(phone)),
+    ),
+  ];
+  if (phones.length === 0) throw new Error('the first page has no payment by prompt to search');
+  return { api, phones };
 }
 
 /** Payments waiting for their callbacks, and the payments the simulator will prompt for. */
@@ -177,8 +195,11 @@ function readScenarios(
       name: 'phone search in 1,000,000',
       dialect,
       server: millionApi,
+      // As the payer would type it (0712…), URL-encoded as any search text must be.
       request: () =>
-        get(`/api/mpesa/transactions?q=0${phones[phonesAsked++ % phones.length]!.slice(3)}`)(),
+        get(
+          `/api/mpesa/transactions?q=${encodeURIComponent(`0${phones[phonesAsked++ % phones.length]!.slice(3)}`)}`,
+        )(),
     },
   ];
 }
@@ -198,10 +219,16 @@ export async function scenariosFor(
     ...writeScenarios(dialect, writesApi, writes.api2),
   ];
   // The one callback delivered again must have been delivered once.
-  await fetch(`${writesApi.url}/api/mpesa/callback/${SECRET}`, {
+  const first = await fetch(`${writesApi.url}/api/mpesa/callback/${SECRET}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(callbackFor(0)),
   });
+  requireExpectedAnswer(
+    'callbacks, one delivered again',
+    'its first delivery',
+    first.status,
+    await first.text(),
+  );
   return scenarios;
 }

@@ -17,6 +17,11 @@ export interface Scenario {
    * PostgreSQL) its ratio to the bare `SELECT 1` route of the same run.
    */
   target?: { ratio?: number; perSecond?: number; aboveExpress?: boolean; selectOneRatio?: number };
+  /**
+   * The status every request must be answered with (a refusal the scenario measures, say); any
+   * 2xx when not given. Any other answer, or none, fails the run (lib.ts).
+   */
+  expectStatus?: number;
   request: () => autocannon.Request;
 }
 

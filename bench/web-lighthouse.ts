@@ -4,6 +4,7 @@
  */
 import { launch as launchChrome } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { RequestsFailed } from './lib.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const RUNS = 3;
@@ -58,6 +59,7 @@ async function lighthouseRun(url: string) {
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
     const { lhr } = result;
     if (lhr.runtimeError) throw new LighthouseRuntimeError(`${url}: ${lhr.runtimeError.code}`);
+    requireLoaded(url, lhr.audits['network-requests']?.details);
     const scores = {} as Record<Category, number>;
     for (const category of CATEGORIES) {
       scores[category] = Math.round((lhr.categories[category]?.score ?? 0) * 100);
@@ -79,6 +81,22 @@ async function lighthouseRun(url: string) {
   } finally {
     chrome.kill();
   }
+}
+
+/**
+ * Throws RequestsFailed when a request of the page's load got no answer or an error status
+ * (Lighthouse's network-requests audit): a page measured without its code or its data measures
+ * nothing.
+ */
+function requireLoaded(url: string, details: unknown): void {
+  const items = (details as { items?: { url: string; statusCode: number }[] } | undefined)?.items;
+  if (!items) throw new Error(`Lighthouse listed no request for ${url}`);
+  const failed = items.filter((item) => item.statusCode < 200 || item.statusCode >= 400);
+  if (failed.length === 0) return;
+  const which = failed.map((item) => `${item.url} answered ${item.statusCode}`).join(', ');
+  throw new RequestsFailed(
+    `Lighthouse, ${url}: ${failed.length} of ${items.length} requests failed: ${which}`,
+  );
 }
 
 /**

@@ -71,6 +71,7 @@ export async function createPayment(appUrl: string): Promise<string> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const read = await fetch(`${appUrl}/api/mpesa/transactions/${body.transactionId}`);
+    if (!read.ok) throw new Error(`The payment could not be read (${read.status})`);
     const { data } = (await read.json()) as { data?: { status?: string } };
     if (data?.status && data.status !== 'pending') return body.transactionId;
     if (Date.now() > deadline) throw new Error('The payment did not settle within 30 s');

@@ -1,5 +1,6 @@
 /** bench/web.ts's payment form on an emulated slow 3G connection, through the DevTools protocol. */
 import type { Browser } from 'playwright-core';
+import { RequestsFailed } from './lib.ts';
 
 /** Emulated slow 3G, as DevTools names it: 400 ms latency, 400 kbit/s each way. */
 const SLOW_3G = {
@@ -45,11 +46,18 @@ export async function slow3gRun(
     let transferredBytes = 0;
     let requests = 0;
     let scriptEncoding = 'none';
+    /** Requests that got no answer, or an error status: the load measured then measures nothing. */
+    const failed: string[] = [];
     cdp.on('Network.loadingFinished', (event) => {
       transferredBytes += event.encodedDataLength;
       requests += 1;
     });
+    cdp.on('Network.loadingFailed', (event) => {
+      failed.push(`${event.type ?? 'a request'} failed (${event.errorText})`);
+    });
     cdp.on('Network.responseReceived', (event) => {
+      const { status, url } = event.response;
+      if (status >= 400) failed.push(`${url} answered ${status}`);
       if (event.type === 'Script' && event.response.url.includes('/assets/')) {
         const headers = event.response.headers;
         scriptEncoding = headers['content-encoding'] ?? headers['Content-Encoding'] ?? 'none';
@@ -70,6 +78,11 @@ export async function slow3gRun(
     );
     const usableMs = (await usable.jsonValue()) as number;
     await page.waitForLoadState('networkidle', { timeout: 60_000 }).catch(() => undefined);
+    if (failed.length > 0) {
+      throw new RequestsFailed(
+        `the payment form on slow 3G${acceptEncoding ? ` (${acceptEncoding})` : ''}: ${failed.length} requests failed: ${failed.join(', ')}`,
+      );
+    }
     return { usableMs, transferredBytes, requests, scriptEncoding };
   } finally {
     await context.close();

@@ -14,7 +14,8 @@
  *
  * Prints a table for docs/performance.md ("The web app"), writes bench/results/web-<date>.json and
  * exits 1 when a target is missed: performance, accessibility and best practices 95 or more on
- * every screen, the form usable within 3 s on slow 3G. CHROMIUM_PATH names another Chromium;
+ * every screen, the form usable within 3 s on slow 3G. A load in which a request got no answer or
+ * an error status ends the run at once, exit 1, before anything is written. CHROMIUM_PATH names another Chromium;
  * WEB_DIST_DIR measures another build of the web app (an older one, to compare) as it is.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -8,7 +8,7 @@ import type { DbHandle } from './db/create-db.ts';
 import type { DarajaClient, DarajaMoneyClient } from './daraja/daraja-client.ts';
 import type { LoggerSettings } from './plugins/request-log.ts';
 import type { Resolve } from './features/webhooks/index.ts';
-import type { PaymentDeps } from './features/payments/index.ts';
+import { paymentWritesFor, type PaymentDeps } from './features/payments/index.ts';
 import { callbackUrls } from './callbacks/callback-paths.ts';
 import type { FeatureContext } from './features/index.ts';
 import { refundPolicy, type RefundDeps } from './features/refunds/index.ts';
@@ -42,6 +42,8 @@ export function paymentDepsFor(deps: AppDeps, app: FastifyInstance): PaymentDeps
   return {
     db: deps.database.db,
     dialect: deps.database.dialect,
+    // Once, for the database opened: its form of the payment path's writes.
+    writes: paymentWritesFor(deps.database.dialect),
     daraja: deps.daraja,
     callbackUrl: callbackUrlsOf(deps)('stk-push'),
     log: app.log,

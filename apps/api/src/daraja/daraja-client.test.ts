@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createDarajaClient, type DarajaClientOptions } from './daraja-client.ts';
 import { DarajaError } from './daraja-error.ts';
+import type { HttpSend } from './http-send.ts';
 import { stkPassword } from './password.ts';
 import { fixture } from '../test/fixtures.ts';
 import { freePort } from '../test/ports.ts';
@@ -15,22 +16,22 @@ interface Call {
 /** A scripted Daraja: answers each request with the next scripted response for its path. */
 function fakeDaraja(script: Record<string, Array<[number, unknown]>>) {
   const calls: Call[] = [];
-  const fetchFn: typeof fetch = async (input, init) => {
-    const url = String(input);
+  const sendFn: HttpSend = async (request) => {
+    const { url } = request;
     const path = new URL(url).pathname;
     calls.push({
       url,
-      method: init?.method ?? 'GET',
-      headers: Object.fromEntries(new Headers(init?.headers).entries()),
-      body: init?.body ? JSON.parse(String(init.body)) : undefined,
+      method: request.method,
+      headers: Object.fromEntries(new Headers(request.headers).entries()),
+      body: request.body ? JSON.parse(request.body) : undefined,
     });
     const next = script[path]?.shift();
     if (!next) throw new Error(`unexpected request to ${path}`);
-    return new Response(JSON.stringify(next[1]), { status: next[0] });
+    return { status: next[0], text: JSON.stringify(next[1]) };
   };
   return {
     calls,
-    fetchFn,
+    sendFn,
     count: (path: string) => calls.filter((c) => c.url.includes(path)).length,
   };
 }
@@ -39,7 +40,8 @@ const OAUTH = '/oauth/v1/generate';
 const PUSH = '/mpesa/stkpush/v1/processrequest';
 const QUERY = '/mpesa/stkpushquery/v1/query';
 
-function client(fetchFn: typeof fetch, overrides: Partial<DarajaClientOptions> = {}) {
+/** A client sending through `sendFn`, or node:http's own sender when it is undefined. */
+function client(sendFn: HttpSend | undefined, overrides: Partial<DarajaClientOptions> = {}) {
   return createDarajaClient({
     baseUrl: 'https://daraja.test',
     consumerKey: 'key',
@@ -49,7 +51,7 @@ function client(fetchFn: typeof fetch, overrides: Partial<DarajaClientOptions> =
     transactionType: 'CustomerPayBillOnline',
     partyB: '174379',
     timeoutMs: 2000,
-    fetch: fetchFn,
+    ...(sendFn ? { send: sendFn } : {}),
     ...overrides,
   });
 }
@@ -70,7 +72,7 @@ describe('the Daraja client', () => {
   it('sends an STK push Daraja accepts: Basic auth for the token, Bearer for the push, EAT timestamp and matching password', async () => {
     const daraja = fakeDaraja({ [OAUTH]: [token('T1')], [PUSH]: [ack()] });
     const now = new Date('2026-03-01T09:00:00Z');
-    const result = await client(daraja.fetchFn, { now: () => now }).stkPush(pushRequest);
+    const result = await client(daraja.sendFn, { now: () => now }).stkPush(pushRequest);
 
     expect(result).toEqual({
       merchantRequestId: '2654-4b64-97ff-b827b542881d3130',
@@ -106,7 +108,7 @@ describe('the Daraja client', () => {
       [OAUTH]: [token('T1', 3599), token('T2', '3599')],
       [PUSH]: [ack(), ack(), ack()],
     });
-    const c = client(daraja.fetchFn, { now: () => new Date(now) });
+    const c = client(daraja.sendFn, { now: () => new Date(now) });
     await c.stkPush(pushRequest);
     now += 50 * 60_000;
     await c.stkPush(pushRequest);
@@ -119,7 +121,7 @@ describe('the Daraja client', () => {
 
   it('asks for one token however many pushes are waiting for it', async () => {
     const daraja = fakeDaraja({ [OAUTH]: [token('T1')], [PUSH]: [ack(), ack(), ack()] });
-    const c = client(daraja.fetchFn);
+    const c = client(daraja.sendFn);
     await Promise.all([c.stkPush(pushRequest), c.stkPush(pushRequest), c.stkPush(pushRequest)]);
     expect(daraja.count(OAUTH)).toBe(1);
   });
@@ -129,7 +131,7 @@ describe('the Daraja client', () => {
       [OAUTH]: [token('OLD'), token('NEW')],
       [PUSH]: [[404, fixture('stkpush-error-invalid-token.json')], ack()],
     });
-    await expect(client(daraja.fetchFn).stkPush(pushRequest)).resolves.toMatchObject({
+    await expect(client(daraja.sendFn).stkPush(pushRequest)).resolves.toMatchObject({
       responseCode: '0',
     });
     expect(
@@ -140,7 +142,7 @@ describe('the Daraja client', () => {
   it('gives up after the second refusal of a fresh token', async () => {
     const invalid: [number, unknown] = [404, fixture('stkpush-error-invalid-token.json')];
     const daraja = fakeDaraja({ [OAUTH]: [token('A'), token('B')], [PUSH]: [invalid, invalid] });
-    await expect(client(daraja.fetchFn).stkPush(pushRequest)).rejects.toMatchObject({
+    await expect(client(daraja.sendFn).stkPush(pushRequest)).rejects.toMatchObject({
       kind: 'rejected',
       errorCode: '404.001.03',
     });
@@ -151,7 +153,7 @@ describe('the Daraja client', () => {
     ['stkpush-error-invalid-phone.json', 400, '400.002.02', 'Bad Request - Invalid PhoneNumber'],
   ])('reports the refusal %s with its code and message', async (name, status, code, message) => {
     const daraja = fakeDaraja({ [OAUTH]: [token('T')], [PUSH]: [[status, fixture(name)]] });
-    const error = await client(daraja.fetchFn)
+    const error = await client(daraja.sendFn)
       .stkPush(pushRequest)
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DarajaError);
@@ -164,11 +166,14 @@ describe('the Daraja client', () => {
   });
 
   it('says a push that timed out has an unknown outcome', async () => {
-    const hanging: typeof fetch = (input, init) =>
-      String(input).includes(OAUTH)
-        ? Promise.resolve(new Response(JSON.stringify({ access_token: 'T', expires_in: '3599' })))
+    const hanging: HttpSend = (request) =>
+      request.url.includes(OAUTH)
+        ? Promise.resolve({
+            status: 200,
+            text: JSON.stringify({ access_token: 'T', expires_in: '3599' }),
+          })
         : new Promise((_resolve, reject) => {
-            init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+            request.signal.addEventListener('abort', () => reject(request.signal.reason));
           });
     await expect(client(hanging, { timeoutMs: 100 }).stkPush(pushRequest)).rejects.toMatchObject({
       kind: 'unknown',
@@ -178,7 +183,9 @@ describe('the Daraja client', () => {
   it('says a push to an address nobody listens on was never sent', async () => {
     const port = await freePort();
     await expect(
-      client(fetch, { baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2000 }).stkPush(pushRequest),
+      client(undefined, { baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2000 }).stkPush(
+        pushRequest,
+      ),
     ).rejects.toMatchObject({ kind: 'unreachable' });
   });
 
@@ -187,7 +194,7 @@ describe('the Daraja client', () => {
       [OAUTH]: [token('T')],
       [PUSH]: [[502, '<html>Bad gateway</html>']],
     });
-    await expect(client(daraja.fetchFn).stkPush(pushRequest)).rejects.toMatchObject({
+    await expect(client(daraja.sendFn).stkPush(pushRequest)).rejects.toMatchObject({
       kind: 'unknown',
     });
   });
@@ -200,7 +207,7 @@ describe('the Daraja client', () => {
         [200, fixture('query-final-timeout.json')],
       ],
     });
-    const c = client(daraja.fetchFn);
+    const c = client(daraja.sendFn);
     await expect(c.stkQuery('ws_CO_1')).resolves.toEqual({
       state: 'pending',
       message: 'The transaction is being processed',

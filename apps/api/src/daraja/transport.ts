@@ -9,13 +9,15 @@ import { z } from 'zod';
 import { stripControlCharacters } from '@mpesa/shared';
 import { isStorableIdentifier } from '../lib/stored-lengths.ts';
 import { DarajaError } from './daraja-error.ts';
+import { nodeHttpSend, type HttpSend } from './http-send.ts';
 
 export interface DarajaTransportOptions {
   baseUrl: string;
   consumerKey: string;
   consumerSecret: string;
   timeoutMs: number;
-  fetch?: typeof fetch;
+  /** How a request travels (node:http's by default; the tests give their own). */
+  send?: HttpSend;
   now?: () => Date;
 }
 
@@ -68,11 +70,12 @@ const TOKEN_MARGIN_MS = 60_000;
 /** The errorCode Daraja gives for a missing, wrong or expired token (docs/daraja-protocol.md §3.5). */
 const INVALID_TOKEN = '404.001.03';
 
-/** A fetch that failed before any answer: unreachable (never sent) or unknown (may have arrived). */
-function fetchFailure(error: unknown, timeoutMs: number): DarajaError {
-  const code = (error as { cause?: { code?: string } }).cause?.code;
-  if (code && UNREACHABLE_CODES.has(code)) {
-    return new DarajaError('unreachable', `Daraja unreachable (${code})`, { cause: error });
+/** A request that failed before any answer: unreachable (never sent) or unknown (may have arrived). */
+function sendFailure(error: unknown, timeoutMs: number): DarajaError {
+  const { code, cause } = error as { code?: unknown; cause?: { code?: unknown } };
+  const reason = typeof code === 'string' ? code : cause?.code;
+  if (typeof reason === 'string' && UNREACHABLE_CODES.has(reason)) {
+    return new DarajaError('unreachable', `Daraja unreachable (${reason})`, { cause: error });
   }
   const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
   return new DarajaError(
@@ -106,24 +109,26 @@ function readAnswer(status: number, text: string): JsonAnswer {
 }
 
 export function createDarajaTransport(options: DarajaTransportOptions): DarajaTransport {
-  const doFetch = options.fetch ?? fetch;
+  const send = options.send ?? nodeHttpSend();
   const now = options.now ?? (() => new Date());
   let cached: { token: string; expiresAt: number } | undefined;
   let inFlight: Promise<string> | undefined;
 
-  async function send(path: string, init: RequestInit): Promise<JsonAnswer> {
-    let response: Response;
-    let text: string;
+  async function exchange(
+    path: string,
+    request: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
+  ): Promise<JsonAnswer> {
+    let answer: { status: number; text: string };
     try {
-      response = await doFetch(`${options.baseUrl}${path}`, {
-        ...init,
+      answer = await send({
+        url: `${options.baseUrl}${path}`,
+        ...request,
         signal: AbortSignal.timeout(options.timeoutMs),
       });
-      text = await response.text();
     } catch (error) {
-      throw fetchFailure(error, options.timeoutMs);
+      throw sendFailure(error, options.timeoutMs);
     }
-    return readAnswer(response.status, text);
+    return readAnswer(answer.status, answer.text);
   }
 
   async function fetchToken(): Promise<string> {
@@ -131,7 +136,7 @@ export function createDarajaTransport(options: DarajaTransportOptions): DarajaTr
       'base64',
     );
     const startedAt = now().getTime();
-    const answer = await send('/oauth/v1/generate?grant_type=client_credentials', {
+    const answer = await exchange('/oauth/v1/generate?grant_type=client_credentials', {
       method: 'GET',
       headers: { Authorization: `Basic ${basic}` },
     });
@@ -162,7 +167,7 @@ export function createDarajaTransport(options: DarajaTransportOptions): DarajaTr
     for (let attempt = 1; ; attempt++) {
       const token = await accessToken();
       try {
-        return await send(path, {
+        return await exchange(path, {
           method: 'POST',
           headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
           body: JSON.stringify(payload),

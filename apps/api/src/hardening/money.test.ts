@@ -13,6 +13,7 @@ import { startSimulator, type RunningSimulator } from '../test/simulator.ts';
 import { failureCallback, successCallback } from '../test/callbacks.ts';
 import { createDarajaClient } from '../daraja/daraja-client.ts';
 import { startReconciler } from '../features/reconciliation/reconciler.ts';
+import { paymentWritesFor } from '../features/payments/index.ts';
 
 const silent = { info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger;
 
@@ -238,6 +239,7 @@ for (const dialect of DIALECTS) {
         const reconciler = startReconciler({
           db: world.database.db,
           dialect: world.database.dialect,
+          writes: paymentWritesFor(world.database.dialect),
           daraja: createDarajaClient({ ...config.mpesa, initiator: config.refunds.initiator }),
           callbackUrl: 'unused',
           log: silent,

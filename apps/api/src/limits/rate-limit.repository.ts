@@ -9,7 +9,7 @@ import type { Database } from '../db/schema.ts';
 import { MAX_LENGTH } from '../lib/stored-lengths.ts';
 
 /** A key longer than its column is kept as its digest, so no key can make the database refuse it. */
-function storableKey(key: string): string {
+export function storableKey(key: string): string {
   return key.length <= MAX_LENGTH.rateLimitKey
     ? key
     : `sha256:${createHash('sha256').update(key).digest('hex')}`;
@@ -21,15 +21,18 @@ export async function countHit(
   key: string,
   windowIndex: number,
 ): Promise<number> {
-  const row = await countHitQuery(db, key, windowIndex).executeTakeFirstOrThrow();
+  const row = await countHitQuery(db, storableKey(key), windowIndex).executeTakeFirstOrThrow();
   return Number(row.hits);
 }
 
-/** `countHit`'s statement, for a statement that does more (postgres-writes.repository.ts). */
-export function countHitQuery(db: Kysely<Database>, key: string, windowIndex: number) {
+/**
+ * `countHit`'s statement, for a key already made storable (`storableKey`): for the payment path's
+ * writes, which compile it once (features/payments/payment-writes.ts).
+ */
+export function countHitQuery(db: Kysely<Database>, storedKey: string, windowIndex: number) {
   return db
     .insertInto('rate_limits')
-    .values({ key: storableKey(key), window_index: windowIndex, hits: 1 })
+    .values({ key: storedKey, window_index: windowIndex, hits: 1 })
     .onConflict((conflict) =>
       conflict.column('key').doUpdateSet({
         hits: sql<number>`case when rate_limits.window_index = excluded.window_index then rate_limits.hits + 1 else 1 end`,

@@ -2,6 +2,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { createDarajaClient } from '../daraja/daraja-client.ts';
 import { reconcileDue } from '../features/reconciliation/reconciler.ts';
+import { paymentWritesFor } from '../features/payments/index.ts';
 import { testConfig } from './test-app.ts';
 import type { TestDatabase } from './test-db.ts';
 
@@ -19,6 +20,7 @@ export function reconcileOnce(
   return reconcileDue({
     db: database.db,
     dialect: database.dialect,
+    writes: paymentWritesFor(database.dialect),
     daraja: createDarajaClient({ ...config.mpesa, initiator: config.refunds.initiator }),
     callbackUrl: 'unused',
     log: silent,

@@ -52,6 +52,7 @@ async function matchUnacknowledged(
   if (candidates.length > 1) {
     for (const candidate of candidates) {
       await flag(
+        deps.writes,
         trx,
         candidate,
         `M-PESA reported a payment of ${found.amount} KES from this phone ` +
@@ -153,6 +154,7 @@ async function settle(
   if (row) {
     const redelivered = await repo.hasCallback(trx, row.id, callback.checkoutRequestId, rawBody);
     outcome = await applyOutcome(
+      deps.writes,
       trx,
       row,
       {

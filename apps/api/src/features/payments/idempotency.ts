@@ -213,16 +213,7 @@ function refusedBeforeAnythingWasDone(error: AppError): boolean {
   );
 }
 
-/** Names the payment saved under `key`, in the transaction that saves it. */
-export async function markKeyUsed(
-  trx: Kysely<Database>,
-  key: string,
-  transactionId: string,
-): Promise<void> {
-  await keyUsedQuery(trx, key, transactionId).execute();
-}
-
-/** `markKeyUsed`'s statement, for a statement that does more (postgres-writes.repository.ts). */
+/** Names the payment saved under `key`, in the transaction that saves it (payment-writes.ts). */
 export function keyUsedQuery(trx: Kysely<Database>, key: string, transactionId: string) {
   return trx
     .updateTable('idempotency_keys')

@@ -34,6 +34,7 @@ export {
 } from './transactions.repository.ts';
 export { findTransaction, getMerchantView, getTransaction } from './transactions.service.ts';
 export type { PaymentDeps } from './transactions.service.ts';
+export { paymentWritesFor } from './payment-writes-for.ts';
 export { REVIEW_STATUSES, type ReviewStatus } from './decision.ts';
 
 interface PaymentsContext {

@@ -9,6 +9,7 @@ import { transact } from '../../db/transact.ts';
 import { storedPayment } from '../../test/stored-payment.ts';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { flag, transition } from './transaction-outcome.ts';
+import { paymentWritesFor } from './payment-writes-for.ts';
 import { findTransactionById } from './transactions.repository.ts';
 import { clearFlag } from '../review/review.ts';
 import { anEndpoint } from '../../test/webhooks.fixtures.ts';
@@ -25,6 +26,7 @@ for (const dialect of DIALECTS) {
     afterEach(async () => {
       await database.destroy();
     });
+    const writes = () => paymentWritesFor(database.dialect);
 
     async function events(): Promise<WebhookEventBody[]> {
       const rows = await database.db
@@ -48,6 +50,7 @@ for (const dialect of DIALECTS) {
       const row = await pending('paid-1');
       await transact(database.db, (trx) =>
         transition(
+          writes(),
           trx,
           row,
           'success',
@@ -67,7 +70,7 @@ for (const dialect of DIALECTS) {
       await anEndpoint(database.db, { eventTypes: ['payment.refunded'] });
       const row = await pending('paid-2');
       await transact(database.db, (trx) =>
-        transition(trx, row, 'success', {}, { ...context, kind: 'applied', note: null }),
+        transition(writes(), trx, row, 'success', {}, { ...context, kind: 'applied', note: null }),
       );
       expect(await events()).toEqual([]);
 
@@ -75,7 +78,14 @@ for (const dialect of DIALECTS) {
       const other = await pending('failed-1');
       await expect(
         transact(database.db, async (trx) => {
-          await transition(trx, other, 'failed', {}, { ...context, kind: 'applied', note: null });
+          await transition(
+            writes(),
+            trx,
+            other,
+            'failed',
+            {},
+            { ...context, kind: 'applied', note: null },
+          );
           throw new Error('rolled back');
         }),
       ).rejects.toThrow('rolled back');
@@ -89,7 +99,7 @@ for (const dialect of DIALECTS) {
         .values(storedPayment('unknown-1', AT, { status: 'unknown' }))
         .execute();
       const row = (await findTransactionById(database.db, 'unknown-1'))!;
-      await transact(database.db, (trx) => flag(trx, row, 'amount_mismatch', context));
+      await transact(database.db, (trx) => flag(writes(), trx, row, 'amount_mismatch', context));
       await clearFlag(database.db, 'unknown-1', {
         note: 'Seen on the M-PESA statement',
         status: 'success',

@@ -8,26 +8,13 @@ import type { Database } from '../../db/schema.ts';
 type Db = Kysely<Database>;
 
 /**
- * Takes the phone's lock for a new prompt, atomically on both dialects. The lock is free once its
- * time is up, unless its transaction is pending with a prompt Daraja acknowledged: that holds the
- * phone until the payer answers. The lock is taken until the push's deadline, and cut back to the
- * cooldown once the push has ended (`holdPhoneUntil`), so that a push that dies with its server
- * holds the phone no longer than it could have been on its way.
+ * Takes the phone's lock for a new prompt, atomically on both dialects, in the transaction that
+ * saves the payment (payment-writes.ts); no row back (`returning`) means the phone is busy. The
+ * lock is free once its time is up, unless its transaction is pending with a prompt Daraja
+ * acknowledged: that holds the phone until the payer answers. The lock is taken until the push's
+ * deadline, and cut back to the cooldown once the push has ended (`holdPhoneUntil`), so that a
+ * push that dies with its server holds the phone no longer than it could have been on its way.
  */
-export async function acquirePhoneLock(
-  db: Db,
-  phoneNumber: string,
-  transactionId: string,
-  now: string,
-  lockedUntil: string,
-): Promise<boolean> {
-  const taken = await phoneLockQuery(db, phoneNumber, transactionId, now, lockedUntil)
-    .returning('phone_number')
-    .executeTakeFirst();
-  return taken !== undefined;
-}
-
-/** `acquirePhoneLock`'s statement, for a statement that does more (postgres-writes.repository.ts). */
 export function phoneLockQuery(
   db: Db,
   phoneNumber: string,

@@ -8,7 +8,8 @@ import { maskCheckoutId } from '@mpesa/shared';
 import type { DarajaError } from '../../daraja/daraja-error.ts';
 import type { StkPushAck } from '../../daraja/daraja-client.ts';
 import type { Database } from '../../db/schema.ts';
-import { onPostgres, transact } from '../../db/transact.ts';
+import { transact } from '../../db/transact.ts';
+import type { PaymentWrites } from './payment-writes.ts';
 import {
   eventRow,
   flag,
@@ -16,12 +17,12 @@ import {
   transition,
   type EventToRecord,
 } from './transaction-outcome.ts';
-import { acknowledged } from './postgres-writes.repository.ts';
 import * as repo from './transactions.repository.ts';
 import * as locks from './phone-locks.repository.ts';
 
 export interface PushDeps {
   db: Kysely<Database>;
+  writes: PaymentWrites;
   log: FastifyBaseLogger;
   now: () => Date;
 }
@@ -40,7 +41,7 @@ export async function recordAcknowledgement(
   ack: StkPushAck,
 ): Promise<void> {
   const at = deps.now().toISOString();
-  const ids = {
+  const texts = {
     responseDescription: ack.responseDescription,
     customerMessage: ack.customerMessage,
     at,
@@ -53,23 +54,25 @@ export async function recordAcknowledgement(
     note: 'accepted by M-PESA',
     at,
   };
-  // On PostgreSQL the usual case is one statement, its own transaction (postgres-writes.repository.ts).
+  const hold = { phoneNumber: saved.phoneNumber, until: saved.cooldownEnds };
+  // The usual case, in one go (payment-writes.ts); it changes nothing when another push's ids are
+  // on the payment, which is sorted out here.
   if (
-    onPostgres(deps.db) &&
-    (await acknowledged(
-      deps.db,
-      repo.attachIdsQuery(deps.db, saved.id, ack, ids),
-      eventRow(saved.id, accepted),
-      { phoneNumber: saved.phoneNumber, until: saved.cooldownEnds },
-    ))
+    await deps.writes.acknowledge(deps.db, {
+      id: saved.id,
+      ids: { merchantRequestId: ack.merchantRequestId, checkoutRequestId: ack.checkoutRequestId },
+      texts,
+      event: eventRow(saved.id, accepted),
+      hold,
+    })
   ) {
     return;
   }
   await transact(deps.db, async (trx) => {
-    const attached = await repo.attachDarajaIds(trx, saved.id, ack, ids);
+    const attached = await repo.attachDarajaIds(trx, saved.id, ack, texts);
     if (attached) await recordEvent(trx, saved.id, accepted);
-    else await flagForeignCallback(trx, saved.id, ack, at);
-    await locks.holdPhoneUntil(trx, saved.phoneNumber, saved.id, saved.cooldownEnds);
+    else await flagForeignCallback(deps.writes, trx, saved.id, ack, at);
+    await locks.holdPhoneUntil(trx, hold.phoneNumber, saved.id, hold.until);
   });
 }
 
@@ -104,6 +107,7 @@ export async function recordPushFailure(
       : 'M-PESA could not be reached; no payment request was sent';
   await transact(deps.db, async (trx) => {
     await transition(
+      deps.writes,
       trx,
       { id, status: 'pending' },
       'failed',
@@ -134,6 +138,7 @@ export async function recordPushFailure(
  * matched to it by phone and amount: that callback was for another push. A person must sort it out.
  */
 async function flagForeignCallback(
+  writes: PaymentWrites,
   db: Kysely<Database>,
   id: string,
   ack: StkPushAck,
@@ -142,6 +147,7 @@ async function flagForeignCallback(
   const row = await repo.findTransactionById(db, id);
   if (!row) return;
   await flag(
+    writes,
     db,
     row,
     `M-PESA acknowledged this request as ${maskCheckoutId(ack.checkoutRequestId)}, but a callback for ` +

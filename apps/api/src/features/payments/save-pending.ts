@@ -7,15 +7,11 @@
 import type { Kysely } from 'kysely';
 import type { InitiatePayment } from '@mpesa/shared/contract';
 import { rateLimited } from '../../errors.ts';
-import { onPostgres } from '../../db/transact.ts';
 import type { Database, NewTransactionRow } from '../../db/schema.ts';
-import { countHit, countHitQuery } from '../../limits/rate-limit.repository.ts';
-import { keyUsedQuery, markKeyUsed } from './idempotency.ts';
 import { busyPhoneError } from './initiation-errors.ts';
+import type { PaymentWrites } from './payment-writes.ts';
 import * as locks from './phone-locks.repository.ts';
-import { savedAtOnce } from './postgres-writes.repository.ts';
 import { eventRow } from './transaction-outcome.ts';
-import * as repo from './transactions.repository.ts';
 
 export const later = (from: Date, ms: number) => new Date(from.getTime() + ms).toISOString();
 
@@ -38,8 +34,9 @@ export interface RequestLimit {
   windowS: number;
 }
 
-/** transactions.service.ts `PaymentDeps`' timings (described there). */
+/** transactions.service.ts `PaymentDeps`' writes and timings (described there). */
 interface SaveDeps {
+  writes: PaymentWrites;
   reconcileAfterS: number;
   phoneCooldownS: number;
   pushDeadlineMs: number;
@@ -64,32 +61,25 @@ export async function savePending(
     note: 'saved before the STK push',
     at: createdAt,
   });
-  const windowIndex =
-    limit && limit.max > 0 ? Math.floor(now.getTime() / (limit.windowS * 1000)) : undefined;
-  if (onPostgres(trx)) {
-    // One statement (postgres-writes.repository.ts), refused afterwards as below.
-    const { hits, locked } = await savedAtOnce(trx, {
-      hit: windowIndex === undefined ? undefined : countHitQuery(trx, limit!.key, windowIndex),
-      payment,
-      lock: locks.phoneLockQuery(trx, input.phoneNumber, id, createdAt, lockedUntil),
-      event,
-      key: idempotencyKey === undefined ? undefined : keyUsedQuery(trx, idempotencyKey, id),
-    });
-    if (hits !== null) refuseOverLimit(hits, limit!, now);
-    if (!locked) await refuseBusyPhone(trx, input.phoneNumber, now);
-    return;
-  }
   // The address's count goes up with the payment it lets through, in the same commit: a request
   // refused for any reason (the limit itself, a busy phone) leaves it as it was.
-  if (windowIndex !== undefined) {
-    refuseOverLimit(await countHit(trx, limit!.key, windowIndex), limit!, now);
-  }
-  await repo.insertTransaction(trx, payment);
-  const locked = await locks.acquirePhoneLock(trx, input.phoneNumber, id, createdAt, lockedUntil);
+  const hit =
+    limit && limit.max > 0
+      ? {
+          key: limit.key,
+          windowIndex: Math.floor(now.getTime() / (limit.windowS * 1000)),
+          max: limit.max,
+        }
+      : undefined;
+  const { hits, locked } = await deps.writes.savePending(trx, {
+    hit,
+    payment,
+    lock: { phoneNumber: input.phoneNumber, now: createdAt, lockedUntil },
+    event,
+    idempotencyKey,
+  });
+  if (hits !== null) refuseOverLimit(hits, limit!, now);
   if (!locked) await refuseBusyPhone(trx, input.phoneNumber, now);
-  await repo.insertEvent(trx, event);
-  // In the same commit: a key that names no payment had none saved under it (idempotency.ts).
-  if (idempotencyKey !== undefined) await markKeyUsed(trx, idempotencyKey, id);
 }
 
 /** Refuses a request over the per-address limit, until the address's window ends. */

@@ -12,8 +12,7 @@ import type {
   TransactionPatch,
   TransactionRow,
 } from '../../db/schema.ts';
-import { onPostgres } from '../../db/transact.ts';
-import { moveRecorded } from './postgres-writes.repository.ts';
+import type { PaymentWrites } from './payment-writes.ts';
 import { sortableId } from '../../lib/sortable-id.ts';
 import { decide, flagged } from './decide-outcome.ts';
 import type { Decision, EventPlan, OutcomeResult, Report } from './decision.ts';
@@ -71,6 +70,7 @@ export async function recordEvent(
 
 /** Moves a transaction from `from` to `to` with `patch`, and records it; false if someone moved it first. */
 export async function transition(
+  writes: PaymentWrites,
   db: Db,
   row: Pick<TransactionRow, 'id' | 'status'>,
   to: TransactionStatus,
@@ -83,24 +83,15 @@ export async function transition(
     updated_at: event.at,
     ...(to === 'pending' ? {} : { next_check_at: null, lease_owner: null, lease_until: null }),
   };
-  const type = statusEvent(to);
-  if (onPostgres(db)) {
-    // One statement: the move, its event, and whether any webhook endpoint is enabled.
-    const { moved, endpoints } = await moveRecorded(
-      db,
-      row,
-      fullPatch,
-      eventRow(row.id, { ...event, from: row.status, to }),
-    );
-    if (moved && endpoints) await tellOfPayment(db, type, row.id, event.at);
-    return moved;
-  }
-  const moved = await repo.updateTransactionFrom(db, row.id, row.status, fullPatch);
-  if (moved) {
-    await recordEvent(db, row.id, { ...event, from: row.status, to });
-    // The shop's systems hear of it in the same transaction (features/payments/payment-events.ts).
-    await tellOfPayment(db, type, row.id, event.at);
-  }
+  const { moved, endpoints } = await writes.move(
+    db,
+    row,
+    fullPatch,
+    eventRow(row.id, { ...event, from: row.status, to }),
+  );
+  // The shop's systems hear of it in the same transaction (features/payments/payment-events.ts),
+  // when any endpoint is there to hear.
+  if (moved && endpoints) await tellOfPayment(db, statusEvent(to), row.id, event.at);
   return moved;
 }
 
@@ -109,6 +100,7 @@ export async function transition(
  * `keep` by patching (if anything) and recording the event.
  */
 export async function carryOut(
+  writes: PaymentWrites,
   db: Db,
   row: Pick<TransactionRow, 'id' | 'status'>,
   decision: Exclude<Decision, { kind: 'clear_flag' | 'refuse' }>,
@@ -117,7 +109,7 @@ export async function carryOut(
   const event = { ...context, ...decision.event };
   const flagged = FLAGGING_KINDS.has(event.kind);
   if (decision.kind === 'move') {
-    const moved = await transition(db, row, decision.to, decision.patch, event);
+    const moved = await transition(writes, db, row, decision.to, decision.patch, event);
     if (moved && flagged) await tellOfPayment(db, 'payment.flagged', row.id, context.at);
     return moved ? decision.result.moved : decision.result.raced;
   }
@@ -134,16 +126,18 @@ export async function carryOut(
 
 /** Flags a payment for a person to review, keeping its status (decide-outcome.ts `flagged`). */
 export async function flag(
+  writes: PaymentWrites,
   db: Db,
   row: TransactionRow,
   reason: string,
   context: EventContext,
 ): Promise<void> {
-  await carryOut(db, row, narrow(flagged(row, reason)), context);
+  await carryOut(writes, db, row, narrow(flagged(row, reason)), context);
 }
 
 /** Decides what a report does to `row` and carries it out. */
 export async function applyOutcome(
+  writes: PaymentWrites,
   db: Db,
   row: TransactionRow,
   report: Exclude<Report, { kind: 'review' }>,
@@ -157,7 +151,7 @@ export async function applyOutcome(
     isOpen(row.status) || redelivered ? null : await repo.sourceOfStatus(db, row.id, row.status);
   const decision = narrow(decide({ ...row, statusSource }, report));
   const source: EventSource = report.kind === 'gave_up' ? 'reconciliation' : report.kind;
-  return carryOut(db, row, decision, { ...context, source });
+  return carryOut(writes, db, row, decision, { ...context, source });
 }
 
 /** Reports from M-PESA and reconciliation are never refused, nor clear a flag. */

@@ -11,17 +11,12 @@ import type {
   Database,
   NewCallbackRow,
   NewTransactionEventRow,
-  NewTransactionRow,
   RefundRow,
   TransactionPatch,
   TransactionRow,
 } from '../../db/schema.ts';
 
 type Db = Kysely<Database>;
-
-export async function insertTransaction(db: Db, row: NewTransactionRow): Promise<void> {
-  await db.insertInto('transactions').values(row).execute();
-}
 
 /** The payment with this id; an id that cannot be ours (isOwnId) finds none without a query. */
 export async function findTransactionById(db: Db, id: string): Promise<TransactionRow | undefined> {
@@ -95,7 +90,7 @@ export async function attachDarajaIds(
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** `attachDarajaIds`'s statement, for a statement that does more (postgres-writes.repository.ts). */
+/** `attachDarajaIds`'s statement, for the payment path's writes (payment-writes.ts). */
 export function attachIdsQuery(
   db: Db,
   id: string,

@@ -18,6 +18,7 @@ import { DarajaError } from '../../daraja/daraja-error.ts';
 import type { DarajaClient, StkPushAck } from '../../daraja/daraja-client.ts';
 import type { DialectName } from '../../db/create-db.ts';
 import type { Database } from '../../db/schema.ts';
+import type { PaymentWrites } from './payment-writes.ts';
 import { accountReferenceFor, transactionDescFor } from './daraja-text.ts';
 import { payerErrorFor } from './initiation-errors.ts';
 import { later, savePending, type RequestLimit } from './save-pending.ts';
@@ -31,6 +32,8 @@ import { refundView, type RefundPolicy } from './refund-rules.ts';
 export interface PaymentDeps {
   db: Kysely<Database>;
   dialect: DialectName;
+  /** The hot writes in the database's own form (payment-writes.ts), chosen once at start-up. */
+  writes: PaymentWrites;
   daraja: DarajaClient;
   /** The full URL Daraja posts results to, secret included. */
   callbackUrl: string;

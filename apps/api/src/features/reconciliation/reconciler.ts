@@ -72,7 +72,9 @@ function nextCheckAt(
 
 async function giveUp(deps: ReconcilerDeps, row: TransactionRow, why: string): Promise<void> {
   const at = deps.now().toISOString();
-  await transact(deps.db, (trx) => applyOutcome(trx, row, { kind: 'gave_up', why }, { at }));
+  await transact(deps.db, (trx) =>
+    applyOutcome(deps.writes, trx, row, { kind: 'gave_up', why }, { at }),
+  );
   deps.log.warn({ transactionId: row.id }, `reconciliation gave up: ${why}`);
 }
 
@@ -130,7 +132,7 @@ async function checkOne(deps: ReconcilerDeps, row: TransactionRow): Promise<void
  * (decide-outcome.ts), as reconciliation and a payer's "I have paid" (payer-check.ts) both do.
  */
 export async function applyQueryAnswer(
-  deps: Pick<PaymentDeps, 'db' | 'now'>,
+  deps: Pick<PaymentDeps, 'db' | 'writes' | 'now'>,
   id: string,
   answer: Extract<StkQueryResult, { state: 'final' }>,
 ): Promise<void> {
@@ -139,6 +141,7 @@ export async function applyQueryAnswer(
     const current = await findTransactionById(trx, id);
     if (!current || current.status !== 'pending') return;
     await applyOutcome(
+      deps.writes,
       trx,
       current,
       { kind: 'query', resultCode: answer.resultCode, resultDesc: answer.resultDesc },
