@@ -4,13 +4,13 @@
  * script would show as a console error), the routes and their error examples there to read, the
  * links to the JSON working, nothing to scroll sideways at 360 px, and axe's view of both pages.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations, newContext } from './page-checks.ts';
+import { stack } from './stack.ts';
 
-const appUrl = inject('appUrl');
-const simulatorUrl = inject('simulatorUrl');
+const { appUrl, simulatorUrl } = stack();
 
 let browser: Browser;
 

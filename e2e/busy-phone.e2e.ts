@@ -3,12 +3,13 @@
  * message): a prompt still open on it, or a prompt that has just ended and the cooldown between
  * prompts, with how long is left.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, phonePage } from './browser.ts';
+import { stack } from './stack.ts';
+import { callbacksNow } from './time.ts';
 
-const appUrl = inject('appUrl');
-const simulatorUrl = inject('simulatorUrl');
+const { appUrl, simulatorUrl } = stack();
 // A number no other browser test pays, so that no earlier test's cooldown holds it.
 const PHONE = '0708000123';
 
@@ -70,6 +71,8 @@ describe('a phone that is still held', () => {
       { method: 'POST' },
     );
     expect(cancelled.status).toBe(200);
+    // Its callback now rather than 5 s later (time.ts).
+    await callbacksNow(simulatorUrl);
     await expect.poll(() => statusOf(transactionId), { timeout: 15_000 }).toBe('cancelled');
 
     await pay('43');

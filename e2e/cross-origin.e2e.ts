@@ -10,14 +10,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ROOT, run } from '../scripts/lib.ts';
 import { launchBrowser, phonePage } from './browser.ts';
+import { stack } from './stack.ts';
+import { callbacksNow, polledIn } from './time.ts';
 
-const appUrl = inject('appUrl');
-const simulatorUrl = inject('simulatorUrl');
-const otherOriginUrl = inject('otherOriginUrl');
+const { appUrl, simulatorUrl, otherOriginUrl } = stack();
 
 const SENT = 'Payment initiated! Check your phone to complete the transaction.';
 const FAILED = 'Failed to initiate payment. Please try again.';
@@ -145,6 +145,8 @@ describe('the web app on another origin than the API', () => {
     const reference = `E2E cross-origin ${Date.now()}`;
     const phone = await payingNumber();
 
+    // The page's clock, moved on to its next poll once the callback is in (time.ts).
+    await page.clock.install();
     await page.goto(otherOriginUrl);
     await page.getByRole('heading', { name: 'M-PESA Payment', exact: true }).waitFor();
     const [answer] = await Promise.all([
@@ -171,8 +173,9 @@ describe('the web app on another origin than the API', () => {
     await page.getByRole('heading', { name: 'Transaction Details' }).waitFor();
     await page.getByText('Please complete the payment on your phone.').waitFor();
 
-    // The simulator calls back after 5 s; the page asks the API again every 5 s.
-    await page.locator('.status-badge', { hasText: 'Success' }).waitFor({ timeout: 20_000 });
+    // The simulator calls back (5 s after the push, now); the page asks the API again (every 5 s).
+    await callbacksNow(simulatorUrl);
+    await polledIn(page, page.locator('.status-badge', { hasText: 'Success' }));
     expect(await detailValue('Reference')).toBe(reference);
     expect(await detailValue('Amount')).toBe('130 KES');
     expect(await detailValue('M-PESA Receipt')).toMatch(/^[A-Z0-9]{10}$/);

@@ -6,14 +6,15 @@
  * history's own tests do.
  */
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { withApiDatabase } from './api-database.ts';
 import { launchBrowser } from './browser.ts';
 import { DESKTOP, PHONE } from './page-checks.ts';
 import { storedPayment } from '../apps/api/src/test/stored-payment.ts';
+import { stack } from './stack.ts';
 
-const appUrl = inject('appUrl');
+const { appUrl } = stack();
 const PREFIX = 'EXPO-';
 const DAY = '2026-11-10';
 

@@ -4,11 +4,12 @@
  * rather than pushing it down when /api/config answers, and what each screen loads afterwards
  * (the history's figures, a payment's details) takes no room from what is already shown.
  */
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, phonePage } from './browser.ts';
+import { stack } from './stack.ts';
 
-const appUrl = inject('appUrl');
+const { appUrl } = stack();
 
 let browser: Browser;
 beforeAll(async () => {

@@ -6,14 +6,15 @@
  * axe finds nothing in either colour scheme. The payments are written straight into the API's
  * database.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { withApiDatabase } from './api-database.ts';
 import { fitsWidth, launchBrowser } from './browser.ts';
 import { axeViolations, DESKTOP, PHONE } from './page-checks.ts';
 import { storedPayment } from '../apps/api/src/test/stored-payment.ts';
+import { stack } from './stack.ts';
 
-const appUrl = inject('appUrl');
+const { appUrl } = stack();
 const PREFIX = 'PHONE-';
 
 let browser: Browser;

@@ -4,13 +4,15 @@
  * are written straight into the API's database: sixty through the simulator would take minutes.
  */
 import fs from 'node:fs';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { withApiDatabase } from './api-database.ts';
 import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
 import { storedPayment } from '../apps/api/src/test/stored-payment.ts';
+import { stack } from './stack.ts';
+import { POLL_INTERVAL_MS, polledIn } from './time.ts';
 
-const appUrl = inject('appUrl');
+const { appUrl } = stack();
 const PREFIX = 'HIST-';
 const SHOP_PHONE = '254711999001';
 
@@ -97,6 +99,8 @@ describe('the history', () => {
         .insertInto('transactions')
         .values(storedPayment('live-001', at, { reference: 'LIVE-001', status: 'pending' }))
         .execute();
+      // The page's clock, moved on rather than waited for: the polls are its timers.
+      await page.clock.install();
       await page.goto(`${appUrl}/transactions?q=LIVE-`);
       const status = page.locator('td[data-label="Status"]');
       await expect.poll(() => status.textContent()).toBe('Pending');
@@ -106,12 +110,15 @@ describe('the history', () => {
         .set({ status: 'success', mpesa_receipt_number: 'LIV3E2E001', result_code: '0' })
         .where('id', '=', 'live-001')
         .execute();
-      await expect.poll(() => status.textContent(), { timeout: 12_000 }).toBe('Success');
+      await polledIn(page, status.getByText('Success', { exact: true }));
       const asked: string[] = [];
       page.on('request', (request) => {
         if (request.url().includes('/api/mpesa/transactions?')) asked.push(request.url());
       });
-      await page.waitForTimeout(6_000);
+      // Past two of the 5 s polls there would have been, in the page's time, and a second of ours.
+      await page.clock.fastForward(POLL_INTERVAL_MS);
+      await page.clock.fastForward(POLL_INTERVAL_MS);
+      await page.waitForTimeout(1_000);
       expect(asked).toEqual([]);
     });
   });

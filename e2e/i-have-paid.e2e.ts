@@ -4,13 +4,14 @@
  * 15 s of the press. In English and in Kiswahili, at 360 and 1280 px, with axe's view of the
  * pending page and its button.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { fitsWidth, launchBrowser } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations, newContext } from './page-checks.ts';
+import { stack } from './stack.ts';
+import { moveSimulatorClock } from './time.ts';
 
-const appUrl = inject('appUrl');
-const simulatorUrl = inject('simulatorUrl');
+const { appUrl, simulatorUrl } = stack();
 
 let browser: Browser;
 let page: Page;
@@ -94,6 +95,8 @@ describe.each([
   const words = WORDS[language];
   it('tells a payer whose callback was lost that they paid, within 15 s of pressing', async () => {
     const close = await openPage(viewport, words.locale);
+    // The page's clock, to bring the button's wait on rather than sit through it.
+    await page.clock.install();
     await page.goto(appUrl);
     await page.getByLabel(words.phone).fill(await paidWithoutCallback());
     await page.getByLabel(words.amount).fill('250');
@@ -109,8 +112,12 @@ describe.each([
       'button-secondary',
     );
 
-    // The button comes after a short wait (15 s after the payment started).
+    // The button comes after a short wait (15 s after the payment started), not before. The 15 s
+    // pass on both clocks: the simulator's (which has taken the payment by then) and the page's.
     const button = page.getByRole('button', { name: words.paid });
+    expect(await button.count()).toBe(0);
+    await moveSimulatorClock(simulatorUrl, 15);
+    await page.clock.fastForward(15_000);
     await button.waitFor({ timeout: 20_000 });
     expect(await fitsWidth(page)).toBe(true);
     expect(await axeViolations(page)).toEqual([]);

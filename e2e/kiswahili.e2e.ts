@@ -6,13 +6,14 @@
  * 1280 px. The history, the export, "I have paid" and the operators' screens are checked in both
  * languages in their own files.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { fitsWidth, launchBrowser } from './browser.ts';
 import { axeViolations, DESKTOP, PHONE } from './page-checks.ts';
+import { stack } from './stack.ts';
+import { settleNow } from './time.ts';
 
-const appUrl = inject('appUrl');
-const simulatorUrl = inject('simulatorUrl');
+const { appUrl, simulatorUrl } = stack();
 
 let browser: Browser;
 beforeAll(async () => {
@@ -138,6 +139,8 @@ describe.each([
       body: JSON.stringify({ phoneNumber: await phoneAnswering('2001'), amount: 7 }),
     });
     const { transactionId } = (await answer.json()) as { transactionId: string };
+    // Its callback now rather than 5 s after the push: the page opens on the failed payment.
+    await settleNow({ appUrl, simulatorUrl }, transactionId, 'failed');
     const { context, page, errors } = await openContext(viewport, words.locale);
     await page.goto(`${appUrl}/transactions/${transactionId}`);
     await page.getByRole('heading', { name: words.title, exact: true }).waitFor();

@@ -4,7 +4,7 @@
  * answer in its console ("Failed to load resource"): here they are expected (a payer asking for
  * the history), so only other console errors fail a test.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { fitsWidth, launchBrowser } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations, newContext } from './page-checks.ts';
@@ -14,8 +14,10 @@ import {
   withAppDatabase,
   type OperatorsApp,
 } from './operators-app.ts';
+import { stack } from './stack.ts';
+import { callbacksNow, polledIn } from './time.ts';
 
-const simulatorUrl = inject('simulatorUrl');
+const { simulatorUrl } = stack();
 const PASSWORD = 'correct horse battery staple';
 
 let browser: Browser;
@@ -59,6 +61,8 @@ async function openPage(
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await newContext(browser, viewport, locale);
   const page = await context.newPage();
+  // Its clock, moved on to the next poll once M-PESA has answered (time.ts).
+  await page.clock.install();
   const errors: string[] = [];
   page.on('console', (message) => {
     if (message.type() !== 'error') return;
@@ -128,7 +132,8 @@ describe('the payer, with the history for operators only', () => {
     const { context, page, errors } = await openPage(PHONE);
     paidPhone = await phoneAnswering('0');
     paidUrl = await pay(page, local(paidPhone), '120', 'E2E OPS PAID');
-    await page.locator('.status-badge', { hasText: 'Success' }).waitFor({ timeout: 20_000 });
+    await callbacksNow(simulatorUrl);
+    await polledIn(page, page.locator('.status-badge', { hasText: 'Success' }));
     const shown = (await row(page, 'Phone Number').textContent()) ?? '';
     expect(shown).toMatch(/^07\d\d ••• \d{3}$/);
     expect(shown.slice(-3)).toBe(paidPhone.slice(-3));
@@ -153,7 +158,8 @@ describe('the payer, with the history for operators only', () => {
     const { context, page, errors } = await openPage(PHONE);
     const phone = await phoneAnswering('1037');
     timedOutUrl = await pay(page, local(phone), '130', 'E2E OPS AGAIN');
-    await page.locator('.status-badge', { hasText: 'Timeout' }).waitFor({ timeout: 20_000 });
+    await callbacksNow(simulatorUrl);
+    await polledIn(page, page.locator('.status-badge', { hasText: 'Timeout' }));
     expect(await page.getByRole('link', { name: 'Try again' }).count()).toBe(1);
     await page.reload();
     await page.locator('.status-badge', { hasText: 'Timeout' }).waitFor();
@@ -213,7 +219,8 @@ describe('payment requests by the shop', () => {
       .getByText(/Waiting for the customer|The customer paid/)
       .first()
       .waitFor();
-    await page.locator('.status-badge', { hasText: 'Success' }).waitFor({ timeout: 20_000 });
+    await callbacksNow(simulatorUrl);
+    await polledIn(page, page.locator('.status-badge', { hasText: 'Success' }));
     expect(await row(page, 'Phone Number').textContent()).toBe(phone);
     expect(await axeViolations(page)).toEqual([]);
     expect(await fitsWidth(page)).toBe(true);

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
+import { stack } from './stack.ts';
+import { REDIRECT_DELAY_MS, settleNow, shownPayment } from './time.ts';
 
-const appUrl = inject('appUrl');
-const simulatorUrl = inject('simulatorUrl');
+const { appUrl, simulatorUrl } = stack();
 
 let browser: Browser;
 let page: Page;
@@ -20,6 +21,8 @@ afterAll(async () => {
 beforeEach(async () => {
   await fetch(`${simulatorUrl}/_sim/reset`, { method: 'POST' });
   ({ page, errors } = await phonePage(browser));
+  // The page's clock, moved on to its next poll once a callback is in (time.ts).
+  await page.clock.install();
   expectedErrors = [];
   return async () => {
     await page.context().close();
@@ -64,7 +67,8 @@ describe('paying with M-PESA in the browser', () => {
     expect(await page.locator('.status-badge').textContent()).toBe('Pending');
     expect(await fitsWidth(page)).toBe(true);
 
-    // The simulator calls back after 5 s; the page asks again every 5 s.
+    // The simulator calls back (5 s after the push, now); the page asks again (every 5 s).
+    await settleNow({ appUrl, simulatorUrl }, shownPayment(page), 'success', page);
     await page.locator('.status-badge', { hasText: 'Success' }).waitFor({ timeout: 20_000 });
     expect(await page.getByText('Please complete the payment on your phone.').count()).toBe(0);
     expect(await detailValue('M-PESA Receipt')).toMatch(/^[A-Z0-9]{10}$/);
@@ -75,7 +79,12 @@ describe('paying with M-PESA in the browser', () => {
 
   it('pays 0700001032 and sees Cancelled, then both payments in the history', async () => {
     await pay('0700001032', '75', 'E2E cancel');
+    await page
+      .getByText('Payment initiated! Check your phone to complete the transaction.')
+      .waitFor();
+    await page.clock.fastForward(REDIRECT_DELAY_MS);
     await page.waitForURL(/\/transactions\/[0-9a-f-]{36}$/, { timeout: 10_000 });
+    await settleNow({ appUrl, simulatorUrl }, shownPayment(page), 'cancelled', page);
     await page.locator('.status-badge', { hasText: 'Cancelled' }).waitFor({ timeout: 20_000 });
     expect(await detailValue('Response')).toBe('Request Cancelled by user.');
 

@@ -6,7 +6,7 @@
  * whole row opens its payment; axe finds nothing on any of it. The history is written straight
  * into the API's database.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { withApiDatabase } from './api-database.ts';
 import { fitsWidth, launchBrowser } from './browser.ts';
@@ -21,8 +21,9 @@ import {
   wrappedCells,
 } from './page-checks.ts';
 import { storedPayment } from '../apps/api/src/test/stored-payment.ts';
+import { stack } from './stack.ts';
 
-const appUrl = inject('appUrl');
+const { appUrl } = stack();
 const PREFIX = 'ROWS-';
 const LONG_REFERENCE = `${PREFIX}${'Quarterly service charge for flat 4B '.repeat(3)}`.slice(
   0,

@@ -7,13 +7,14 @@
  * (`context.setOffline`), so no request leaves the browser; "no answer" is a request held by the
  * test and never answered.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations, newContext, sticksOut } from './page-checks.ts';
+import { stack } from './stack.ts';
+import { callbacksNow, polledIn } from './time.ts';
 
-const appUrl = inject('appUrl');
-const simulatorUrl = inject('simulatorUrl');
+const { appUrl, simulatorUrl } = stack();
 
 const SENT = 'Payment initiated! Check your phone to complete the transaction.';
 const REDIRECT = 'Opening this payment’s details in 3 seconds.';
@@ -216,12 +217,15 @@ describe.each([
       body: JSON.stringify({ outcome: '2001' }),
     });
     expect(told.status).toBe(200);
+    // The page's clock, moved on to its next poll once the callback is in (time.ts).
+    await page.clock.install();
     await fillForm(phone, '33');
     await page.getByLabel('Reference').fill('E2E try again');
     await page.getByLabel('Description').fill('Bus fare');
     await page.getByRole('button', { name: 'Pay with M-PESA' }).click();
     await page.waitForURL(/\/transactions\/[0-9a-f-]{36}$/, { timeout: 10_000 });
-    await page.locator('.status-badge', { hasText: 'Failed' }).waitFor({ timeout: 20_000 });
+    await callbacksNow(simulatorUrl);
+    await polledIn(page, page.locator('.status-badge', { hasText: 'Failed' }));
 
     const row = (label: string) =>
       page.locator('.detail-row', { has: page.locator('dt', { hasText: label }) }).locator('dd');

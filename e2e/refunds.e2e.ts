@@ -7,7 +7,7 @@
  * This file starts an API of its own (HISTORY_ACCESS=operators) with a till of its own, which it
  * registers with the simulator at start-up as a shop's server does.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations } from './page-checks.ts';
@@ -18,8 +18,10 @@ import {
   startOperatorsApp,
   type OperatorsApp,
 } from './operators-app.ts';
+import { stack } from './stack.ts';
+import { REDIRECT_DELAY_MS, callbacksNow, polledIn } from './time.ts';
 
-const simulatorUrl = inject('simulatorUrl');
+const { simulatorUrl } = stack();
 const PASSWORD = 'correct horse battery staple';
 const TILL = '600555';
 
@@ -69,8 +71,12 @@ afterAll(async () => {
   await app?.stop();
 });
 
-const openPage = (viewport: { width: number; height: number }) =>
-  pageKeepingErrors(browser, viewport);
+/** A page whose clock the test moves on to its next poll once M-PESA has answered (time.ts). */
+async function openPage(viewport: { width: number; height: number }) {
+  const opened = await pageKeepingErrors(browser, viewport);
+  await opened.page.clock.install();
+  return opened;
+}
 const signIn = (page: Page, name: string) => signInAs(app, page, name, PASSWORD);
 
 let numbers = 0;
@@ -99,8 +105,10 @@ async function refund(page: Page, amount: string, reason: string) {
   expect(await axeViolations(page)).toEqual([]);
   await form.getByRole('button', { name: new RegExp(`^Refund .*${amount}`) }).click();
   await page.getByText('Sent to M-PESA, waiting for its answer.', { exact: true }).waitFor();
-  // The simulator posts the reversal's Result after SIM_CALLBACK_DELAY_MS; the page asks every 5 s.
-  await page.getByText(/^Refunded on .*M-PESA receipt [A-Z0-9]{10}\./).waitFor({ timeout: 30_000 });
+  // The simulator posts the reversal's Result after SIM_CALLBACK_DELAY_MS (now); the page asks
+  // every 5 s.
+  await callbacksNow(simulatorUrl);
+  await polledIn(page, page.getByText(/^Refunded on .*M-PESA receipt [A-Z0-9]{10}\./), 30_000);
   await page.locator('.status-badge', { hasText: 'Refunded' }).waitFor();
 }
 
@@ -113,9 +121,12 @@ describe('refunds', () => {
     await payer.page.getByLabel('Amount (KES)').fill('150');
     await payer.page.getByLabel('Reference').fill('E2E REFUND');
     await payer.page.getByRole('button', { name: 'Pay with M-PESA' }).click();
+    await payer.page.getByText(/^Payment initiated!/).waitFor();
+    await payer.page.clock.fastForward(REDIRECT_DELAY_MS);
     await payer.page.waitForURL(/\/transactions\/[0-9a-f-]{36}$/, { timeout: 15_000 });
     const paymentUrl = payer.page.url();
-    await payer.page.locator('.status-badge', { hasText: 'Success' }).waitFor({ timeout: 20_000 });
+    await callbacksNow(simulatorUrl);
+    await polledIn(payer.page, payer.page.locator('.status-badge', { hasText: 'Success' }));
     const paid = walletOf(await ledger(), phone);
 
     const cashier = await openPage(DESKTOP);

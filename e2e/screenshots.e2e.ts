@@ -13,15 +13,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import type { InitiatePaymentResponse, TransactionListResponse } from '@mpesa/shared/contract';
 import { ROOT } from '../scripts/lib.ts';
 import { launchBrowser } from './browser.ts';
 import { DESKTOP, PHONE } from './page-checks.ts';
+import { stack } from './stack.ts';
 
-const appUrl = inject('appUrl');
-const simulatorUrl = inject('simulatorUrl');
+const { appUrl, simulatorUrl } = stack();
 const UPDATE = process.env.UPDATE_SCREENSHOTS === '1';
 const folder = UPDATE
   ? path.join(ROOT, 'docs/screenshots')

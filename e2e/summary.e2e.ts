@@ -3,14 +3,15 @@
  * the last 13 business days gets a known mix, so the chart's table must show exactly it, and the
  * last 7 days must be today's figures (which other tests add to) plus the six days before.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { withApiDatabase } from './api-database.ts';
 import { businessDayOf, previousDay } from '../apps/api/src/lib/business-day.ts';
 import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
 import { storedPayment } from '../apps/api/src/test/stored-payment.ts';
+import { stack } from './stack.ts';
 
-const appUrl = inject('appUrl');
+const { appUrl } = stack();
 const ZONE = 'Africa/Nairobi';
 
 /** The seeded days, 1 to 13 business days ago, and what each holds. */

@@ -3,13 +3,14 @@
  * a payment made in the form followed from saving to the simulator's callback, the receipt copied
  * by keyboard, and axe's view of the screen with both showing.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
 import { axeViolations as violations } from './page-checks.ts';
+import { stack } from './stack.ts';
+import { REDIRECT_DELAY_MS, settleNow, shownPayment } from './time.ts';
 
-const appUrl = inject('appUrl');
-const simulatorUrl = inject('simulatorUrl');
+const { appUrl, simulatorUrl } = stack();
 
 const SENT = 'Payment initiated! Check your phone to complete the transaction.';
 // The step that settled the payment says its status in words before its sentence.
@@ -31,6 +32,8 @@ afterAll(async () => {
 beforeEach(async () => {
   await fetch(`${simulatorUrl}/_sim/reset`, { method: 'POST' });
   ({ page, errors } = await phonePage(browser));
+  // The page's clock, moved on to the redirect and to the next poll (time.ts).
+  await page.clock.install();
   return async () => {
     await page.context().close();
     expect(errors).toEqual([]);
@@ -63,11 +66,15 @@ describe('the timeline on the Transaction Details screen', () => {
     await page.getByLabel('Reference').fill('E2E timeline');
     await page.getByRole('button', { name: 'Pay with M-PESA' }).click();
     await page.getByText(SENT).waitFor();
+    await page.clock.fastForward(REDIRECT_DELAY_MS);
     await page.waitForURL(/\/transactions\/[0-9a-f-]{36}$/, { timeout: 10_000 });
 
     const timeline = page.getByRole('region', { name: 'Timeline' });
     await timeline.getByText(ACCEPTED).waitFor();
-    // Still pending: the callback comes after 5 s, and the timeline is asked again every 5 s.
+    // Still pending: the callback comes (5 s after the push, now), and the timeline is asked again
+    // (every 5 s).
+    expect(await timeline.getByText(PAID).count()).toBe(0);
+    await settleNow({ appUrl, simulatorUrl }, shownPayment(page), 'success', page);
     await timeline.getByText(PAID).waitFor({ timeout: 20_000 });
 
     const titles = await timeline.locator('li .timeline-event-title').allTextContents();
@@ -116,6 +123,7 @@ describe('the timeline on the Transaction Details screen', () => {
     });
     expect(answer.status).toBe(200);
     const { transactionId } = await answer.json();
+    await settleNow({ appUrl, simulatorUrl }, transactionId, 'success');
 
     // axe is injected as a script, which the page's own Content-Security-Policy would rightly refuse.
     const context = await browser.newContext({

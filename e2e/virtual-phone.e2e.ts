@@ -1,12 +1,13 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
+import { stack } from './stack.ts';
+import { REDIRECT_DELAY_MS, callbacksNow, settleNow, shownPayment } from './time.ts';
 
-const appUrl = inject('appUrl');
-const simulatorUrl = inject('simulatorUrl');
+const { appUrl, simulatorUrl } = stack();
 
 let browser: Browser;
 let app: Page;
@@ -30,6 +31,8 @@ beforeEach(async () => {
   const handset = await phonePage(browser);
   app = payer.page;
   phone = handset.page;
+  // The app's clock, moved on to the redirect and to the next poll (time.ts).
+  await app.clock.install();
   errors = [];
   expectedErrors = [];
   return async () => {
@@ -47,6 +50,13 @@ async function payInApp(number: string, amount: string) {
   await app.getByLabel('Amount (KES)').fill(amount);
   await app.getByRole('button', { name: 'Pay with M-PESA' }).click();
   await app.getByText('Payment initiated! Check your phone to complete the transaction.').waitFor();
+  await app.clock.fastForward(REDIRECT_DELAY_MS);
+}
+
+/** The payment the app shows, once the phone has answered: its callback now, and the page's poll. */
+async function settled(status: string) {
+  await app.waitForURL(/\/transactions\/[0-9a-f-]{36}$/);
+  await settleNow({ appUrl, simulatorUrl }, shownPayment(app), status, app);
 }
 
 async function watchOnPhone(number: string) {
@@ -79,7 +89,7 @@ describe('the virtual phone', () => {
     );
     const receipt = text.slice(0, 10);
 
-    await app.waitForURL(/\/transactions\/[0-9a-f-]{36}$/);
+    await settled('success');
     await app.locator('.status-badge', { hasText: 'Success' }).waitFor({ timeout: 15_000 });
     // Once in the details (the timeline's callback names it too).
     expect(await app.locator('dd', { hasText: receipt }).count()).toBe(1);
@@ -90,7 +100,7 @@ describe('the virtual phone', () => {
     await payInApp('0711223344', '99');
     await phone.getByRole('button', { name: 'Cancel' }).click();
     await phone.locator('.sms-failed').waitFor();
-    await app.waitForURL(/\/transactions\/[0-9a-f-]{36}$/);
+    await settled('cancelled');
     await app.locator('.status-badge', { hasText: 'Cancelled' }).waitFor({ timeout: 15_000 });
   });
 
@@ -99,7 +109,7 @@ describe('the virtual phone', () => {
     await payInApp('0722334455', '15');
     await phone.getByLabel('Enter M-PESA PIN').fill('9999');
     await phone.getByRole('button', { name: 'OK' }).click();
-    await app.waitForURL(/\/transactions\/[0-9a-f-]{36}$/);
+    await settled('failed');
     await app.locator('.status-badge', { hasText: 'Failed' }).waitFor({ timeout: 15_000 });
     expect(
       await app.locator('dd', { hasText: 'The initiator information is invalid.' }).count(),
@@ -130,6 +140,7 @@ describe('the virtual phone', () => {
     await phone.goto(simulatorUrl);
     await payInApp('0700000001', '5');
     await phone.getByText(/POST \/mpesa\/stkpush\/v1\/processrequest → 200/).waitFor();
+    await callbacksNow(simulatorUrl);
     await phone
       .getByText(/callback #1 → .*\/api\/mpesa\/callback\/[A-Za-z0-9_-]{4}…\s+200/)
       .waitFor({ timeout: 15_000 });

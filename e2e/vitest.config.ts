@@ -1,13 +1,19 @@
 import { defineConfig } from 'vitest/config';
 
-/** Browser tests: web → API → simulator, in Debian's Chromium driven by playwright-core. */
+/**
+ * Browser tests: web → API → simulator, in Debian's Chromium driven by playwright-core. Files run
+ * two at a time, each worker on a stack of its own (global-setup.ts); E2E_WORKERS changes how many.
+ */
 export default defineConfig({
   test: {
     name: 'e2e',
     root: import.meta.dirname,
     include: ['**/*.e2e.ts'],
     globalSetup: ['./global-setup.ts'],
-    fileParallelism: false,
+    maxWorkers: Number(process.env.E2E_WORKERS ?? 2),
+    // expect.poll waits here for a page to come to a state, as a locator's waitFor does: Vitest's
+    // 1 s default is missed by a page still loading on a busy machine.
+    expect: { poll: { timeout: 10_000 } },
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

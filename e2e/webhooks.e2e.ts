@@ -9,7 +9,7 @@
  * deliveries every 100 ms, so that a test event goes at once.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations } from './page-checks.ts';
@@ -20,8 +20,9 @@ import {
   startOperatorsApp,
   type OperatorsApp,
 } from './operators-app.ts';
+import { stack } from './stack.ts';
 
-const simulatorUrl = inject('simulatorUrl');
+const { simulatorUrl } = stack();
 const PASSWORD = 'correct horse battery staple';
 const OWNER = 'Wanjiru Owner';
 

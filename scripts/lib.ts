@@ -42,6 +42,29 @@ const WEB_INPUTS = [
   'package.json',
 ].map((entry) => path.join(ROOT, entry));
 
+const SIMULATOR_INPUTS = [
+  'apps/simulator/src',
+  'apps/simulator/package.json',
+  'apps/simulator/tsconfig.build.json',
+  'tsconfig.base.json',
+].map((entry) => path.join(ROOT, entry));
+
+/**
+ * Builds the simulator's package (its `npm run build`, which `npm pack` runs as prepack) unless
+ * dist/ is newer than every source it comes from: the unit tests and the package check
+ * (scripts/simulator-package-check.ts) then pack one build with `--ignore-scripts`.
+ */
+export async function buildSimulatorIfNeeded(
+  log: (line: string) => void = console.log,
+): Promise<void> {
+  const dir = path.join(ROOT, 'apps/simulator');
+  const built = fs.statSync(path.join(dir, 'dist/server.js'), { throwIfNoEntry: false });
+  if (built && built.mtimeMs >= newestMtime(SIMULATOR_INPUTS)) return;
+  log('Building the simulator…');
+  const code = await run('npm', ['run', 'build', '--silent'], { cwd: dir });
+  if (code !== 0) throw new Error(`The simulator build failed (exit code ${code})`);
+}
+
 /** Builds the web app unless its build is newer than every source it comes from. */
 export async function buildWebIfNeeded(log: (line: string) => void = console.log): Promise<void> {
   const built = fs.statSync(path.join(ROOT, 'apps/web/dist/index.html'), { throwIfNoEntry: false });

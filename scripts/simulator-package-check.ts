@@ -1,10 +1,11 @@
 /**
- * The simulator as someone else's project gets it: `npm pack` of apps/simulator (which builds it),
- * the tarball installed into an empty folder outside this repository, `npx daraja-simulator`
- * started there, and a Daraja client's round trip against it: OAuth, an STK push for 0700000000
- * (which pays), the callback at a receiver of ours, an STK query; then a B2C payout and its
- * Result (b2c-round-trip.ts). Then the package's programmatic
- * API (`startSimulator`) from the same folder, and its types through `tsc`.
+ * The simulator as someone else's project gets it: `npm pack` of apps/simulator, built first as its
+ * prepack would (unless dist/ is newer than its sources: the unit tests build it too), the tarball
+ * installed into an empty folder outside this repository, `npx daraja-simulator` started there, and
+ * a Daraja client's round trip against it: OAuth, an STK push for 0700000000 (which pays), the
+ * callback at a receiver of ours, an STK query; then a B2C payout and its Result
+ * (b2c-round-trip.ts). Then the package's programmatic API (`startSimulator`) from the same folder,
+ * and its types through `tsc`.
  *
  * Run by `npm test` (scripts/test.ts). Installing needs the npm registry (or npm's cache), as
  * `npm ci` does. Any failure prints what the simulator said and exits 1; the folders are removed
@@ -14,7 +15,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT } from './lib.ts';
+import { ROOT, buildSimulatorIfNeeded } from './lib.ts';
 import {
   CheckFailed,
   check,
@@ -48,9 +49,14 @@ let failed = false;
 try {
   checkNoProjectAbove(appDir);
 
-  step('npm pack (builds dist/)');
+  step('npm run build (unless dist/ is up to date), npm pack');
+  await buildSimulatorIfNeeded(step);
   const packed = JSON.parse(
-    await exec('npm', ['pack', '--json', '--pack-destination', packDir], PACKAGE_DIR),
+    await exec(
+      'npm',
+      ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir],
+      PACKAGE_DIR,
+    ),
   ) as { filename: string; files: { path: string }[] }[];
   const tarball = path.join(packDir, packed[0]!.filename);
   const files = packed[0]!.files.map((file) => file.path);

@@ -15,7 +15,8 @@ const CLI = path.resolve(import.meta.dirname, 'operator-cli.ts');
 const PASSWORD = 'a long enough phrase';
 
 for (const dialect of DIALECTS) {
-  describe(`npm run operator (${dialect})`, () => {
+  // Each test starts the command several times, a second or more each on a busy machine.
+  describe(`npm run operator (${dialect})`, { timeout: 60_000 }, () => {
     let dir: string;
     let database: TestDatabase;
 
@@ -29,7 +30,16 @@ for (const dialect of DIALECTS) {
     });
 
     /** Runs the command with `input` on its standard input (a pipe, not a terminal). */
-    const operator = (args: string[], input = '') =>
+    const operator = async (args: string[], input = '') => {
+      let ran = await once(args, input);
+      // The command line migrates first, over every schema: another test dropping its own at that
+      // moment fails it (as test/test-db.ts's migrateBesideOthers says), and it is run again.
+      for (let retry = 0; retry < 3 && ran.output.includes('migrations failed'); retry++) {
+        ran = await once(args, input);
+      }
+      return ran;
+    };
+    const once = (args: string[], input: string) =>
       new Promise<{ code: number; output: string }>((resolve) => {
         const child = execFile(
           process.execPath,
@@ -108,7 +118,9 @@ for (const dialect of DIALECTS) {
 
     it('revokes the keys of an owner it removes or makes a cashier, saying so, with a line each', async () => {
       for (const name of ['Amina', 'Zuri', 'Kito']) {
-        await operator(['add', name, '--role', 'owner'], `${PASSWORD}\n`);
+        expect(await operator(['add', name, '--role', 'owner'], `${PASSWORD}\n`)).toMatchObject({
+          code: 0,
+        });
       }
       const ids = Object.fromEntries((await stored()).map((row) => [row.name, row.id]));
       const now = new Date();

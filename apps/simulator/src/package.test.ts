@@ -11,6 +11,7 @@ import { builtinModules } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import semver from 'semver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSimulatorIfNeeded } from '../../../scripts/lib.ts';
 import { buildSimulator, type Simulator } from './app.ts';
 import { FORCED_NUMBERS } from './catalogue.ts';
 import { SETTING_FLAGS } from './cli.ts';
@@ -26,6 +27,7 @@ const manifest = JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, 'package.json
   engines: { node: string };
   bin: Record<string, string>;
   files: string[];
+  scripts: Record<string, string>;
   dependencies: Record<string, string>;
 };
 
@@ -159,10 +161,19 @@ describe('the package', () => {
     expect(problems).toEqual([]);
   });
 
+  it('builds dist/ when packed', () => {
+    expect(manifest.scripts.prepack).toBe('npm run build');
+  });
+
   it('holds the SecurityCredential key pair, where its built code finds it', async () => {
-    // `npm pack` builds dist/ (prepack) and lists what the tarball would hold.
+    // The build `npm pack` would run as prepack, made once per change (the package check packs
+    // it too), and what the tarball would hold.
+    await buildSimulatorIfNeeded();
     const [packed] = JSON.parse(
-      execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: PACKAGE_DIR, encoding: 'utf8' }),
+      execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+        cwd: PACKAGE_DIR,
+        encoding: 'utf8',
+      }),
     ) as { files: { path: string }[] }[];
     const files = packed!.files.map((file) => file.path);
     expect(files).toEqual(

@@ -114,7 +114,7 @@ for (const dialect of DIALECTS) {
   describe(`the event kinds migration (${dialect})`, () => {
     let database: TestDatabase;
     beforeEach(async () => {
-      database = await createTestDatabase(dialect);
+      database = await createTestDatabase(dialect, { runMigrations: true });
     });
     afterEach(async () => {
       await database.destroy();

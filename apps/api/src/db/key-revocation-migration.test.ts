@@ -21,7 +21,7 @@ for (const dialect of DIALECTS) {
   describe(`the key revocation migration (${dialect})`, () => {
     let database: TestDatabase;
     beforeEach(async () => {
-      database = await createTestDatabase(dialect);
+      database = await createTestDatabase(dialect, { runMigrations: true });
     });
     afterEach(async () => {
       await database.destroy();

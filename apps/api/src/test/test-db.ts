@@ -2,10 +2,22 @@
  * Every database test runs once per dialect, in the style of Kysely's own suite: SQLite always,
  * PostgreSQL when TEST_DATABASE_URL names a server. Each run gets its own database (SQLite in memory)
  * or its own schema (PostgreSQL), dropped afterwards.
+ *
+ * Under Vitest each is a copy of the migrated template the run made once (template-db.ts) rather
+ * than 15 migrations run again. A test that migrates itself (down, step by step) asks for
+ * `runMigrations`; an SQLite file, and any database made outside Vitest (the benches), is migrated.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createDb, migrateToLatest, type DbHandle, type DialectName } from '../db/create-db.ts';
+import {
+  copyPostgresTemplate,
+  copySqliteTemplate,
+  migrateBesideOthers,
+  type DatabaseTemplate,
+} from './template-db.ts';
+
+export { migrateBesideOthers };
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL?.trim() || undefined;
 
@@ -18,24 +30,44 @@ export interface TestDatabase extends DbHandle {
   destroy(): Promise<void>;
 }
 
+export interface TestDatabaseOptions {
+  /** An SQLite file instead of a database in memory (migrated, never copied). */
+  file?: string;
+  /** Run the migrations on this database rather than copy the migrated template. */
+  runMigrations?: boolean;
+}
+
+/** The run's template (global-setup.ts), or undefined outside Vitest. */
+async function runTemplate(): Promise<DatabaseTemplate | undefined> {
+  if (!process.env.VITEST) return undefined;
+  const { inject } = await import('vitest');
+  return inject('databaseTemplate');
+}
+
 export async function createTestDatabase(
   dialect: DialectName,
-  options: { file?: string } = {},
+  options: TestDatabaseOptions = {},
 ): Promise<TestDatabase> {
+  const template = options.runMigrations ? undefined : await runTemplate();
   if (dialect === 'sqlite') {
     const url = options.file ?? ':memory:';
     const handle = createDb(url);
-    await migrateToLatest(handle);
+    if (options.file === undefined && template) await copySqliteTemplate(handle, template.sqlite);
+    else await migrateToLatest(handle);
     return { ...handle, url, schema: undefined, destroy: () => handle.db.destroy() };
   }
   if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
   const schema = `test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA "${schema}"`);
-  await admin.end();
   const handle = createDb(TEST_DATABASE_URL, { schema, poolSize: 5 });
-  await migrateBesideOthers(handle);
+  if (template?.postgres) {
+    await copyPostgresTemplate(handle, schema, template.postgres);
+  } else {
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA "${schema}"`);
+    await admin.end();
+    await migrateBesideOthers(handle);
+  }
   return {
     ...handle,
     url: TEST_DATABASE_URL,
@@ -48,21 +80,4 @@ export async function createTestDatabase(
       await cleanup.end();
     },
   };
-}
-
-/**
- * Migrates to `target` (the latest when undefined). Kysely's migrator looks for its tables with a
- * query over every schema the user may use (`has_schema_privilege` on each). Another test dropping
- * its own schema at that moment fails the query with "schema … does not exist" (3F000) or
- * "relation … does not exist" (42P01), though ours is there: it is asked again.
- */
-export async function migrateBesideOthers(handle: DbHandle, target?: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    const { error } = target
-      ? await handle.migrator.migrateTo(target)
-      : await handle.migrator.migrateToLatest();
-    if (error === undefined) return;
-    const code = (error as { code?: string }).code;
-    if (!(code === '3F000' || code === '42P01') || attempt === 5) throw error;
-  }
 }

@@ -24,6 +24,8 @@ export function block(label, value) {
   heading.textContent = label;
   const pre = document.createElement('pre');
   pre.textContent = pretty(value) || '(empty)';
+  // A long body scrolls within its block (phone.css): focusable, so that a keyboard can scroll it.
+  pre.tabIndex = 0;
   wrap.append(heading, pre);
   return wrap;
 }

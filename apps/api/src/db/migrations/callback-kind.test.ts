@@ -38,7 +38,7 @@ for (const dialect of DIALECTS) {
   describe(`the callback kind migration (${dialect})`, () => {
     let database: TestDatabase;
     beforeEach(async () => {
-      database = await createTestDatabase(dialect);
+      database = await createTestDatabase(dialect, { runMigrations: true });
       await migrateTo(database, BEFORE);
     });
     afterEach(async () => {

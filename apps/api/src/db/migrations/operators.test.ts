@@ -30,7 +30,7 @@ for (const dialect of DIALECTS) {
   describe(`the operators migration (${dialect})`, () => {
     let database: TestDatabase;
     beforeEach(async () => {
-      database = await createTestDatabase(dialect);
+      database = await createTestDatabase(dialect, { runMigrations: true });
     });
     afterEach(async () => {
       await database.destroy();

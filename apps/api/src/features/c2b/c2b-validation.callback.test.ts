@@ -34,7 +34,11 @@ for (const dialect of DIALECTS) {
     async function ask(env: Record<string, string>, databaseGone = false, payload = BODY) {
       database = await createTestDatabase(dialect);
       ({ app } = await createTestApp({ database, env }));
-      if (databaseGone) await database.db.destroy();
+      if (databaseGone) {
+        await database.db.destroy();
+        // Gone indeed: nothing the app asks of it can be answered.
+        await expect(database.db.selectFrom('callbacks').selectAll().execute()).rejects.toThrow();
+      }
       const started = Date.now();
       const answer = await app.inject({
         method: 'POST',

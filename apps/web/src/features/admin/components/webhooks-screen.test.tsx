@@ -1,6 +1,6 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockApi, renderApp, type ApiCall } from '../../../test/render-app';
 
 const ok = (data: unknown, status = 200) => ({ status, body: { success: true, data } });
@@ -47,6 +47,7 @@ function delivery(extra: Record<string, unknown> = {}) {
 }
 
 beforeEach(() => localStorage.setItem('mpesa.signedIn', '1'));
+afterEach(() => vi.useRealTimers());
 
 /**
  * An owner signed in, with a CSRF token, one endpoint (or `endpoints`) and its deliveries;
@@ -245,6 +246,7 @@ describe('the Webhooks screen', () => {
   });
 
   it('asks again while a delivery is due, and stops once it is delivered', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     let asked = 0;
     const due = delivery({
       state: 'retrying',
@@ -260,12 +262,13 @@ describe('the Webhooks screen', () => {
     renderApp('/webhooks');
     const shown = await card();
     await within(shown).findByText('Failed: will be tried again');
-    expect(await within(shown).findByText('Delivered', undefined, { timeout: 4000 })).toBeVisible();
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    expect(await within(shown).findByText('Delivered')).toBeVisible();
     const attempts = within(shown)
       .getAllByRole('cell')
       .find((each) => each.dataset.label === 'Attempts');
     expect(attempts).toHaveTextContent('2');
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
     expect(api.count(`${ENDPOINTS}/ep1/deliveries?limit=20`)).toBe(2);
   });
 

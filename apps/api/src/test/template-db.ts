@@ -1,0 +1,210 @@
+/**
+ * The migrated database each test database is copied from, made once per run instead of running
+ * the migrations for every test: `database-template.setup.ts` (the api project's globalSetup) makes
+ * it and hands it to every test file, and createTestDatabase copies it.
+ *
+ * - SQLite: the statements `sqlite_master` holds after migrating a database in memory (tables,
+ *   then indexes, views and triggers) and the rows the migrations leave, replayed into each new
+ *   database in one transaction.
+ * - PostgreSQL: a schema of its own, migrated once and dropped at the end of the run, and a script
+ *   that makes a schema like it: each table by `LIKE` (columns, NOT NULL, defaults, collations),
+ *   its rows, then its constraints and indexes under their own names, as a migration down expects
+ *   to find them.
+ */
+import { randomBytes } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import pg from 'pg';
+import { createDb, migrateToLatest, type DbHandle } from '../db/create-db.ts';
+
+export interface DatabaseTemplate {
+  sqlite: SqliteTemplate;
+  /** Undefined when the run has no PostgreSQL (TEST_DATABASE_URL unset). */
+  postgres: PostgresTemplate | undefined;
+}
+
+export interface SqliteTemplate {
+  /** CREATE TABLE, then CREATE INDEX, VIEW and TRIGGER statements, as sqlite_master holds them. */
+  statements: string[];
+  /** The rows migrations leave (Kysely's own tables'), by table. */
+  rows: { table: string; rows: Record<string, unknown>[] }[];
+}
+
+export interface PostgresTemplate {
+  /** The migrated schema the script copies from: it must stay until the run ends. */
+  schema: string;
+  /** Run with search_path set to the new, empty schema. */
+  script: string;
+}
+
+/**
+ * Migrates to `target` (the latest when undefined). Kysely's migrator looks for its tables with a
+ * query over every schema the user may use (`has_schema_privilege` on each). Another test dropping
+ * its own schema at that moment fails the query with "schema … does not exist" (3F000) or
+ * "relation … does not exist" (42P01), though ours is there: it is asked again.
+ */
+export async function migrateBesideOthers(handle: DbHandle, target?: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const { error } = target
+      ? await handle.migrator.migrateTo(target)
+      : await handle.migrator.migrateToLatest();
+    if (error === undefined) return;
+    const code = (error as { code?: string }).code;
+    if (!(code === '3F000' || code === '42P01') || attempt === 5) throw error;
+  }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the template's tables, whatever they are
+type AnyDb = Kysely<any>;
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+// ---------------------------------------------------------------------------------------- SQLite
+
+export async function makeSqliteTemplate(): Promise<SqliteTemplate> {
+  const handle = createDb(':memory:');
+  try {
+    await migrateToLatest(handle);
+    const db = handle.db as AnyDb;
+    const { rows: objects } = await sql<{ type: string; name: string; sql: string }>`
+      select type, name, sql from sqlite_master
+      where sql is not null and name not like 'sqlite\\_%' escape '\\'
+      order by case type when 'table' then 0 when 'index' then 1 when 'view' then 2 else 3 end, rowid
+    `.execute(db);
+    const tables = objects.filter((each) => each.type === 'table').map((each) => each.name);
+    const { rows: sequence } = await sql<{ name: string }>`
+      select name from sqlite_master where type = 'table' and name = 'sqlite_sequence'
+    `.execute(db);
+    if (sequence.length > 0) tables.push('sqlite_sequence');
+    const rows: SqliteTemplate['rows'] = [];
+    for (const table of tables) {
+      const found = await db.selectFrom(table).selectAll().execute();
+      if (found.length > 0) rows.push({ table, rows: found });
+    }
+    return { statements: objects.map((each) => each.sql), rows };
+  } finally {
+    await handle.db.destroy();
+  }
+}
+
+/** Gives the new, empty SQLite database `handle` the template's schema and rows. */
+export async function copySqliteTemplate(
+  handle: DbHandle,
+  template: SqliteTemplate,
+): Promise<void> {
+  const db = handle.db as AnyDb;
+  await db.transaction().execute(async (trx) => {
+    for (const statement of template.statements) await sql.raw(statement).execute(trx);
+    for (const { table, rows } of template.rows) await trx.insertInto(table).values(rows).execute();
+  });
+}
+
+// ------------------------------------------------------------------------------------ PostgreSQL
+
+/** Migrates a new schema on the server at `url` and writes the script that copies it. */
+export async function makePostgresTemplate(url: string): Promise<PostgresTemplate> {
+  const schema = `test_template_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE SCHEMA ${quote(schema)}`);
+    const handle = createDb(url, { schema, poolSize: 1 });
+    try {
+      await migrateBesideOthers(handle);
+    } finally {
+      await handle.db.destroy();
+    }
+    return { schema, script: await copyScript(admin, schema) };
+  } catch (error) {
+    await admin.query(`DROP SCHEMA IF EXISTS ${quote(schema)} CASCADE`);
+    throw error;
+  } finally {
+    await admin.end();
+  }
+}
+
+export async function dropPostgresTemplate(url: string, template: PostgresTemplate): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`DROP SCHEMA IF EXISTS ${quote(template.schema)} CASCADE`);
+  } finally {
+    await admin.end();
+  }
+}
+
+async function copyScript(admin: pg.Client, template: string): Promise<string> {
+  await admin.query('BEGIN');
+  try {
+    // Names in the definitions below unqualified: they are then the new schema's.
+    await admin.query(`SET LOCAL search_path TO ${quote(template)}`);
+    const { rows: tables } = await admin.query<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_class c
+       WHERE c.relnamespace = $1::regnamespace AND c.relkind = 'r' ORDER BY c.oid`,
+      [template],
+    );
+    const { rows: constraints } = await admin.query<{ tbl: string; name: string; def: string }>(
+      `SELECT t.relname AS tbl, k.conname AS name, pg_get_constraintdef(k.oid) AS def
+       FROM pg_constraint k JOIN pg_class t ON t.oid = k.conrelid
+       WHERE k.connamespace = $1::regnamespace AND k.contype IN ('p', 'u', 'x', 'c', 'f')
+       ORDER BY CASE k.contype WHEN 'f' THEN 1 ELSE 0 END, k.oid`,
+      [template],
+    );
+    const { rows: indexes } = await admin.query<{ def: string }>(
+      `SELECT pg_get_indexdef(i.indexrelid) AS def FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+       WHERE c.relnamespace = $1::regnamespace AND NOT EXISTS (
+         SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid AND k.contype IN ('p', 'u', 'x'))
+       ORDER BY i.indexrelid`,
+      [template],
+    );
+    const { rows: others } = await admin.query<{ kind: string; name: string }>(
+      `SELECT c.relkind AS kind, c.relname AS name FROM pg_class c
+       WHERE c.relnamespace = $1::regnamespace AND c.relkind NOT IN ('r', 'i')`,
+      [template],
+    );
+    // Sequences (a serial column's default would name the template's), views and the like: the
+    // copy would share them or miss them. The migrations make none; one that does needs this
+    // script to learn it.
+    if (others.length > 0) {
+      const found = others.map(({ kind, name }) => `${name} (relkind ${kind})`).join(', ');
+      throw new Error(`The test database template cannot copy ${found}`);
+    }
+    const source = (table: string) => `${quote(template)}.${quote(table)}`;
+    const script: string[] = [];
+    for (const { name } of tables) {
+      script.push(
+        `CREATE TABLE ${quote(name)} (LIKE ${source(name)} INCLUDING ALL EXCLUDING CONSTRAINTS EXCLUDING INDEXES)`,
+      );
+    }
+    for (const { name } of tables) {
+      script.push(`INSERT INTO ${quote(name)} SELECT * FROM ${source(name)}`);
+    }
+    for (const { tbl, name, def } of constraints) {
+      script.push(`ALTER TABLE ${quote(tbl)} ADD CONSTRAINT ${quote(name)} ${def}`);
+    }
+    const qualified = new RegExp(
+      ` ON (ONLY )?(${quote(template)}|${template})\\.`.replaceAll('"', '\\"'),
+      'g',
+    );
+    for (const { def } of indexes) {
+      script.push(def.replace(qualified, (_match, only?: string) => ` ON ${only ?? ''}`));
+    }
+    return script.join(';\n');
+  } finally {
+    await admin.query('ROLLBACK');
+  }
+}
+
+/**
+ * Makes `schema` a copy of the template through `handle`'s own pool, whose connections have
+ * search_path set to `schema`: the statements, sent as one, run as one transaction there. The pool
+ * is then in use, as after migrating, so that destroying the handle closes it (Kysely's destroy
+ * does nothing to a pool it never opened, and a test of "the database is gone" would find it
+ * still there).
+ */
+export async function copyPostgresTemplate(
+  handle: DbHandle,
+  schema: string,
+  template: PostgresTemplate,
+): Promise<void> {
+  await sql.raw(`CREATE SCHEMA ${quote(schema)};\n${template.script}`).execute(handle.db);
+}
