@@ -1,5 +1,9 @@
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { useCompileCache } from './scripts/lib.ts';
+
+// The processes the tests start (the API, the command lines, the simulator) inherit it.
+useCompileCache();
 
 /** `npm run test:unit`: every workspace's unit, integration and component tests. Browser tests live in e2e/. */
 export default defineConfig({

@@ -1,4 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { useCompileCache } from '../scripts/lib.ts';
+
+// The stacks global-setup.ts starts inherit it.
+useCompileCache();
 
 /**
  * Browser tests: web → API → simulator, in Debian's Chromium driven by playwright-core. Files run

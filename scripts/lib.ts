@@ -5,6 +5,16 @@ import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 
+/**
+ * Lets every Node process started from here keep its compiled modules on disk and load them from
+ * there next time (Node's module compile cache, TypeScript's type stripping included): a process
+ * of the API loads some 500 modules, and the tests start hundreds of them. The cache is keyed by
+ * each file's contents, so a changed file is compiled afresh. NODE_COMPILE_CACHE="" turns it off.
+ */
+export function useCompileCache(): void {
+  process.env.NODE_COMPILE_CACHE ??= path.join(ROOT, 'node_modules/.cache/node-compile-cache');
+}
+
 /** Runs a command to completion with inherited output; resolves with its exit code. */
 export function run(command: string, args: string[], options: SpawnOptions = {}): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -56,6 +56,7 @@ for (const dialect of DIALECTS) {
           {
             env: {
               PATH: process.env.PATH ?? '',
+              NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? '',
               DATA_DIR: dir,
               DATABASE_URL: database.url,
               ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}),

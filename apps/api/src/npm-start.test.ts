@@ -36,6 +36,7 @@ describe('npm start', () => {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',
+        NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? '',
         PORT: String(await freePort()),
         DATA_DIR: dataDir,
         WEB_DIST_DIR: '/nonexistent-web-dist',
@@ -65,6 +66,7 @@ describe('the API at start-up', () => {
     const child = spawn(process.execPath, [path.join(ROOT, 'apps/api/src/server.ts')], {
       env: {
         PATH: process.env.PATH ?? '',
+        NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? '',
         PORT: String(await freePort()),
         DATA_DIR: '/dev/null/data',
         WEB_DIST_DIR: '/nonexistent-web-dist',

@@ -160,7 +160,13 @@ for (const dialect of DIALECTS) {
         .filter((entry) => entry.kind === 'callback' && entry.error);
       expect(lostCallbacks.length).toBeGreaterThan(0);
 
-      api = await startApiProcess({ ...env, MPESA_BASE_URL: daraja.url }, port);
+      // An unacknowledged push is given up once it can no longer be answered: 4 Daraja timeouts and
+      // 10 s after it started (the reconciliation lease). The restarted process's short timeout
+      // brings that to 14 s; the simulator answers its queries at once.
+      api = await startApiProcess(
+        { ...env, MPESA_BASE_URL: daraja.url, DARAJA_TIMEOUT_MS: '1000' },
+        port,
+      );
       try {
         const deadline = Date.now() + 30_000;
         let rows: { phoneNumber: string; status: string; responseDescription: string | null }[] =

@@ -100,7 +100,12 @@ describe('npm start', () => {
   it('refuses a SIM_HOST that leaves the simulator off 127.0.0.1, where the app looks for it', async () => {
     const start = path.resolve(import.meta.dirname, '../../../scripts/start.ts');
     const child = spawn(process.execPath, [start], {
-      env: { PATH: process.env.PATH ?? '', SIM_HOST: '10.1.2.3', PORT: '0' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? '',
+        SIM_HOST: '10.1.2.3',
+        PORT: '0',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -33,7 +33,11 @@ const options = (overrides: Partial<SeedOptions> = {}): SeedOptions => ({
 async function seedCli(args: string[], env: Record<string, string>) {
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH ?? '', ...env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? '',
+        ...env,
+      },
     });
     return { code: 0, output: stdout + stderr };
   } catch (error) {

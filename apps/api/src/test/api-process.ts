@@ -21,6 +21,7 @@ export async function startApiProcess(
   const child = spawn(process.execPath, [SERVER], {
     env: {
       PATH: process.env.PATH ?? '',
+      NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? '',
       HOST: '127.0.0.1',
       PORT: String(port),
       LOG_LEVEL: 'warn',

@@ -38,7 +38,11 @@ console.log(JSON.stringify({ token, status: push.status, push: await push.json()
 
 function runSdk(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   const child = spawn(process.execPath, ['--input-type=module', '-e', SDK], {
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? '',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     timeout: 15_000,
   });

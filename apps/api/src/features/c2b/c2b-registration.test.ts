@@ -141,6 +141,7 @@ describe('npm run c2b:register', () => {
         {
           env: {
             PATH: process.env.PATH ?? '',
+            NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? '',
             MPESA_BASE_URL: simulator.url,
             MPESA_CALLBACK_SECRET: 'secret-of-the-shop-0001',
             DATA_DIR: '/nonexistent-c2b-cli',
