@@ -24,6 +24,7 @@ import { withQueries } from '../../../lib/queries';
 import { historyWords, type HistoryWords } from '../history-words';
 import { statusWords } from '../status-words';
 import { ReferenceCell, referenceOf } from './reference-cell';
+import { detailsWords } from './details-words';
 import { ReceiptCheck } from './receipt-check';
 import '../money.css';
 
@@ -53,6 +54,7 @@ function TransactionTable({
   firstNew: { index: number; link: RefObject<HTMLAnchorElement | null> };
 }) {
   const words = useWords(historyWords);
+  const details = useWords(detailsWords);
   const statuses = useWords(statusWords);
   const language = useLanguage();
   return (
@@ -90,7 +92,7 @@ function TransactionTable({
                 to={paths.transaction(transaction._id)}
                 className="view-link"
                 aria-label={words.viewDetailsOf(
-                  referenceOf(transaction, words),
+                  referenceOf(transaction, words, details),
                   formatAmount(transaction.amount, language),
                   statuses[transaction.status],
                 )}
@@ -119,12 +121,17 @@ function useResultsFocus(
 ) {
   const count = useRef<HTMLParagraphElement>(null);
   const link = useRef<HTMLAnchorElement>(null);
-  const searched = useRef(false);
+  /**
+   * The search asked for, until its results are shown: results that come in the meantime (the
+   * page's first, on a slow phone, arriving after the search was asked for) are not its results,
+   * and focusing their count would lose focus when the search's replace them.
+   */
+  const searched = useRef<string | null>(null);
   const loadingMore = useRef(false);
   const [firstNew, setFirstNew] = useState(-1);
   useEffect(() => {
-    if (!loaded || !searched.current) return;
-    searched.current = false;
+    if (!loaded || searched.current !== searchText) return;
+    searched.current = null;
     count.current?.focus({ preventScroll: true });
     count.current?.scrollIntoView?.({ block: 'start' });
   }, [loaded, searchText]);
@@ -138,7 +145,8 @@ function useResultsFocus(
     firstNew: { index: firstNew, link },
     /** A search for other filters (the same ones change nothing on screen). */
     onSearch: (next: string) => {
-      if (next !== (searchText ? `?${searchText}` : '')) searched.current = true;
+      const asked = new URLSearchParams(next).toString();
+      if (asked !== searchText) searched.current = asked;
     },
     loadMore: () => {
       loadingMore.current = true;
