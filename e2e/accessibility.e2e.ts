@@ -29,13 +29,14 @@ afterAll(async () => {
 const violations = () => axeViolations(page);
 
 describe('accessibility', () => {
-  it('the Make Payment screen, also with a validation message showing', async () => {
+  it('the Make Payment screen, also with its validation messages showing', async () => {
     await page.goto(appUrl);
     await page.getByRole('heading', { name: 'M-PESA Payment', exact: true }).waitFor();
     await page.getByRole('link', { name: 'Open the Daraja simulator' }).waitFor();
     expect(await violations()).toEqual([]);
     await page.getByRole('button', { name: 'Pay with M-PESA' }).click();
-    await page.getByRole('alert').waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Amount must be at least 1 KES' }).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(2);
     expect(await violations()).toEqual([]);
     expect(await fitsWidth(page)).toBe(true);
   });

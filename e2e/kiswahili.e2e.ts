@@ -120,7 +120,7 @@ const FAILED_PAGE = {
       'PIN ya M-PESA haikuwa sahihi, kwa hiyo hakuna pesa iliyotoka. Jaribu tena ukitumia PIN yako ya M-PESA.',
     timeline: 'Matukio',
     step: /^Imeshindwa M-PESA ilituambia: hayakulipwa\.$/,
-    darajaWords: 'Maneno ya Daraja',
+    darajaWords: 'Maneno ya M-PESA yenyewe',
     notFound: 'Ukurasa haukupatikana',
   },
 };

@@ -170,6 +170,12 @@ describe('the payer, with the history for operators only', () => {
     await stranger.page.locator('.status-badge', { hasText: 'Timeout' }).waitFor();
     expect(await stranger.page.getByRole('link', { name: 'Try again' }).count()).toBe(0);
     expect(await stranger.page.content()).not.toContain(phone.slice(3));
+
+    // The payer's own tab fills in the number they typed, which their page shows only in part.
+    await page.getByRole('link', { name: 'Try again' }).click();
+    await page.getByLabel('Amount (KES)').waitFor();
+    expect(await page.getByLabel('Phone Number').inputValue()).toBe(local(phone));
+    expect(await page.getByLabel('Amount (KES)').inputValue()).toBe('130');
     expect([...errors, ...stranger.errors]).toEqual([]);
     await stranger.context.close();
     await context.close();

@@ -107,11 +107,13 @@ describe('paying with M-PESA in the browser', () => {
     expect(await page.getByText('Failed to fetch transaction details').count()).toBe(0);
   });
 
-  it('shows the specification’s validation messages, phone first', async () => {
+  it('shows the specification’s validation messages, phone first, every problem at once', async () => {
     await pay('12345', '0');
-    expect(await page.getByRole('alert').textContent()).toBe(
+    await page.getByRole('alert').first().waitFor();
+    expect(await page.getByRole('alert').allTextContents()).toEqual([
       'Please enter a valid Kenyan phone number',
-    );
+      'Amount must be at least 1 KES',
+    ]);
     await page.getByLabel('Phone Number').fill('0712345678');
     await page.getByRole('button', { name: 'Pay with M-PESA' }).click();
     await page.getByRole('alert').filter({ hasText: 'Amount must be at least 1 KES' }).waitFor();

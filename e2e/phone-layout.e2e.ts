@@ -165,9 +165,15 @@ describe.each([
         focused: document.activeElement === input,
       }));
 
+    // Both in trouble: each says so, and the first has the focus.
     await phone.fill('12345');
     await pay.click();
-    await page.getByRole('alert').waitFor();
+    await page.getByRole('alert').first().waitFor();
+    expect(await state(amount)).toEqual({
+      invalid: 'true',
+      description: 'Amount must be at least 1 KES',
+      focused: false,
+    });
     expect(await state(phone)).toEqual({
       invalid: 'true',
       description:
@@ -213,10 +219,11 @@ describe.each([
       expect(await sticksOut(page), path).toEqual([]);
       expect(await axeViolations(page), path).toEqual([]);
     }
-    // The form with its messages showing, too.
+    // The form with both its messages showing, too.
     await open('/', 'button:has-text("Pay with M-PESA")');
     await page.getByRole('button', { name: 'Pay with M-PESA' }).click();
-    await page.getByRole('alert').waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Amount must be at least 1 KES' }).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(2);
     expect(await sticksOut(page)).toEqual([]);
   });
 

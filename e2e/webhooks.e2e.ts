@@ -89,10 +89,10 @@ describe('webhooks', () => {
     const receiver = `${simulatorUrl}/_sim/webhooks/inbox`;
     await page.getByRole('button', { name: 'Use the simulator’s receiver' }).click();
     expect(await page.getByLabel('URL', { exact: true }).inputValue()).toBe(receiver);
-    expect(await page.getByRole('checkbox', { name: /A payment succeeded/ }).isChecked()).toBe(
-      true,
-    );
-    await page.getByRole('checkbox', { name: /A payment was refunded/ }).check();
+    // A new endpoint hears of every payment event unless its owner unticks some.
+    for (const box of await page.getByRole('checkbox').all())
+      expect(await box.isChecked()).toBe(true);
+    await page.getByRole('checkbox', { name: /The payer cancelled a payment/ }).uncheck();
     await page.getByRole('button', { name: 'Add endpoint' }).click();
 
     // The secret, this once.
@@ -106,6 +106,10 @@ describe('webhooks', () => {
 
     const endpoint = page.getByRole('article', { name: `Endpoint ${receiver}` });
     await endpoint.getByText('On: events are sent to it.').waitFor();
+    const heard = (await endpoint.textContent()) ?? '';
+    expect(heard).toContain('A till or paybill payment arrived');
+    expect(heard).toContain('A payment was refunded');
+    expect(heard).not.toContain('The payer cancelled a payment');
     await endpoint.getByRole('button', { name: `Send a test event: ${receiver}` }).click();
     const row = endpoint.locator('.webhook-deliveries tbody tr').first();
     // The list asks again every 2 s while a delivery is due.

@@ -80,9 +80,10 @@ const eventsField = z
   .min(1, { error: 'Choose at least one event to send.' })
   .max(WEBHOOK_EVENT_TYPES.length);
 
+/** A new endpoint: its URL, and the events it hears of (every one when left out). */
 export const createWebhookEndpointBodySchema = /* @__PURE__ */ z.object({
   url: urlField,
-  events: eventsField,
+  events: eventsField.default([...WEBHOOK_EVENT_TYPES]),
 });
 export type CreateWebhookEndpointBody = z.infer<typeof createWebhookEndpointBodySchema>;
 

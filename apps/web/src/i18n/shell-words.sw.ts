@@ -14,6 +14,7 @@ export const sw: ShellWords = {
   simulatorLink: 'Fungua kiigaji cha Daraja',
   simulatorAfter: 'ili kujibu maombi kwenye simu ya mfano.',
   screenLoadFailed: 'Ukurasa huu haukuweza kufunguka. Angalia mtandao wako kisha ujaribu tena.',
-  tryAgain: 'Jaribu tena',
+  // Loads the screen's code again; "Jaribu tena" is a payment's "Try again".
+  tryAgain: 'Pakia upya',
   languageFailed: 'Kiswahili hakikuweza kupakuliwa. Angalia mtandao wako kisha ujaribu tena.',
 };

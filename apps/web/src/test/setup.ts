@@ -11,4 +11,6 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
+  // What a tab keeps for itself (the numbers typed for "Try again") ends with each test.
+  globalThis.sessionStorage?.clear();
 });

@@ -4,6 +4,7 @@
  * private addresses are not allowed, a key with `webhooks:manage` at work, an audit line for each.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WEBHOOK_EVENT_TYPES } from '@mpesa/shared/contract-webhooks';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { signedInWorld, type Browser, type SignedInWorld } from '../../test/signed-in.ts';
 import { startReceiver, type Receiver } from '../../test/webhook-receiver.ts';
@@ -79,6 +80,12 @@ for (const dialect of DIALECTS) {
       expect(audit.map((each) => each.action)).toEqual(
         expect.arrayContaining(['webhook_endpoint_added', 'webhook_test_sent', 'webhook_resent']),
       );
+    });
+
+    it('subscribes a new endpoint to every payment event when its events are left out', async () => {
+      const added = await send('POST', '/api/webhooks/endpoints', { url: `${receiver.url}/all` });
+      expect(added.statusCode, added.body).toBe(201);
+      expect(added.json().data.endpoint.events).toEqual([...WEBHOOK_EVENT_TYPES]);
     });
 
     it('shows a short plain-text excerpt of an answer kept before excerpts were', async () => {

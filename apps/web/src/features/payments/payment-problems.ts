@@ -17,16 +17,16 @@ export interface Invalid {
   failure?: unknown;
 }
 
-/** The specification's checks, in its order (docs/product.md §5), each naming the field it is about. */
-export function validate(form: PaymentRequest): Invalid | null {
-  if (!isClientValidPhone(form.phoneNumber)) {
-    return { field: 'phoneNumber' };
-  }
+/**
+ * The specification's checks, in its order (docs/product.md §5), each naming the field it is
+ * about: every field in trouble at once, so that a payer corrects both in one go.
+ */
+export function validate(form: PaymentRequest): Invalid[] {
+  const problems: Invalid[] = [];
+  if (!isClientValidPhone(form.phoneNumber)) problems.push({ field: 'phoneNumber' });
   const amount = Number.parseFloat(form.amount);
-  if (Number.isNaN(amount) || amount < MIN_AMOUNT) {
-    return { field: 'amount' };
-  }
-  return null;
+  if (Number.isNaN(amount) || amount < MIN_AMOUNT) problems.push({ field: 'amount' });
+  return problems;
 }
 
 /**

@@ -5,6 +5,7 @@ import { ApiError, newIdempotencyKey } from '../../lib/api-client';
 import { paths } from '../../lib/paths';
 import { useInitiatePayment, type PaymentRequest } from './api/initiate-payment';
 import { repeatedPayment } from './repeat-payment';
+import { rememberTypedPhone } from './typed-phones';
 import { answeredByApi, fieldOf, validate, type Invalid } from './payment-problems';
 
 const EMPTY: PaymentRequest = { phoneNumber: '', amount: '', reference: '', description: '' };
@@ -28,7 +29,8 @@ export function usePaymentSubmission() {
   const payment = useInitiatePayment();
   // "Try again" on a payment that did not go through opens the form with its details.
   const [form, setForm] = useState<PaymentRequest>(() => repeatedPayment(state) ?? EMPTY);
-  const [invalid, setInvalid] = useState<Invalid | null>(null);
+  /** The fields in trouble, in the form's order. */
+  const [invalid, setInvalid] = useState<Invalid[]>([]);
   /** What went wrong (put in words where it is shown, in the language of the moment). */
   const [error, setError] = useState<{ failure: unknown } | null>(null);
   const [sent, setSent] = useState(false);
@@ -50,9 +52,9 @@ export function usePaymentSubmission() {
     event.preventDefault();
     if (busy.current) return;
     setError(null);
-    const problem = validate(form);
-    setInvalid(problem);
-    if (problem) return;
+    const problems = validate(form);
+    setInvalid(problems);
+    if (problems.length > 0) return;
     const request = requestFrom(form);
     const details = JSON.stringify(request);
     if (unanswered.current?.details !== details) {
@@ -62,6 +64,7 @@ export function usePaymentSubmission() {
     try {
       const response = await payment.send({ request, idempotencyKey: unanswered.current.key });
       unanswered.current = null;
+      rememberTypedPhone(response.transactionId, request.phoneNumber);
       // The form stays disabled until the page moves on: a second tap now would be a second payment.
       setSent(true);
       redirect.current = setTimeout(() => {
@@ -72,7 +75,7 @@ export function usePaymentSubmission() {
       // under the same key. The API's own answer (its body has a code) settles the key.
       if (!(failure instanceof ApiError) || answeredByApi(failure)) unanswered.current = null;
       const field = fieldOf(failure);
-      if (field) setInvalid({ field, failure });
+      if (field) setInvalid([{ field, failure }]);
       else setError({ failure });
       busy.current = false;
     }

@@ -8,5 +8,6 @@ export const sw: ConnectionWords = {
     `${why}, kwa hiyo huenda ukurasa huu umepitwa na wakati. Ilisasishwa mara ya mwisho: ${time}. Tunajaribu tena kila sekunde ${seconds}.`,
   notLoaded: (why, seconds) =>
     `${why}, kwa hiyo ukurasa huu bado haujaweza kufunguka. Tunajaribu tena kila sekunde ${seconds}.`,
-  retry: 'Jaribu tena',
+  // Not "Jaribu tena", the words of a payment's "Try again": this only loads the page again.
+  retry: 'Pakia upya',
 };

@@ -108,7 +108,9 @@ export function WebhookEndpointForm(props: {
   const config = useConfig();
   const [url, setUrl] = useState(props.initial?.url ?? '');
   const [events, setEvents] = useState<WebhookEventType[]>(
-    props.initial?.events ?? ['payment.succeeded'],
+    // A new endpoint hears of every payment event unless its owner unticks some: a shop that
+    // only ticked "succeeded" never heard of its till payments or refunds.
+    props.initial?.events ?? [...WEBHOOK_EVENTS],
   );
   const [missing, setMissing] = useState({ url: false, events: false });
   const input = useRef<HTMLInputElement>(null);

@@ -112,7 +112,7 @@ describe('the Webhooks screen', () => {
     expect(rows[2]).toHaveTextContent('Next try');
   });
 
-  it('adds an endpoint with the CSRF token, asks for what is missing, and shows its secret once', async () => {
+  it('adds an endpoint with the CSRF token, every event ticked at first, asks for what is missing, and shows its secret once', async () => {
     const api = webhooksApi(
       (call) =>
         call.path === ENDPOINTS && call.method === 'POST'
@@ -126,7 +126,11 @@ describe('the Webhooks screen', () => {
     await within(form)
       .findByText('No endpoints yet.')
       .catch(() => undefined);
-    await user.click(within(form).getByRole('checkbox', { name: /A payment succeeded/ }));
+    // Every payment event is ticked at first; with none, the form says so.
+    const events = within(form).getAllByRole('checkbox');
+    expect(events).toHaveLength(8);
+    for (const event of events) expect(event).toBeChecked();
+    for (const event of events) await user.click(event);
     await user.click(within(form).getByRole('button', { name: 'Add endpoint' }));
     expect(within(form).getByText('Enter the URL the events are sent to.')).toBeInTheDocument();
     expect(within(form).getByText('Choose at least one event.')).toBeInTheDocument();

@@ -8,24 +8,28 @@ import { paymentWords, type PaymentWords } from '../payment-words';
 export const PHONE_HINT_MORE = paymentWords.en.phoneHintMore;
 
 /** A checked field's message, under the field and named as its description. */
-function FieldError({ field, invalid, message }: { field: CheckedField } & Problem) {
-  if (invalid?.field !== field) return null;
+function FieldError({ field, invalid, messageOf }: { field: CheckedField } & Problems) {
+  const problem = invalid.find((each) => each.field === field);
+  if (!problem) return null;
   return (
     <p id={`${field}-error`} className="field-error" role="alert">
-      {message}
+      {messageOf(problem)}
     </p>
   );
 }
 
-/** The field in trouble, and what it says. */
-interface Problem {
-  invalid: Invalid | null;
-  message: string;
+/** The fields in trouble, and what each says. */
+interface Problems {
+  invalid: readonly Invalid[];
+  messageOf: (problem: Invalid) => string;
 }
 
+const inTrouble = (field: CheckedField, invalid: readonly Invalid[]) =>
+  invalid.some((each) => each.field === field);
+
 /** The ids that describe a field: its message first, when it has one, then its hint. */
-function describedBy(field: CheckedField, invalid: Invalid | null, hint?: string) {
-  const ids = [invalid?.field === field ? `${field}-error` : '', hint ?? ''].filter(Boolean);
+function describedBy(field: CheckedField, invalid: readonly Invalid[], hint?: string) {
+  const ids = [inTrouble(field, invalid) ? `${field}-error` : '', hint ?? ''].filter(Boolean);
   return ids.length > 0 ? ids.join(' ') : undefined;
 }
 
@@ -41,11 +45,11 @@ export function CheckedFields({
   update,
   words,
   invalid,
-  message,
+  messageOf,
   phoneInput,
   amountInput,
 }: FieldsProps &
-  Problem & {
+  Problems & {
     phoneInput: RefObject<HTMLInputElement | null>;
     amountInput: RefObject<HTMLInputElement | null>;
   }) {
@@ -65,7 +69,7 @@ export function CheckedFields({
           placeholder={words.phonePlaceholder}
           required
           aria-required="true"
-          aria-invalid={invalid?.field === 'phoneNumber'}
+          aria-invalid={inTrouble('phoneNumber', invalid)}
           aria-describedby={describedBy(
             'phoneNumber',
             invalid,
@@ -75,7 +79,7 @@ export function CheckedFields({
         {/* The specification's hint, then what it leaves out. */}
         <small id="phoneNumber-hint">{words.phoneHint}</small>
         <small id="phoneNumber-more">{words.phoneHintMore}</small>
-        <FieldError field="phoneNumber" invalid={invalid} message={message} />
+        <FieldError field="phoneNumber" invalid={invalid} messageOf={messageOf} />
       </div>
 
       <div className="form-group">
@@ -92,10 +96,10 @@ export function CheckedFields({
           placeholder={words.amountPlaceholder}
           required
           aria-required="true"
-          aria-invalid={invalid?.field === 'amount'}
+          aria-invalid={inTrouble('amount', invalid)}
           aria-describedby={describedBy('amount', invalid)}
         />
-        <FieldError field="amount" invalid={invalid} message={message} />
+        <FieldError field="amount" invalid={invalid} messageOf={messageOf} />
       </div>
     </>
   );

@@ -5,6 +5,7 @@ import { mockApi, renderApp } from '../../../test/render-app';
 import { SUCCESS_MESSAGE } from './payment-form';
 import { tryAgainState } from '../../transactions/components/transaction-details';
 import { transaction } from '../../../test/render-app';
+import { rememberTypedPhone, typedPhone } from '../typed-phones';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -43,15 +44,18 @@ describe('the Make Payment screen', () => {
     expect(screen.getByRole('button', { name: 'Pay with M-PESA' })).toBeEnabled();
   });
 
-  it('checks the phone number first, then the amount, and sends nothing until both pass', async () => {
+  it('checks the phone number, then the amount, shows every problem at once, and sends nothing until both pass', async () => {
     const api = mockApi(() => undefined);
     renderApp('/');
     fill({ 'Phone Number': '12345', 'Amount (KES)': '0' });
     submit();
-    expect(await screen.findByRole('alert')).toHaveTextContent(
+    const alerts = await screen.findAllByRole('alert');
+    expect(alerts.map((alert) => alert.textContent)).toEqual([
       'Please enter a valid Kenyan phone number',
-    );
+      'Amount must be at least 1 KES',
+    ]);
     expect(screen.getByLabelText('Phone Number')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('Amount (KES)')).toHaveAttribute('aria-invalid', 'true');
 
     fill({ 'Phone Number': '0712345678' });
     submit();
@@ -86,6 +90,8 @@ describe('the Make Payment screen', () => {
       const post = api.calls.find((call) => call.method === 'POST');
       expect((post?.body as { phoneNumber: string }).phoneNumber).toBe(phone);
       expect(screen.queryByText('Please enter a valid Kenyan phone number')).toBeNull();
+      // Kept in this tab for "Try again", as typed.
+      await vi.waitFor(() => expect(typedPhone('tx-9')).toBe(phone));
     },
   );
 
@@ -290,13 +296,16 @@ describe('the Make Payment screen on a real phone and network', () => {
     const amount = screen.getByLabelText('Amount (KES)');
     fill({ 'Phone Number': '12345', 'Amount (KES)': '0' });
     submit();
-    expect(await screen.findByRole('alert')).toHaveAttribute('id', 'phoneNumber-error');
+    const alerts = await screen.findAllByRole('alert');
+    expect(alerts.map((alert) => alert.id)).toEqual(['phoneNumber-error', 'amount-error']);
     expect(phone).toHaveAttribute('aria-invalid', 'true');
     expect(phone).toHaveAccessibleDescription(
       'Please enter a valid Kenyan phone number Format: 07XXXXXXXX or +2547XXXXXXXX 01… numbers too; spaces are fine.',
     );
+    // The first field to correct has the focus; the other says what is wrong with it too.
     expect(phone).toHaveFocus();
-    expect(amount).toHaveAttribute('aria-invalid', 'false');
+    expect(amount).toHaveAttribute('aria-invalid', 'true');
+    expect(amount).toHaveAccessibleDescription('Amount must be at least 1 KES');
 
     fill({ 'Phone Number': '0712345678' });
     submit();
@@ -431,8 +440,9 @@ describe('the Make Payment screen on a real phone and network', () => {
     expect(screen.getByLabelText('Description')).toHaveValue('School fees');
   });
 
-  it('leaves the phone for the payer to type when their page showed it only in part', () => {
+  it('leaves the phone for the payer to type when their page showed it only in part and this tab did not ask for it', () => {
     mockApi(() => undefined);
+    rememberTypedPhone('another-payment', '0700000001');
     renderApp({
       pathname: '/',
       state: tryAgainState(
@@ -442,6 +452,31 @@ describe('the Make Payment screen on a real phone and network', () => {
     expect(screen.getByLabelText('Phone Number')).toHaveValue('');
     expect(screen.getByLabelText('Amount (KES)')).toHaveValue(15);
     expect(screen.getByLabelText('Reference')).toHaveValue('INV-7');
+  });
+
+  it('fills in the number this tab typed for the payment, where its page showed it only in part', () => {
+    mockApi(() => undefined);
+    rememberTypedPhone('tx-7', '0700 000 001');
+    renderApp({
+      pathname: '/',
+      state: tryAgainState(
+        transaction({ _id: 'tx-7', phoneNumber: '0700 ••• 001', amount: 15, reference: 'INV-7' }),
+      ),
+    });
+    expect(screen.getByLabelText('Phone Number')).toHaveValue('0700 000 001');
+  });
+
+  it('leaves Reference and Description empty where the payment had their defaults', () => {
+    mockApi(() => undefined);
+    renderApp({
+      pathname: '/',
+      state: tryAgainState(
+        transaction({ amount: 15, reference: 'Payment', description: 'Payment for services' }),
+      ),
+    });
+    expect(screen.getByLabelText('Reference')).toHaveValue('');
+    expect(screen.getByLabelText('Description')).toHaveValue('');
+    expect(screen.getByLabelText('Amount (KES)')).toHaveValue(15);
   });
 
   it('opens empty when the navigation carries anything else', () => {

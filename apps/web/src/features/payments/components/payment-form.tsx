@@ -22,9 +22,11 @@ export function PaymentForm() {
   const amountInput = useRef<HTMLInputElement>(null);
   const errorBox = useRef<HTMLDivElement>(null);
 
-  // Focus goes to what needs the payer: the field to correct, or the reason the payment failed.
+  // Focus goes to what needs the payer: the first field to correct, or the reason the payment
+  // failed.
   useEffect(() => {
-    if (invalid) (invalid.field === 'amount' ? amountInput : phoneInput).current?.focus();
+    const first = invalid[0];
+    if (first) (first.field === 'amount' ? amountInput : phoneInput).current?.focus();
   }, [invalid]);
   useEffect(() => {
     if (error) errorBox.current?.focus();
@@ -69,7 +71,7 @@ export function PaymentForm() {
             update={update}
             words={words}
             invalid={invalid}
-            message={invalid ? invalidMessage(invalid, words, refusal) : ''}
+            messageOf={(problem) => invalidMessage(problem, words, refusal)}
             phoneInput={phoneInput}
             amountInput={amountInput}
           />

@@ -2,7 +2,20 @@ import { useLanguage, useWords } from '../../../i18n/words';
 import { formatAmount, formatDate } from '../../../lib/format';
 import type { Transaction } from '../api/transactions-api';
 import { CopyReceipt } from './copy-receipt';
-import { detailsWords } from './details-words';
+import { detailsWords, type DetailsWords } from './details-words';
+import { DEFAULT_DESCRIPTION, DEFAULT_REFERENCE } from '@mpesa/shared';
+
+/**
+ * A field the payer left empty holds its stored default (`Payment`, `Payment for services`), which
+ * the page says in its own language.
+ */
+function shownDefault(value: string, stored: string, said: string): string {
+  return value === stored ? said : value;
+}
+
+/** The reference as the page shows it (the history's rows too). */
+export const shownReference = (reference: string, words: DetailsWords) =>
+  shownDefault(reference, DEFAULT_REFERENCE, words.defaults.reference);
 
 /** A row of the details; `sentence` for a value that is a sentence, read best left-aligned. */
 function DetailRow({
@@ -65,10 +78,17 @@ function DetailList({
   return (
     <>
       <dl className={receipt ? 'details details-continues' : 'details'}>
-        <DetailRow label={words.reference} value={transaction.reference} />
+        <DetailRow label={words.reference} value={shownReference(transaction.reference, words)} />
         <DetailRow label={words.phoneNumber} value={transaction.phoneNumber} />
         <DetailRow label={words.amount} value={formatAmount(transaction.amount, language)} />
-        <DetailRow label={words.description} value={transaction.description} />
+        <DetailRow
+          label={words.description}
+          value={shownDefault(
+            transaction.description,
+            DEFAULT_DESCRIPTION,
+            words.defaults.description,
+          )}
+        />
         <DetailRow label={words.createdAt} value={formatDate(transaction.createdAt, language)} />
         {/* Beside the specification's rows, after them: only a till or paybill payment has these. */}
         {(transaction.channel === 'till' || transaction.channel === 'paybill') && (

@@ -30,6 +30,29 @@ function rows() {
 }
 
 describe('a payment’s page in Kiswahili, the payer’s view', () => {
+  it('says the defaults of fields the payer left empty in Kiswahili, and in English as stored', async () => {
+    mockApi((call) =>
+      call.path === DETAIL
+        ? answer(transaction({ reference: 'Payment', description: 'Payment for services' }))
+        : call.path === EVENTS
+          ? answer([])
+          : undefined,
+    );
+    renderApp('/transactions/tx-1');
+    await screen.findByText('Payment for services');
+    expect(rows().slice(0, 4)).toEqual([
+      ['Reference', 'Payment'],
+      ['Phone Number', '254712345678'],
+      ['Amount', expect.any(String)],
+      ['Description', 'Payment for services'],
+    ]);
+    await inKiswahili();
+    expect(rows().filter(([label]) => label === 'Kumbukumbu' || label === 'Maelezo')).toEqual([
+      ['Kumbukumbu', 'Malipo'],
+      ['Maelezo', 'Malipo ya huduma'],
+    ]);
+  });
+
   it('shows a paid payment: Imefanikiwa, its receipt, the rows and buttons in Kiswahili', async () => {
     mockApi((call) =>
       call.path === DETAIL
@@ -222,9 +245,9 @@ describe('a payment’s page in Kiswahili, the merchant’s view', () => {
       formatDate('2026-11-22T10:26:00.000Z', 'sw'),
     );
     // The API's own words, one click away.
-    const daraja = within(items[2]!).getByText('Maneno ya Daraja').closest('details')!;
+    const daraja = within(items[2]!).getByText('Maneno ya M-PESA yenyewe').closest('details')!;
     expect(daraja).not.toHaveAttribute('open');
-    await userEvent.click(within(items[2]!).getByText('Maneno ya Daraja'));
+    await userEvent.click(within(items[2]!).getByText('Maneno ya M-PESA yenyewe'));
     expect(within(daraja).getByText(/settling the unknown outcome/)).toBeVisible();
     expect(within(daraja).getByText(/settling the unknown outcome/)).toHaveTextContent(WRONG_PIN);
   });

@@ -1,4 +1,8 @@
-import { TRANSACTION_NOT_FOUND_MESSAGE } from '@mpesa/shared';
+import {
+  DEFAULT_DESCRIPTION,
+  DEFAULT_REFERENCE,
+  TRANSACTION_NOT_FOUND_MESSAGE,
+} from '@mpesa/shared';
 
 /*
  * The words of a payment's page, the payer's view and the merchant's. The specification's row
@@ -27,6 +31,8 @@ export const en = {
   phoneNumber: 'Phone Number',
   amount: 'Amount',
   description: 'Description',
+  /** The stored defaults of a field left empty, as this language says them. */
+  defaults: { reference: DEFAULT_REFERENCE, description: DEFAULT_DESCRIPTION },
   createdAt: 'Created At',
   receipt: 'M-PESA Receipt',
   transactionDate: 'Transaction Date',

@@ -203,9 +203,9 @@ describe('the Transaction History in Kiswahili', () => {
       ).toBeInTheDocument();
 
       down = false;
-      await userEvent.click(screen.getByRole('button', { name: 'Jaribu tena' }));
+      await userEvent.click(screen.getByRole('button', { name: 'Pakia upya' }));
       expect(await screen.findByText('Inasubiri', { selector: '.status-badge' })).toBeVisible();
-      expect(screen.queryByRole('button', { name: 'Jaribu tena' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Pakia upya' })).not.toBeInTheDocument();
     } finally {
       vi.useRealTimers();
     }

@@ -2,6 +2,8 @@ import type { PaymentChannel } from '@mpesa/shared';
 import { useWords } from '../../../i18n/words';
 import type { Transaction } from '../api/transactions-api';
 import { historyWords, type HistoryWords } from '../history-words';
+import { shownReference } from './detail-list';
+import { detailsWords, type DetailsWords } from './details-words';
 
 /** A till or paybill payment's channel: the customer paid from the phone's own menu. */
 function menuChannel(channel: PaymentChannel | undefined): 'till' | 'paybill' | null {
@@ -9,9 +11,14 @@ function menuChannel(channel: PaymentChannel | undefined): 'till' | 'paybill' | 
 }
 
 /** A row's name for its payment: its reference, or how it came when it has none (a till's). */
-export function referenceOf(transaction: Transaction, words: HistoryWords): string {
+export function referenceOf(
+  transaction: Transaction,
+  words: HistoryWords,
+  details: DetailsWords,
+): string {
   const channel = menuChannel(transaction.channel);
-  return transaction.reference || (channel ? words.channelTags[channel] : '');
+  const reference = shownReference(transaction.reference, details);
+  return reference || (channel ? words.channelTags[channel] : '');
 }
 
 /**
@@ -21,12 +28,13 @@ export function referenceOf(transaction: Transaction, words: HistoryWords): stri
  */
 export function ReferenceCell({ transaction }: { transaction: Transaction }) {
   const words = useWords(historyWords);
+  const reference = shownReference(transaction.reference, useWords(detailsWords));
   const channel = menuChannel(transaction.channel);
-  if (!channel) return transaction.reference;
+  if (!channel) return reference;
   return (
     <>
       <span className={`channel-tag channel-tag-${channel}`}>{words.channelTags[channel]}</span>
-      {transaction.reference && ` ${transaction.reference}`}
+      {reference && ` ${reference}`}
     </>
   );
 }

@@ -1,13 +1,14 @@
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation, useParams } from 'react-router';
-import { localPhoneNumber } from '@mpesa/shared';
+import { DEFAULT_DESCRIPTION, DEFAULT_REFERENCE, localPhoneNumber } from '@mpesa/shared';
 import type { MerchantDetails } from '@mpesa/shared/contract';
 import { canTryAgain } from '@mpesa/shared/payer-outcomes';
 import { paths } from '../../../lib/paths';
 import { ApiError } from '../../../lib/api-client';
 import { useWords } from '../../../i18n/words';
 import type { RepeatPaymentState } from '../../payments/repeat-payment';
+import { typedPhone } from '../../payments/typed-phones';
 import {
   transactionQueryOptions,
   type Transaction,
@@ -42,20 +43,21 @@ import { withQueries } from '../../../lib/queries';
 const shownInPart = (phone: string) => /[•*]/.test(phone);
 
 /**
- * What "Try again" opens the form with: the payment's details, its phone as a payer writes it (left
- * for the payer to type when the page shows it only in part).
+ * What "Try again" opens the form with: the payment's details, its phone as a payer writes it (where
+ * the page shows it only in part, as this tab typed it, or left for the payer to type), and the
+ * optional fields empty where the payment had their defaults, which are not the payer's words.
  */
 export function tryAgainState(
-  transaction: Pick<Transaction, 'phoneNumber' | 'amount' | 'reference' | 'description'>,
+  transaction: Pick<Transaction, '_id' | 'phoneNumber' | 'amount' | 'reference' | 'description'>,
 ): RepeatPaymentState {
   return {
     repeat: {
       phoneNumber: shownInPart(transaction.phoneNumber)
-        ? ''
+        ? typedPhone(transaction._id)
         : localPhoneNumber(transaction.phoneNumber),
       amount: String(transaction.amount),
-      reference: transaction.reference,
-      description: transaction.description,
+      reference: transaction.reference === DEFAULT_REFERENCE ? '' : transaction.reference,
+      description: transaction.description === DEFAULT_DESCRIPTION ? '' : transaction.description,
     },
   };
 }
