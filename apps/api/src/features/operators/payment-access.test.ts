@@ -45,6 +45,44 @@ for (const dialect of DIALECTS) {
       expect(answer.statusCode, answer.body).toBe(200);
     });
 
+    it('counts the shop’s own requests apart from the payers’ on the same network, each apart', async () => {
+      const ownDatabase = await createTestDatabase(dialect);
+      const own = await signedInWorld(ownDatabase, { STKPUSH_RATE_LIMIT: '2' });
+      const send = (phoneNumber: string, headers: Record<string, string> = {}) =>
+        own.app.inject({
+          method: 'POST',
+          url: '/api/mpesa/stkpush',
+          payload: { phoneNumber, amount: 10 },
+          headers,
+        });
+      try {
+        // Strangers on the shop's network use up the address's two requests.
+        expect((await send('0712000101')).statusCode).toBe(200);
+        expect((await send('0712000102')).statusCode).toBe(200);
+        const stranger = await send('0712000103');
+        expect(stranger.statusCode).toBe(429);
+        expect(stranger.json()).toMatchObject({ code: 'RATE_LIMITED' });
+
+        // The cashier's and the key's are their own, and limited in turn.
+        const cashier = await own.signIn('cashier');
+        const key = { authorization: `Bearer ${own.keys['payments:request']}` };
+        for (const [phone, headers] of [
+          ['0712000104', { cookie: cashier.cookie }],
+          ['0712000105', { cookie: cashier.cookie }],
+          ['0712000106', key],
+          ['0712000107', key],
+        ] as const) {
+          const answer = await send(phone, headers);
+          expect(answer.statusCode, answer.body).toBe(200);
+        }
+        const third = await send('0712000108', { cookie: cashier.cookie });
+        expect(third.json()).toMatchObject({ code: 'RATE_LIMITED' });
+      } finally {
+        await own.close();
+        await ownDatabase.destroy();
+      }
+    });
+
     it('keeps the payer’s limits: one prompt at a time to a phone', async () => {
       const cashier = await world.signIn('cashier');
       expect((await pay('0712000004', { cookie: cashier.cookie })).statusCode).toBe(200);

@@ -10,7 +10,7 @@
  * an `Authorization` header of another scheme (a proxy's HTTP Basic sign-in).
  */
 import type { onRequestAsyncHookHandler } from 'fastify';
-import { checkAccess, identifier, type AuthDeps } from './require-operator.ts';
+import { checkAccess, identifier, recordAccess, type AuthDeps } from './require-operator.ts';
 
 /** The rule for the shop's own payment requests. */
 export const PAYMENT_REQUEST_ACCESS = { role: 'cashier', scope: 'payments:request' } as const;
@@ -20,6 +20,10 @@ export function paymentRequestGate(deps: AuthDeps): onRequestAsyncHookHandler {
   const identify = identifier(deps);
   return async function paymentGate(request, reply) {
     const actor = await identify.call(this, request, reply);
-    if (actor) checkAccess(actor, PAYMENT_REQUEST_ACCESS);
+    if (!actor) return;
+    checkAccess(actor, PAYMENT_REQUEST_ACCESS);
+    // The shop's own requests are counted apart from the payers' on the same network
+    // (features/payments/transactions.routes.ts).
+    recordAccess(request, actor);
   };
 }

@@ -74,6 +74,11 @@ async function credentialOf(deps: AuthDeps, request: FastifyRequest): Promise<Cr
   return operator ? { kind: 'operator', ...operator } : { kind: 'none' };
 }
 
+/** Records the actor a gate let `request` through for, for `accessOf`. */
+export function recordAccess(request: FastifyRequest, actor: Actor): void {
+  actors.set(request, actor);
+}
+
 /** The actor a gate let `request` through for, if any (none on an open route). */
 export function accessOf(request: FastifyRequest): Actor | undefined {
   return actors.get(request);

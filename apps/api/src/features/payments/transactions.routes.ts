@@ -14,7 +14,7 @@ import { floodLimit } from '../../limits/flood-limit.ts';
 import * as service from './transactions.service.ts';
 import { ANSWERS, DESCRIBED, IDEMPOTENCY_KEY, PAYMENT_BODY } from './payments.openapi.ts';
 import type { PaymentDeps } from './transactions.service.ts';
-import { guardedSchema, type Gate } from '../operators/index.ts';
+import { accessOf, guardedSchema, type Gate } from '../operators/index.ts';
 
 export interface TransactionRoutesOptions {
   deps: PaymentDeps;
@@ -34,6 +34,18 @@ export interface TransactionRoutesOptions {
 }
 
 export type RoutesApp = Parameters<FastifyPluginAsyncZod>[0];
+
+/**
+ * Whom a payment request counts against (STKPUSH_RATE_LIMIT): the client's address for a payer,
+ * or the shop's operator or API key that sent it (HISTORY_ACCESS=operators), so that strangers on
+ * the shop's network cannot use up the shop's own requests, nor the shop theirs.
+ */
+function limitSubject(request: FastifyRequest): string {
+  const actor = accessOf(request);
+  if (actor?.kind === 'operator') return `operator:${actor.operatorId}`;
+  if (actor?.kind === 'key') return `key:${actor.keyId}`;
+  return limitKeyFor(clientAddress(request));
+}
 
 export const transactionRoutes: FastifyPluginAsyncZod<TransactionRoutesOptions> = async (
   app,
@@ -81,7 +93,7 @@ function paymentRoute(
     },
     async (request, reply) => {
       const limit = {
-        key: `POST /api/mpesa/stkpush|${limitKeyFor(clientAddress(request))}`,
+        key: `POST /api/mpesa/stkpush|${limitSubject(request)}`,
         max: rateLimit.max,
         windowS: rateLimit.windowS,
       };
