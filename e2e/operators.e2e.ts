@@ -144,8 +144,11 @@ describe('the payer, with the history for operators only', () => {
     expect(await axeViolations(page)).toEqual([]);
     expect(await fitsWidth(page)).toBe(true);
 
-    // "Back to Transactions" asks them to sign in, and shows no one's payments.
-    await page.getByRole('link', { name: 'Back to Transactions' }).click();
+    // No way to the history they cannot open: no "Transactions", no "Back to Transactions".
+    expect(await page.locator(`a[href="/transactions"]`).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Make Another Payment' }).count()).toBe(1);
+    // Its address, typed, asks them to sign in, and shows no one's payments.
+    await page.goto(`${app.url}/transactions`);
     await page.getByText('Sign in to see this.').first().waitFor();
     expect(await page.locator('.transaction-table').count()).toBe(0);
     expect(await page.content()).not.toContain(paidPhone.slice(3));

@@ -1,5 +1,6 @@
 import { Suspense, useEffect, useRef } from 'react';
-import { NavLink, Outlet, useLocation } from 'react-router';
+import { Link, NavLink, Outlet, useLocation } from 'react-router';
+import { useHistoryReachable } from '../features/auth/history-reach';
 import { SimulatorNotice } from '../features/system/components/simulator-notice';
 import { LanguageSwitch } from '../i18n/language-switch';
 import { shellWords } from '../i18n/shell-words';
@@ -21,6 +22,7 @@ export function Layout() {
   const main = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
   const words = useWords(shellWords);
+  const historyReachable = useHistoryReachable();
 
   // After a client-side navigation, move focus to the new content so that keyboard and screen
   // reader users start there rather than on the link they used.
@@ -54,7 +56,7 @@ export function Layout() {
           <NavLink to={paths.home} end>
             {words.makePayment}
           </NavLink>
-          <NavLink to={paths.transactions}>{words.transactions}</NavLink>
+          {historyReachable && <NavLink to={paths.transactions}>{words.transactions}</NavLink>}
         </nav>
         <Suspense fallback={null}>
           <operatorBar.Component />
@@ -72,6 +74,12 @@ export function Layout() {
         <p>
           &copy; {new Date().getFullYear()} {words.footer}
         </p>
+        {/* Where the history is the shop's only: the way in for its people, out of a payer's way. */}
+        {!historyReachable && (
+          <p>
+            <Link to={paths.signIn}>{words.staffSignIn}</Link>
+          </p>
+        )}
       </footer>
     </div>
   );

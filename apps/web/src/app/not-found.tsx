@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { useHistoryReachable } from '../features/auth/history-reach';
 import { shellWords } from '../i18n/shell-words';
 import { useWords } from '../i18n/words';
 import { useDocumentTitle } from '../lib/use-document-title';
@@ -11,6 +12,7 @@ export function NotFound() {
   // The links are named as the header's own.
   const shell = useWords(shellWords);
   useDocumentTitle(words.title);
+  const historyReachable = useHistoryReachable();
   return (
     <section className="card">
       <h2>{words.title}</h2>
@@ -19,9 +21,11 @@ export function NotFound() {
         <Link to={paths.home} className="button button-primary">
           {shell.makePayment}
         </Link>
-        <Link to={paths.transactions} className="button button-secondary">
-          {shell.transactions}
-        </Link>
+        {historyReachable && (
+          <Link to={paths.transactions} className="button button-secondary">
+            {shell.transactions}
+          </Link>
+        )}
       </div>
     </section>
   );

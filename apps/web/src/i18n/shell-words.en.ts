@@ -7,6 +7,8 @@ export const en = {
   makePayment: 'Make Payment',
   transactions: 'Transactions',
   footer: 'M-PESA Integration Demo',
+  /** In the footer where the history is for the shop's people only. */
+  staffSignIn: 'Shop staff: sign in',
   /** The name of the switch's group, which a screen reader says before the other language. */
   language: 'Language',
   simulatorMode: 'Simulator mode',

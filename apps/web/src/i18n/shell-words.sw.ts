@@ -8,6 +8,7 @@ export const sw: ShellWords = {
   makePayment: 'Lipa',
   transactions: 'Miamala',
   footer: 'Onyesho la Malipo kwa M-PESA',
+  staffSignIn: 'Wafanyakazi wa duka: ingia',
   language: 'Lugha',
   simulatorMode: 'Hali ya majaribio',
   simulatorBefore: 'Malipo hapa ni ya majaribio: hakuna pesa halisi inayotumwa.',

@@ -37,6 +37,11 @@ function configRoute(app: SystemApp, config: Config): void {
                * (MPESA_C2B_SHORTCODE); null when none: the receipt check is then not offered.
                */
               c2bShortcode: z.string().nullable(),
+              /**
+               * Whether the history is open to all (HISTORY_ACCESS=open); false: for the shop's
+               * people only, so that the web app offers it to no payer.
+               */
+              historyOpen: z.boolean(),
             }),
             'The settings.',
             {
@@ -47,6 +52,7 @@ function configRoute(app: SystemApp, config: Config): void {
                   simulatorUrl: 'http://127.0.0.1:3001',
                   businessName: 'Mama Mboga Groceries',
                   c2bShortcode: '600100',
+                  historyOpen: true,
                 },
               },
               production: {
@@ -56,6 +62,7 @@ function configRoute(app: SystemApp, config: Config): void {
                   simulatorUrl: null,
                   businessName: null,
                   c2bShortcode: null,
+                  historyOpen: false,
                 },
               },
             },
@@ -69,6 +76,7 @@ function configRoute(app: SystemApp, config: Config): void {
       simulatorUrl: config.mpesa.simulatorUrl ?? null,
       businessName: config.businessName ?? null,
       c2bShortcode: config.c2b?.shortcode ?? null,
+      historyOpen: config.operators.historyAccess === 'open',
     }),
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { NavLink, useNavigate } from 'react-router';
 import { ownerPaths } from '../../../lib/owner-paths';
@@ -13,6 +13,7 @@ import {
   switchOperator,
 } from '../api/auth-api';
 import { authWords } from '../auth-words';
+import { setSignedIn } from '../history-reach';
 
 export const SIGN_OUT_FAILED = authWords.en.signOutFailed;
 
@@ -29,6 +30,8 @@ export function OperatorBar() {
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
   const words = useWords(authWords);
+  // The header's "Transactions" is offered to whoever is signed in (history-reach.ts).
+  useEffect(() => setSignedIn(Boolean(operator)), [operator]);
   if (!operator) return null;
 
   async function leave() {

@@ -11,6 +11,11 @@ export interface PublicConfig {
    * (MPESA_C2B_SHORTCODE), or null when none: the receipt check is offered only with one.
    */
   c2bShortcode?: string | null;
+  /**
+   * Whether the history is open to all (HISTORY_ACCESS=open) or for the shop's people only; absent
+   * from an older API, taken as open.
+   */
+  historyOpen?: boolean;
 }
 
 /*

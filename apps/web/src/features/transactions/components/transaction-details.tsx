@@ -9,6 +9,7 @@ import { ApiError } from '../../../lib/api-client';
 import { useWords } from '../../../i18n/words';
 import type { RepeatPaymentState } from '../../payments/repeat-payment';
 import { typedPhone } from '../../payments/typed-phones';
+import { useHistoryReachable } from '../../auth/history-reach';
 import {
   transactionQueryOptions,
   type Transaction,
@@ -75,6 +76,7 @@ function DetailLinks({
   pending?: boolean;
 }) {
   const words = useWords(detailsWords);
+  const historyReachable = useHistoryReachable();
   return (
     <div className="actions">
       {again && (
@@ -82,9 +84,11 @@ function DetailLinks({
           {words.tryAgain}
         </Link>
       )}
-      <Link to={paths.transactions} className="button button-secondary">
-        {words.backToTransactions}
-      </Link>
+      {historyReachable && (
+        <Link to={paths.transactions} className="button button-secondary">
+          {words.backToTransactions}
+        </Link>
+      )}
       <Link
         to={paths.home}
         className={again || pending ? 'button button-secondary' : 'button button-primary'}
