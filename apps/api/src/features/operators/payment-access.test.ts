@@ -83,6 +83,11 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    it('tells the web app the history is not open, so that it offers it to no payer', async () => {
+      const config = await world.app.inject({ url: '/api/config' });
+      expect(config.json()).toMatchObject({ historyOpen: false });
+    });
+
     it('keeps the payer’s limits: one prompt at a time to a phone', async () => {
       const cashier = await world.signIn('cashier');
       expect((await pay('0712000004', { cookie: cashier.cookie })).statusCode).toBe(200);

@@ -314,6 +314,7 @@ for (const dialect of DIALECTS) {
         simulatorUrl: world.simulator.url,
         businessName: 'Sandbox Test Merchant',
         c2bShortcode: '600100',
+        historyOpen: true,
       });
     });
   });
