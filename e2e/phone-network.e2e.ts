@@ -274,6 +274,20 @@ describe.each([
     expect(await axeViolations(page)).toEqual([]);
     expect(await sticksOut(page)).toEqual([]);
 
+    // Back online, the page would catch up by itself within 5 s, or at once when the browser says
+    // it is online again: its own requests for the payment go unanswered until Retry is pressed,
+    // so that what catches up is Retry, and the button is still there to be pressed.
+    await page.evaluate(() => {
+      const pressed = (event: Event) => {
+        const button = (event.target as Element | null)?.closest('button');
+        if (button?.textContent === 'Retry') (window as { retried?: boolean }).retried = true;
+      };
+      document.addEventListener('click', pressed, { capture: true });
+    });
+    await page.route(`**/api/mpesa/transactions/${transactionId}`, async (route) => {
+      const retried = await page.evaluate(() => (window as { retried?: boolean }).retried === true);
+      await (retried ? route.continue() : route.abort('internetdisconnected'));
+    });
     await context.setOffline(false);
     await page.getByRole('button', { name: 'Retry' }).click();
     await page.locator('.status-badge', { hasText: 'Success' }).waitFor({ timeout: 5_000 });

@@ -39,16 +39,7 @@ for (const dialect of DIALECTS) {
       fs.rmSync(dir, { recursive: true, force: true });
     });
 
-    const run = async (cli: string, args: string[], input = '') => {
-      let ran = await once(cli, args, input);
-      // The command line migrates first, over every schema: another test dropping its own at that
-      // moment fails it (as test/test-db.ts's migrateBesideOthers says), and it is run again.
-      for (let retry = 0; retry < 3 && ran.output.includes('migrations failed'); retry++) {
-        ran = await once(cli, args, input);
-      }
-      return ran;
-    };
-    const once = (cli: string, args: string[], input: string) =>
+    const run = (cli: string, args: string[], input = '') =>
       new Promise<{ code: number; output: string }>((resolve) => {
         const child = execFile(
           process.execPath,

@@ -30,16 +30,7 @@ for (const dialect of DIALECTS) {
     });
 
     /** Runs the command with `input` on its standard input (a pipe, not a terminal). */
-    const operator = async (args: string[], input = '') => {
-      let ran = await once(args, input);
-      // The command line migrates first, over every schema: another test dropping its own at that
-      // moment fails it (as test/test-db.ts's migrateBesideOthers says), and it is run again.
-      for (let retry = 0; retry < 3 && ran.output.includes('migrations failed'); retry++) {
-        ran = await once(args, input);
-      }
-      return ran;
-    };
-    const once = (args: string[], input: string) =>
+    const operator = (args: string[], input = '') =>
       new Promise<{ code: number; output: string }>((resolve) => {
         const child = execFile(
           process.execPath,

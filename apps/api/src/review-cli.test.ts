@@ -58,15 +58,6 @@ for (const dialect of DIALECTS) {
     });
 
     const review = async (...args: string[]) => {
-      let ran = await once(args);
-      // The command line migrates first, over every schema: another test dropping its own at that
-      // moment fails it (as test/test-db.ts's migrateBesideOthers says), and it is run again.
-      for (let retry = 0; retry < 3 && ran.output.includes('migrations failed'); retry++) {
-        ran = await once(args);
-      }
-      return ran;
-    };
-    const once = async (args: string[]) => {
       try {
         const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...args], {
           env: {

@@ -4,7 +4,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, Migrator, PostgresDialect, type Dialect } from 'kysely';
+import { Kysely, Migrator, type Dialect } from 'kysely';
+import { OneSchemaPostgresDialect } from './one-schema-introspector.ts';
 import { createNodeSqliteDialect } from './node-sqlite-dialect.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
@@ -69,7 +70,10 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Db
   /** SQLite's file (or ":memory:"). */
   let file: string | undefined;
   if (isPostgresUrl(databaseUrl)) {
-    dialect = new PostgresDialect({ pool: appPool(databaseUrl, options) });
+    dialect = new OneSchemaPostgresDialect(
+      { pool: appPool(databaseUrl, options) },
+      options.schema ?? 'public',
+    );
     name = 'postgres';
   } else {
     file = sqliteFilename(databaseUrl);

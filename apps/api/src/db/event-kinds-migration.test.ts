@@ -8,7 +8,7 @@ import type { EventKind } from '@mpesa/shared';
 import {
   DIALECTS,
   createTestDatabase,
-  migrateBesideOthers as migrate,
+  migrateTo as migrate,
   type TestDatabase,
 } from '../test/test-db.ts';
 import { migrations } from './migrations/index.ts';

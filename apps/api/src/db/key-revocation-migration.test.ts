@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   DIALECTS,
   createTestDatabase,
-  migrateBesideOthers as migrate,
+  migrateTo as migrate,
   type TestDatabase,
 } from '../test/test-db.ts';
 import { migrations } from './migrations/index.ts';

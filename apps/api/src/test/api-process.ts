@@ -13,28 +13,10 @@ export interface ApiProcess {
 
 const SERVER = path.resolve(import.meta.dirname, '../server.ts');
 
-/**
- * On PostgreSQL the API migrates at start-up, looking over every schema: another test file dropping
- * its own schema at that moment fails the migration (test/template-db.ts, `migrateBesideOthers`).
- * That start is tried again, as the command lines' tests do; any other failure is the test's.
- */
-const SCHEMA_DROPPED_BESIDE = /migrations failed: schema "[^"]+" does not exist/;
-
 export async function startApiProcess(
   env: Record<string, string>,
   port: number,
 ): Promise<ApiProcess> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startOnce(env, port);
-    } catch (error) {
-      const raced = error instanceof Error && SCHEMA_DROPPED_BESIDE.test(error.message);
-      if (!raced || attempt === 3) throw error;
-    }
-  }
-}
-
-async function startOnce(env: Record<string, string>, port: number): Promise<ApiProcess> {
   let output = '';
   const child = spawn(process.execPath, [SERVER], {
     env: {

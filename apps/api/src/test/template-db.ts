@@ -36,21 +36,12 @@ export interface PostgresTemplate {
   script: string;
 }
 
-/**
- * Migrates to `target` (the latest when undefined). Kysely's migrator looks for its tables with a
- * query over every schema the user may use (`has_schema_privilege` on each). Another test dropping
- * its own schema at that moment fails the query with "schema … does not exist" (3F000) or
- * "relation … does not exist" (42P01), though ours is there: it is asked again.
- */
-export async function migrateBesideOthers(handle: DbHandle, target?: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    const { error } = target
-      ? await handle.migrator.migrateTo(target)
-      : await handle.migrator.migrateToLatest();
-    if (error === undefined) return;
-    const code = (error as { code?: string }).code;
-    if (!(code === '3F000' || code === '42P01') || attempt === 5) throw error;
-  }
+/** Migrates to `target` (the latest when undefined), or throws why it could not. */
+export async function migrateTo(handle: DbHandle, target?: string): Promise<void> {
+  const { error } = target
+    ? await handle.migrator.migrateTo(target)
+    : await handle.migrator.migrateToLatest();
+  if (error !== undefined) throw error;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the template's tables, whatever they are
@@ -109,7 +100,7 @@ export async function makePostgresTemplate(url: string): Promise<PostgresTemplat
     await admin.query(`CREATE SCHEMA ${quote(schema)}`);
     const handle = createDb(url, { schema, poolSize: 1 });
     try {
-      await migrateBesideOthers(handle);
+      await migrateTo(handle);
     } finally {
       await handle.db.destroy();
     }

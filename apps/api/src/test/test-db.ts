@@ -13,11 +13,11 @@ import { createDb, migrateToLatest, type DbHandle, type DialectName } from '../d
 import {
   copyPostgresTemplate,
   copySqliteTemplate,
-  migrateBesideOthers,
+  migrateTo,
   type DatabaseTemplate,
 } from './template-db.ts';
 
-export { migrateBesideOthers };
+export { migrateTo };
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL?.trim() || undefined;
 
@@ -66,7 +66,7 @@ export async function createTestDatabase(
     await admin.connect();
     await admin.query(`CREATE SCHEMA "${schema}"`);
     await admin.end();
-    await migrateBesideOthers(handle);
+    await migrateTo(handle);
   }
   return {
     ...handle,
