@@ -53,6 +53,9 @@ const WORDS = {
     response: 'Response',
     another: 'Make Another Payment',
     paid: 'I have paid',
+    // M-PESA's answer to "I have paid" has no receipt number: the payer is told where it is.
+    receiptInSms:
+      'You paid. The receipt number is in the confirmation message M-PESA sent to your phone.',
   },
   Kiswahili: {
     locale: 'sw-KE',
@@ -65,6 +68,8 @@ const WORDS = {
     response: 'Jibu la M-PESA',
     another: 'Fanya Malipo Mengine',
     paid: 'Nimelipa',
+    receiptInSms:
+      'Umelipa. Nambari ya risiti iko kwenye ujumbe wa uthibitisho ambao M-PESA imetuma kwenye simu yako.',
   },
 };
 
@@ -127,6 +132,7 @@ describe.each([
     await page.locator('.status-badge', { hasText: words.success }).waitFor({ timeout: 15_000 });
     expect(Date.now() - pressedAt).toBeLessThan(15_000);
     expect(await page.getByText(words.complete).count()).toBe(0);
+    await page.locator('.detail-row dd', { hasText: words.receiptInSms }).waitFor();
     expect(await page.getByRole('link', { name: words.another }).getAttribute('class')).toContain(
       'button-primary',
     );

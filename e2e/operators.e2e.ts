@@ -14,6 +14,7 @@ import {
   withAppDatabase,
   type OperatorsApp,
 } from './operators-app.ts';
+import { englishWordsShown, pathsLinked } from './payer-words.ts';
 import { stack } from './stack.ts';
 import { callbacksNow, polledIn } from './time.ts';
 
@@ -153,6 +154,67 @@ describe('the payer, with the history for operators only', () => {
     expect(await page.locator('.transaction-table').count()).toBe(0);
     expect(await page.content()).not.toContain(paidPhone.slice(3));
     expect(await axeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('walks a payer in Kiswahili at 360 px on a slow network: Pay in view, no English of ours, no link they cannot follow', async () => {
+    const { context, page, errors } = await openPage(PHONE, 'sw-KE');
+    // A slow mobile network: 400 ms each way and 50 kB/s (about a 3G phone's).
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 400,
+      downloadThroughput: 50_000,
+      uploadThroughput: 25_000,
+    });
+    /** The page speaks Kiswahili only, and links only to where a payer may go. */
+    const payerMayFollow = async (own: string[]) => {
+      expect(await englishWordsShown(page)).toEqual([]);
+      for (const linked of await pathsLinked(page))
+        expect(['/', '/sign-in', ...own]).toContain(linked);
+      expect(await axeViolations(page)).toEqual([]);
+      expect(await fitsWidth(page)).toBe(true);
+    };
+
+    await page.goto(app.url, { timeout: 60_000 });
+    const pay = page.getByRole('button', { name: 'Lipa kwa M-PESA' });
+    await pay.waitFor({ timeout: 30_000 });
+    // On a 740 px screen the button is in view before any scrolling, below the optional fields.
+    const box = (await pay.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(PHONE.height);
+    await payerMayFollow([]);
+
+    // Reference and description left empty; the PIN entered wrong.
+    const phone = await phoneAnswering('2001');
+    await page.getByLabel('Nambari ya Simu').fill(local(phone));
+    await page.getByLabel('Kiasi (KES)').fill('35');
+    // The description, focused, is not hidden under the button that stays in view.
+    await page.getByLabel('Maelezo').focus();
+    const field = (await page.getByLabel('Maelezo').boundingBox())!;
+    expect(field.y + field.height).toBeLessThanOrEqual((await pay.boundingBox())!.y);
+    await pay.click();
+    await page.waitForURL(/\/transactions\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+    const own = new URL(page.url()).pathname;
+    await callbacksNow(simulatorUrl);
+    await polledIn(page, page.locator('.status-badge', { hasText: 'Imeshindwa' }), 30_000);
+    expect(await row(page, 'Kumbukumbu').textContent()).toBe('Malipo');
+    expect(await row(page, 'Maelezo').textContent()).toBe('Malipo ya huduma');
+    expect(await row(page, 'Maana yake').textContent()).toMatch(/^PIN ya M-PESA haikuwa sahihi/);
+    // M-PESA's own English is one click away, in the Response row.
+    await page.getByText('Kwa Kiingereza, kama M-PESA ilivyoandika').waitFor();
+    expect(await page.getByText('The initiator information is invalid.').isVisible()).toBe(false);
+    await payerMayFollow([own]);
+    await page.getByText('Kwa Kiingereza, kama M-PESA ilivyoandika').click();
+    await page.getByText('The initiator information is invalid.').waitFor();
+
+    // "Jaribu tena": the same number, as typed in this tab, and the same amount; nothing invented.
+    await page.getByRole('link', { name: 'Jaribu tena' }).click();
+    await pay.waitFor();
+    expect(await page.getByLabel('Nambari ya Simu').inputValue()).toBe(local(phone));
+    expect(await page.getByLabel('Kiasi (KES)').inputValue()).toBe('35');
+    expect(await page.getByLabel('Maelezo').inputValue()).toBe('');
+    await payerMayFollow([own]);
     expect(errors).toEqual([]);
     await context.close();
   });

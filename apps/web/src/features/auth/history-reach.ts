@@ -19,7 +19,8 @@ export function setSignedIn(now: boolean): void {
   listeners.forEach((listener) => listener());
 }
 
-function useSignedIn(): boolean {
+/** Whether one of the shop's people is signed in on this page. */
+export function useSignedIn(): boolean {
   return useSyncExternalStore(
     (listener) => {
       listeners.add(listener);

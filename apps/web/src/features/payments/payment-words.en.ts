@@ -14,6 +14,10 @@ export const en = {
   payingAfter: '.',
   intro:
     'M-PESA will send a prompt to the phone number below: enter your M-PESA PIN there within about a minute, before the prompt expires.',
+  /** For the shop's people signed in, who ask a customer to pay: "The customer pays <business>." */
+  payingBeforeStaff: 'The customer pays ',
+  introForStaff:
+    'M-PESA will send a prompt to the customer’s phone number below: the customer enters their M-PESA PIN there within about a minute, before the prompt expires.',
   phoneLabel: 'Phone Number',
   phonePlaceholder: 'e.g., 0712345678 or +254712345678',
   phoneHint: 'Format: 07XXXXXXXX or +2547XXXXXXXX',

@@ -9,6 +9,9 @@ export const sw: PaymentWords = {
   payingAfter: '.',
   intro:
     'M-PESA itatuma ombi kwa nambari ya simu iliyo hapa chini: weka PIN yako ya M-PESA hapo ndani ya takriban dakika moja, kabla ombi halijaisha muda.',
+  payingBeforeStaff: 'Mteja anamlipa ',
+  introForStaff:
+    'M-PESA itatuma ombi kwa nambari ya simu ya mteja iliyo hapa chini: mteja anaweka PIN yake ya M-PESA hapo ndani ya takriban dakika moja, kabla ombi halijaisha muda.',
   phoneLabel: 'Nambari ya Simu',
   phonePlaceholder: 'mf. 0712345678 au +254712345678',
   phoneHint: 'Muundo: 07XXXXXXXX au +2547XXXXXXXX',

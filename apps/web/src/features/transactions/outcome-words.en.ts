@@ -121,6 +121,12 @@ export const en = {
     },
     SFC_IC0003: NOT_SET_UP,
   },
+  /**
+   * Paid, with no receipt number here: M-PESA confirmed it when asked ("I have paid", the
+   * reconciler), and that answer carries none. The payer's SMS does.
+   */
+  paidNoReceipt:
+    'You paid. The receipt number is in the confirmation message M-PESA sent to your phone.',
   statuses: {
     success: {
       payer: PAID,

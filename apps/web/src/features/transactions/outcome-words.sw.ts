@@ -75,6 +75,8 @@ export const sw: OutcomeWords = {
     },
     SFC_IC0003: NOT_SET_UP,
   },
+  paidNoReceipt:
+    'Umelipa. Nambari ya risiti iko kwenye ujumbe wa uthibitisho ambao M-PESA imetuma kwenye simu yako.',
   statuses: {
     success: {
       payer: PAID,

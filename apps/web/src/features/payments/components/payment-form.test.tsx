@@ -6,6 +6,7 @@ import { SUCCESS_MESSAGE } from './payment-form';
 import { tryAgainState } from '../../transactions/components/transaction-details';
 import { transaction } from '../../../test/render-app';
 import { rememberTypedPhone, typedPhone } from '../typed-phones';
+import { setSignedIn } from '../../auth/history-reach';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -279,6 +280,35 @@ describe('the Make Payment screen on a real phone and network', () => {
     expect(intro).toHaveTextContent(
       'You are paying Duka la Mama. M-PESA will send a prompt to the phone number below: enter your M-PESA PIN there within about a minute, before the prompt expires.',
     );
+  });
+
+  it('speaks of the customer to the shop’s people signed in, who ask a customer to pay, in both languages', async () => {
+    localStorage.setItem('mpesa.signedIn', '1');
+    mockApi((call) =>
+      call.path === '/api/config'
+        ? {
+            status: 200,
+            body: { mpesaEnv: 'sandbox', simulatorUrl: null, businessName: 'Duka la Mama' },
+          }
+        : call.path === '/api/auth/me'
+          ? { status: 200, body: { success: true, data: { name: 'Amina', role: 'cashier' } } }
+          : undefined,
+    );
+    try {
+      renderApp('/');
+      const intro = await screen.findByText(/The customer pays/);
+      expect(intro).toHaveTextContent(
+        'The customer pays Duka la Mama. M-PESA will send a prompt to the customer’s phone number below: the customer enters their M-PESA PIN there within about a minute, before the prompt expires.',
+      );
+      await userEvent.click(screen.getByRole('button', { name: 'Kiswahili' }));
+      expect(await screen.findByText(/Mteja anamlipa/)).toHaveTextContent(
+        'Mteja anamlipa Duka la Mama. M-PESA itatuma ombi kwa nambari ya simu ya mteja iliyo hapa chini: mteja anaweka PIN yake ya M-PESA hapo ndani ya takriban dakika moja, kabla ombi halijaisha muda.',
+      );
+      expect(screen.queryByText(/weka PIN yako/)).toBeNull();
+    } finally {
+      setSignedIn(false);
+      localStorage.removeItem('mpesa.signedIn');
+    }
   });
 
   it('says that the prompt expires even when the business is not known', () => {

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useConfig } from '../../system/api/system-api';
+import { useSignedIn } from '../../auth/history-reach';
 import { useRefusalMessage } from '../../../i18n/refusal-words';
 import { useWords } from '../../../i18n/words';
 import { invalidMessage, failureMessage, noAnswerDetail } from '../payment-problems';
@@ -17,6 +18,8 @@ export function PaymentForm() {
   const refusal = useRefusalMessage();
   useDocumentTitle(shell.makePayment);
   const config = useConfig();
+  // The shop's people signed in ask a customer to pay: the form speaks of the customer.
+  const staff = useSignedIn();
   const { form, update, invalid, error, sent, processing, submit } = usePaymentSubmission();
   const phoneInput = useRef<HTMLInputElement>(null);
   const amountInput = useRef<HTMLInputElement>(null);
@@ -38,12 +41,12 @@ export function PaymentForm() {
       <p className="payment-intro">
         {config?.businessName && (
           <>
-            {words.payingBefore}
+            {staff ? words.payingBeforeStaff : words.payingBefore}
             <strong>{config.businessName}</strong>
             {words.payingAfter}{' '}
           </>
         )}
-        {words.intro}
+        {staff ? words.introForStaff : words.intro}
       </p>
 
       <div aria-live="assertive" className="messages">
@@ -78,9 +81,12 @@ export function PaymentForm() {
           <OptionalFields form={form} update={update} words={words} />
         </fieldset>
 
-        <button type="submit" className="button button-primary" disabled={processing || sent}>
-          {processing ? words.processing : words.submit}
-        </button>
+        {/* On a phone it stays in view at the screen's foot while the fields above are filled. */}
+        <div className="form-actions">
+          <button type="submit" className="button button-primary" disabled={processing || sent}>
+            {processing ? words.processing : words.submit}
+          </button>
+        </div>
       </form>
     </section>
   );

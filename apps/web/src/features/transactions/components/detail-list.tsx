@@ -6,8 +6,8 @@ import { detailsWords, type DetailsWords } from './details-words';
 import { DEFAULT_DESCRIPTION, DEFAULT_REFERENCE } from '@mpesa/shared';
 
 /**
- * A field the payer left empty holds its stored default (`Payment`, `Payment for services`), which
- * the page says in its own language.
+ * A field the payer left empty on our form holds its stored default (`Payment`, `Payment for
+ * services`), which the page says in its own language. A till or paybill payment's may be empty.
  */
 function shownDefault(value: string, stored: string, said: string): string {
   return value === stored ? said : value;
@@ -38,6 +38,28 @@ function DetailRow({
   );
 }
 
+/**
+ * M-PESA's own text (the specification's Response row), always English: as it is on an English
+ * page; on a page in another language one click away, behind words in that language.
+ */
+function ResponseRow({ text }: { text: string }) {
+  const words = useWords(detailsWords);
+  const language = useLanguage();
+  if (language === 'en')
+    return <DetailRow label={words.response} value={text} sentence lang="en" />;
+  return (
+    <div className="detail-row detail-sentence">
+      <dt>{words.response}</dt>
+      <dd>
+        <details className="response-text">
+          <summary>{words.responseInEnglish}</summary>
+          <span lang="en">{text}</span>
+        </details>
+      </dd>
+    </div>
+  );
+}
+
 export /** The payment's details, with the receipt's copy button under its row. */
 function DetailList({
   transaction,
@@ -64,12 +86,7 @@ function DetailList({
         />
       )}
       {response && transaction.responseDescription && (
-        <DetailRow
-          label={words.response}
-          value={transaction.responseDescription}
-          sentence
-          lang="en"
-        />
+        <ResponseRow text={transaction.responseDescription} />
       )}
       {outcome && <DetailRow label={words.meaning} value={outcome} sentence />}
       {reason && <DetailRow label={words.why} value={reason} sentence />}
@@ -78,16 +95,21 @@ function DetailList({
   return (
     <>
       <dl className={receipt ? 'details details-continues' : 'details'}>
-        <DetailRow label={words.reference} value={shownReference(transaction.reference, words)} />
+        <DetailRow
+          label={words.reference}
+          value={shownReference(transaction.reference, words) || words.notGiven}
+        />
         <DetailRow label={words.phoneNumber} value={transaction.phoneNumber} />
         <DetailRow label={words.amount} value={formatAmount(transaction.amount, language)} />
         <DetailRow
           label={words.description}
-          value={shownDefault(
-            transaction.description,
-            DEFAULT_DESCRIPTION,
-            words.defaults.description,
-          )}
+          value={
+            shownDefault(
+              transaction.description,
+              DEFAULT_DESCRIPTION,
+              words.defaults.description,
+            ) || words.notGiven
+          }
         />
         <DetailRow label={words.createdAt} value={formatDate(transaction.createdAt, language)} />
         {/* Beside the specification's rows, after them: only a till or paybill payment has these. */}

@@ -22,11 +22,23 @@ async function inKiswahili() {
 }
 
 /** The page's rows, label and value. */
+/** Each row's label and value; a value folded away (M-PESA's English) as "▸ <what opens it>". */
 function rows() {
-  return Array.from(document.querySelectorAll('.detail-row'), (row) => [
-    row.querySelector('dt')!.textContent,
-    row.querySelector('dd')!.textContent,
-  ]);
+  return Array.from(document.querySelectorAll('.detail-row'), (row) => {
+    const folded = row.querySelector('dd details:not([open]) > summary');
+    return [
+      row.querySelector('dt')!.textContent,
+      folded ? `▸ ${folded.textContent}` : row.querySelector('dd')!.textContent,
+    ];
+  });
+}
+
+/** M-PESA's own text, one click away behind the Response row's words. */
+async function openResponse(): Promise<HTMLElement> {
+  await userEvent.click(screen.getByText('Kwa Kiingereza, kama M-PESA ilivyoandika'));
+  const text = document.querySelector<HTMLElement>('.detail-row dd details[open] [lang="en"]');
+  if (!text) throw new Error('M-PESA’s text did not open');
+  return text;
 }
 
 describe('a payment’s page in Kiswahili, the payer’s view', () => {
@@ -83,9 +95,12 @@ describe('a payment’s page in Kiswahili, the payer’s view', () => {
       ['Tarehe ya kuundwa', formatDate('2026-11-22T10:15:00.000Z', 'sw')],
       ['Risiti ya M-PESA', 'UF1E26WQJZ'],
       ['Tarehe ya Muamala', formatDate('2026-06-14T16:36:04.000Z', 'sw')],
-      ['Jibu la M-PESA', 'The service request is processed successfully.'],
+      ['Jibu la M-PESA', '▸ Kwa Kiingereza, kama M-PESA ilivyoandika'],
       ['Maana yake', 'Umelipa. M-PESA itakutumia ujumbe wa uthibitisho.'],
     ]);
+    expect((await openResponse()).textContent).toBe(
+      'The service request is processed successfully.',
+    );
     expect(screen.getByRole('button', { name: 'Nakili risiti' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Rudi kwenye Miamala' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Fanya Malipo Mengine' })).toBeInTheDocument();
@@ -97,7 +112,7 @@ describe('a payment’s page in Kiswahili, the payer’s view', () => {
     expect(await screen.findByText('Imenakiliwa')).toHaveAttribute('role', 'status');
   });
 
-  it('tells a payer whose PIN was wrong (2001) in Kiswahili, with Daraja’s text as the Response row', async () => {
+  it('tells a payer whose PIN was wrong (2001) in Kiswahili, with Daraja’s text one click away in the Response row', async () => {
     localStorage.setItem('mpesa.ownPayments', JSON.stringify(['tx-1']));
     mockApi((call) =>
       call.path === DETAIL
@@ -117,14 +132,45 @@ describe('a payment’s page in Kiswahili, the payer’s view', () => {
     await inKiswahili();
 
     expect(screen.getByText('Imeshindwa', { selector: '.status-badge' })).toBeInTheDocument();
+    // The explanation in Kiswahili is what the payer reads; M-PESA's English is folded away.
     expect(rows().slice(-2)).toEqual([
-      ['Jibu la M-PESA', WRONG_PIN],
+      ['Jibu la M-PESA', '▸ Kwa Kiingereza, kama M-PESA ilivyoandika'],
       [
         'Maana yake',
         'PIN ya M-PESA haikuwa sahihi, kwa hiyo hakuna pesa iliyotoka. Jaribu tena ukitumia PIN yako ya M-PESA.',
       ],
     ]);
     expect(screen.getByRole('link', { name: 'Jaribu tena' })).toBeInTheDocument();
+    expect((await openResponse()).textContent).toBe(WRONG_PIN);
+  });
+
+  it('tells a payer whose payment M-PESA confirmed without a receipt number where to find it, in both languages', async () => {
+    // "I have paid" (or the reconciler) settled it by asking M-PESA, whose answer has no receipt.
+    mockApi((call) =>
+      call.path === DETAIL
+        ? answer(
+            transaction({
+              view: 'payer',
+              status: 'success',
+              resultCode: '0',
+              mpesaReceiptNumber: null,
+              responseDescription: 'The service request is processed successfully.',
+            }),
+          )
+        : undefined,
+    );
+    renderApp('/transactions/tx-1');
+    await screen.findByText('Success', { selector: '.status-badge' });
+    expect(rows().at(-1)).toEqual([
+      'What this means',
+      'You paid. The receipt number is in the confirmation message M-PESA sent to your phone.',
+    ]);
+    expect(screen.queryByText('M-PESA Receipt')).toBeNull();
+    await inKiswahili();
+    expect(rows().at(-1)).toEqual([
+      'Maana yake',
+      'Umelipa. Nambari ya risiti iko kwenye ujumbe wa uthibitisho ambao M-PESA imetuma kwenye simu yako.',
+    ]);
   });
 
   it('asks a pending payer in Kiswahili to complete the payment', async () => {

@@ -33,10 +33,14 @@ export const en = {
   description: 'Description',
   /** The stored defaults of a field left empty, as this language says them. */
   defaults: { reference: DEFAULT_REFERENCE, description: DEFAULT_DESCRIPTION },
+  /** A till or paybill payment's reference or description when the customer gave none. */
+  notGiven: 'None given',
   createdAt: 'Created At',
   receipt: 'M-PESA Receipt',
   transactionDate: 'Transaction Date',
   response: 'Response',
+  /** Opens M-PESA's own text on a page in another language (unused in English, where it shows). */
+  responseInEnglish: 'In English, as M-PESA wrote it',
   meaning: 'What this means',
   why: 'Why',
   /** A till or paybill payment: how it came, and the payer's name as M-PESA gives it. */

@@ -162,6 +162,7 @@ describe('a refunded payment, and a till payment, on its page', () => {
               status: 'success',
               channel: 'till',
               reference: '',
+              description: '',
               payerName: 'Jane W',
               mpesaReceiptNumber: 'UAB1C2D3E4',
             }),
@@ -185,5 +186,14 @@ describe('a refunded payment, and a till payment, on its page', () => {
     expect(
       screen.getByText('Till (Lipa na M-PESA, from the phone’s own menu)'),
     ).toBeInTheDocument();
+    // The customer typed neither at the till: the rows say so rather than stand empty.
+    const value = (label: string) =>
+      [...document.querySelectorAll('.detail-row')]
+        .find((row) => row.querySelector('dt')?.textContent === label)
+        ?.querySelector('dd')?.textContent;
+    expect([value('Reference'), value('Description')]).toEqual(['None given', 'None given']);
+    await userEvent.click(screen.getByRole('button', { name: 'Kiswahili' }));
+    await screen.findByText('Kumbukumbu');
+    expect([value('Kumbukumbu'), value('Maelezo')]).toEqual(['Haikutolewa', 'Haikutolewa']);
   });
 });

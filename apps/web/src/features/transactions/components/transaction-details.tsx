@@ -237,7 +237,9 @@ export const TransactionDetails = withQueries(function TransactionDetailsScreen(
     ? transaction.status === 'pending'
       ? null
       : merchantSentence(outcomes, transaction.status)
-    : payerSentence(outcomes, transaction.status, transaction.resultCode);
+    : transaction.status === 'success' && !transaction.mpesaReceiptNumber
+      ? outcomes.paidNoReceipt
+      : payerSentence(outcomes, transaction.status, transaction.resultCode);
   // For the merchant, why M-PESA did not take it, by its code; M-PESA's own text stays one click
   // away in DarajaMessages.
   const reason = merchant
