@@ -17,6 +17,8 @@ export const periodSummarySchema = z.object({
   refundedCount: z.number(),
   refunded: z.number(),
   count: z.number(),
+  /** Of `count`, the payments still waiting for M-PESA's answer. */
+  pendingCount: z.number(),
   successCount: z.number(),
   /**
    * Successes (refunded ones included: they were paid) among the payments with an outcome

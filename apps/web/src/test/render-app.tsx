@@ -117,6 +117,7 @@ export function summary(overrides: Record<string, unknown> = {}) {
     refunded: 0,
     refundedCount: 0,
     count: 0,
+    pendingCount: 0,
     successCount: 0,
     successRate: null,
   };

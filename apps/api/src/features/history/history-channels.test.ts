@@ -187,6 +187,7 @@ for (const dialect of DIALECTS) {
           refunded: 0,
           refundedCount: 0,
           count: 4,
+          pendingCount: 0,
           successCount: 3,
           successRate: 3 / 4,
         });
@@ -206,6 +207,7 @@ for (const dialect of DIALECTS) {
           refunded: 500,
           refundedCount: 1,
           count: 4,
+          pendingCount: 0,
           // Paid all the same: the rate of paid payments does not fall when money goes back.
           successCount: 3,
           successRate: 3 / 4,

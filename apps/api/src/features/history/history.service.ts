@@ -146,6 +146,7 @@ function periodSummary(totals: readonly PeriodTotals[]): PeriodSummary {
     refunded,
     refundedCount,
     count,
+    pendingCount: pending,
     successCount,
     successRate: decided > 0 ? successCount / decided : null,
   };

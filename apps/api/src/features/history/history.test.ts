@@ -345,6 +345,7 @@ for (const dialect of DIALECTS) {
           refunded: 0,
           refundedCount: 0,
           count: 4,
+          pendingCount: 1,
           successCount: 2,
           successRate: 2 / 3,
         });
@@ -353,6 +354,7 @@ for (const dialect of DIALECTS) {
           refunded: 0,
           refundedCount: 0,
           count: 6,
+          pendingCount: 1,
           successCount: 3,
           successRate: 3 / 5,
         });

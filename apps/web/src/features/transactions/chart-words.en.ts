@@ -6,6 +6,8 @@ export const en = {
   notPaid: 'Not paid',
   /** Paid, then given back (a refund): not counted as paid. */
   refunded: 'Refunded',
+  /** Waiting for M-PESA's answer: neither paid nor not paid yet. */
+  pending: 'Pending',
   day: 'Day',
   /** The screen readers' table's last column: every status without a column of its own. */
   other: 'Other',

@@ -6,6 +6,7 @@ export const sw: ChartWords = {
   paid: 'Imelipwa',
   notPaid: 'Haijalipwa',
   refunded: 'Imerudishwa',
+  pending: 'Inasubiri',
   day: 'Siku',
   other: 'Nyingine',
 };

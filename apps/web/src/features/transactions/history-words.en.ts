@@ -52,9 +52,20 @@ export const en = {
   atAGlance: 'At a glance',
   today: 'Today',
   last7Days: 'Last 7 days',
-  /** "3 payments, 67% successful" (the count and the rate already formatted). */
-  periodDetail: (count: number, shown: string, rate: string) =>
-    `${shown} ${count === 1 ? 'payment' : 'payments'}, ${rate} successful`,
+  /**
+   * "3 payments, 67% successful" (the counts and the rate already formatted); with some still
+   * pending, the rate is of the others: "2 payments (1 still pending), 100% of the others successful".
+   */
+  periodDetail: (
+    count: number,
+    shown: string,
+    rate: string,
+    pending: number,
+    pendingShown: string,
+  ) =>
+    pending === 0
+      ? `${shown} ${count === 1 ? 'payment' : 'payments'}, ${rate} successful`
+      : `${shown} ${count === 1 ? 'payment' : 'payments'} (${pendingShown} still pending), ${rate} of the others successful`,
   /** Hidden, of a usual length, in the figures' place while they load. */
   periodPlaceholder: '00 payments, 00% successful',
   figuresFailed: 'The figures could not be loaded.',

@@ -48,8 +48,10 @@ export const sw: HistoryWords = {
   atAGlance: 'Kwa muhtasari',
   today: 'Leo',
   last7Days: 'Siku 7 zilizopita',
-  periodDetail: (count, shown, rate) =>
-    `${miamala(count, shown)}, ${rate} ${count === 1 ? 'umefanikiwa' : 'imefanikiwa'}`,
+  periodDetail: (count, shown, rate, pending, pendingShown) =>
+    pending === 0
+      ? `${miamala(count, shown)}, ${rate} ${count === 1 ? 'umefanikiwa' : 'imefanikiwa'}`
+      : `${miamala(count, shown)} (${pendingShown} bado ${pending === 1 ? 'unasubiri' : 'inasubiri'}), ${rate} ya mingine imefanikiwa`,
   periodPlaceholder: 'Miamala 00, 00% imefanikiwa',
   figuresFailed: 'Takwimu hazikuweza kupakiwa.',
   noRefunds: 'Zilizokusanywa, hakuna zilizorudishwa',

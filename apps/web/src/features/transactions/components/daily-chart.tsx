@@ -6,7 +6,15 @@ import { chartWords, type ChartWords } from '../chart-words';
 import { statusWords } from '../status-words';
 
 /** The statuses of the screen readers' table, in its column order; the rest are "other". */
-const COLUMNS = ['success', 'refunded', 'failed', 'cancelled', 'timeout', 'other'] as const;
+const COLUMNS = [
+  'success',
+  'refunded',
+  'pending',
+  'failed',
+  'cancelled',
+  'timeout',
+  'other',
+] as const;
 type Column = (typeof COLUMNS)[number];
 
 function columnOf(status: string): Column {
@@ -47,14 +55,16 @@ interface ChartDay {
   paidCount: number;
   refunded: number;
   refundedCount: number;
+  pending: number;
+  pendingCount: number;
   unpaid: number;
   unpaidCount: number;
 }
 
 /**
  * Success is money received; refunded is money received and given back (not counted as paid, as
- * the figures' collected is net of refunds); every other status (failed, cancelled, timed out,
- * pending…) is money not received.
+ * the figures' collected is net of refunds); pending is not known yet; every other status
+ * (failed, cancelled, timed out…) is money not received.
  */
 function chartDays(daily: Summary['daily']): ChartDay[] {
   return daily.map(({ day, byStatus }) => {
@@ -65,6 +75,8 @@ function chartDays(daily: Summary['daily']): ChartDay[] {
       paidCount: 0,
       refunded: 0,
       refundedCount: 0,
+      pending: 0,
+      pendingCount: 0,
       unpaid: 0,
       unpaidCount: 0,
     };
@@ -77,6 +89,9 @@ function chartDays(daily: Summary['daily']): ChartDay[] {
       } else if (status === 'refunded') {
         totals.refunded += amount;
         totals.refundedCount += count;
+      } else if (status === 'pending') {
+        totals.pending += amount;
+        totals.pendingCount += count;
       } else {
         totals.unpaid += amount;
         totals.unpaidCount += count;
@@ -86,12 +101,22 @@ function chartDays(daily: Summary['daily']): ChartDay[] {
   });
 }
 
-/** The axis' top: the highest bar rounded up to 1, 2, 2.5 or 5 times a power of ten. */
+/**
+ * The axis' top: the highest bar rounded up to a round figure whose half is round too (120K, 60K),
+ * never more than a third above the highest, so that the bars fill the chart.
+ */
 export function axisTop(highest: number): number {
   if (highest <= 0) return 100;
   const power = 10 ** Math.floor(Math.log10(highest));
-  const step = [1, 2, 2.5, 5, 10].find((factor) => factor * power >= highest) ?? 10;
-  return step * power;
+  const factor = [1, 1.2, 1.5, 1.6, 2, 2.5, 3, 4, 5, 6, 8, 10].find((f) => f * power >= highest);
+  // Rounded: 1.2 × 100000 is 120000.00000000001 in binary.
+  return Math.round((factor ?? 10) * power * 1e6) / 1e6;
+}
+
+/** A bar's height: its share of the axis, and at least a sliver when it is not nothing. */
+function barHeight(amount: number, top: number): { height: string; minHeight?: string } {
+  const height = `${Math.round((amount / top) * 1e4) / 100}%`;
+  return amount > 0 ? { height, minHeight: '2px' } : { height };
 }
 
 /** What one day's bars say, on hover, on focus and to screen readers. */
@@ -103,6 +128,9 @@ function dayFigures(day: ChartDay, { words, language }: Speech): string[] {
     `${words.paid}: ${formatAmount(day.paid, language)} (${count(day.paidCount)})`,
     ...(day.refundedCount > 0
       ? [`${words.refunded}: ${formatAmount(day.refunded, language)} (${count(day.refundedCount)})`]
+      : []),
+    ...(day.pendingCount > 0
+      ? [`${words.pending}: ${formatAmount(day.pending, language)} (${count(day.pendingCount)})`]
       : []),
     `${words.notPaid}: ${formatAmount(day.unpaid, language)} (${count(day.unpaidCount)})`,
   ];
@@ -120,7 +148,7 @@ function DayBars({
   speech: Speech;
 }) {
   const figures = dayFigures(day, speech);
-  const height = (amount: number) => ({ height: `${Math.round((amount / top) * 1e4) / 100}%` });
+  const height = (amount: number) => barHeight(amount, top);
   return (
     <div
       className={late ? 'chart-day chart-day-late' : 'chart-day'}
@@ -131,6 +159,7 @@ function DayBars({
       <div className="chart-bars">
         <span className="bar bar-paid" style={height(day.paid)} />
         <span className="bar bar-refunded" style={height(day.refunded)} />
+        <span className="bar bar-pending" style={height(day.pending)} />
         <span className="bar bar-unpaid" style={height(day.unpaid)} />
       </div>
       <span className="chart-label">{DAY_OF_MONTH(speech.language).format(dateOf(day.day))}</span>
@@ -179,14 +208,16 @@ function ChartTable({ days, speech }: { days: ChartDay[]; speech: Speech }) {
 
 /**
  * 14 days of amounts: for each day the paid amount and, beside it (never on top of it), the
- * amount refunded and the amount not paid, against an axis in KES; each day's figures show on
+ * amount refunded, the amount still pending and the amount not paid, against an axis in KES; each day's figures show on
  * hover and on focus.
  */
 export function DailyChart({ daily }: { daily: Summary['daily'] }) {
   const speech: Speech = { words: useWords(chartWords), language: useLanguage() };
   const { words, language } = speech;
   const days = chartDays(daily);
-  const top = axisTop(Math.max(0, ...days.flatMap((day) => [day.paid, day.refunded, day.unpaid])));
+  const top = axisTop(
+    Math.max(0, ...days.flatMap((day) => [day.paid, day.refunded, day.pending, day.unpaid])),
+  );
   return (
     <figure className="summary-chart">
       <figcaption>{words.caption}</figcaption>
@@ -216,6 +247,10 @@ export function DailyChart({ daily }: { daily: Summary['daily'] }) {
         <li>
           <span className="legend-swatch bar-refunded" />
           {words.refunded}
+        </li>
+        <li>
+          <span className="legend-swatch bar-pending" />
+          {words.pending}
         </li>
         <li>
           <span className="legend-swatch bar-unpaid" />

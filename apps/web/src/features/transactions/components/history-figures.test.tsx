@@ -10,7 +10,7 @@ const EMPTY = { status: 200, body: { success: true, data: [], nextCursor: null }
 /** A fortnight whose last day took 1,501 KES in two payments and lost 550 KES in three. */
 function fortnight() {
   return summary({
-    today: { collected: 292163, count: 3, successCount: 2, successRate: 2 / 3 },
+    today: { collected: 292163, count: 3, pendingCount: 0, successCount: 2, successRate: 2 / 3 },
     daily: summary().daily.map((day, index) =>
       index === 13
         ? {
@@ -37,10 +37,16 @@ describe('amounts', () => {
 
 describe('the 14-day chart', () => {
   it('rounds its axis up to a figure a person reads', () => {
-    expect(axisTop(1501)).toBe(2000);
+    expect(axisTop(1501)).toBe(1600);
     expect(axisTop(2100)).toBe(2500);
-    expect(axisTop(40)).toBe(50);
+    expect(axisTop(40)).toBe(40);
     expect(axisTop(0)).toBe(100);
+    // The best day at 103K: the axis to 120K, not 200K, where the bars would fill half the chart.
+    expect(axisTop(103_000)).toBe(120_000);
+    for (const highest of [1, 7, 99, 101, 1234, 31_000, 999_999, 4_500_001]) {
+      expect(axisTop(highest)).toBeGreaterThanOrEqual(highest);
+      expect(axisTop(highest)).toBeLessThanOrEqual(highest * 1.34);
+    }
   });
 
   it('shows paid apart from not paid, with an axis, day labels and each day’s figures', async () => {
@@ -64,12 +70,62 @@ describe('the 14-day chart', () => {
     expect(last.querySelector('.chart-tip')).toHaveTextContent('Paid: 1,501 KES (2)');
     expect(last.querySelector('.chart-label')).toHaveTextContent('22');
     expect(days[0]!.querySelector('.chart-label')).toHaveTextContent('9');
-    // Side by side against an axis up to 2,000: the unpaid bar is not stacked on the paid one.
+    // Side by side against an axis up to 1,600: the unpaid bar is not stacked on the paid one.
     const axis = glance.querySelector('.chart-axis')!;
-    expect([...axis.children].map((tick) => tick.textContent)).toEqual(['2K', '1K', '0']);
-    expect(last.querySelector<HTMLElement>('.bar-paid')!.style.height).toBe('75.05%');
-    expect(last.querySelector<HTMLElement>('.bar-unpaid')!.style.height).toBe('27.5%');
+    expect([...axis.children].map((tick) => tick.textContent)).toEqual(['1.6K', '800', '0']);
+    expect(last.querySelector<HTMLElement>('.bar-paid')!.style.height).toBe('93.81%');
+    expect(last.querySelector<HTMLElement>('.bar-unpaid')!.style.height).toBe('34.38%');
+    expect(last.querySelector<HTMLElement>('.bar-pending')!.style.height).toBe('0%');
     expect(days[0]).toHaveAccessibleName(/Paid: 0 KES \(0\), Not paid: 0 KES \(0\)$/);
+  });
+});
+
+describe('a payment still pending', () => {
+  it('is its own bar, colour and count, never "Not paid", and the rate is of the others', async () => {
+    const figures = summary({
+      today: { collected: 500, count: 2, pendingCount: 1, successCount: 1, successRate: 1 },
+      daily: summary().daily.map((day, index) =>
+        index === 13
+          ? {
+              ...day,
+              byStatus: [
+                { status: 'success', count: 1, amount: 500 },
+                { status: 'pending', count: 1, amount: 3 },
+              ],
+            }
+          : day,
+      ),
+    });
+    mockApi((call) =>
+      call.path === '/api/mpesa/summary'
+        ? { status: 200, body: { success: true, data: figures } }
+        : call.path === '/api/mpesa/transactions'
+          ? EMPTY
+          : undefined,
+    );
+    renderApp('/transactions');
+    const glance = await screen.findByRole('region', { name: 'At a glance' });
+    expect(
+      within(glance).getByText('2 payments (1 still pending), 100% of the others successful'),
+    ).toBeInTheDocument();
+    const last = within(glance).getAllByRole('img')[13]!;
+    expect(last).toHaveAccessibleName(
+      /Paid: 500 KES \(1\), Pending: 3 KES \(1\), Not paid: 0 KES \(0\)$/,
+    );
+    // 3 KES against 500: still a sliver one can see.
+    expect(last.querySelector<HTMLElement>('.bar-pending')!.style.minHeight).toBe('2px');
+    expect(last.querySelector<HTMLElement>('.bar-unpaid')!.style.height).toBe('0%');
+    expect(
+      [...glance.querySelectorAll('.summary-legend li')].map((item) => item.textContent),
+    ).toEqual(['Paid', 'Refunded', 'Pending', 'Not paid']);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Kiswahili' }));
+    expect(
+      await within(glance).findByText('Miamala 2 (1 bado unasubiri), 100% ya mingine imefanikiwa'),
+    ).toBeInTheDocument();
+    expect(within(glance).getAllByRole('img')[13]).toHaveAccessibleName(
+      /Imelipwa: 500 KES \(1\), Inasubiri: 3 KES \(1\), Haijalipwa: 0 KES \(0\)$/,
+    );
   });
 });
 

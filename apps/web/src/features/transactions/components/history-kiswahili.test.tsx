@@ -43,7 +43,13 @@ function history() {
             }
           : day,
       );
-      const today = { collected: 292163, count: 3, successCount: 2, successRate: 2 / 3 };
+      const today = {
+        collected: 292163,
+        count: 3,
+        pendingCount: 0,
+        successCount: 2,
+        successRate: 2 / 3,
+      };
       return { status: 200, body: { success: true, data: summary({ today, daily }) } };
     }
     return undefined;
@@ -97,8 +103,8 @@ describe('the Transaction History in Kiswahili', () => {
     const axis = glance.querySelector('.chart-axis')!;
     // Intl joins "elfu" and its figure with a no-break space, which keeps them on one line.
     expect([...axis.children].map((tick) => tick.textContent)).toEqual([
-      'elfu\u00a02',
-      'elfu\u00a01',
+      'elfu\u00a01.6',
+      '800',
       '0',
     ]);
     const chartTable = within(glance).getByRole('table', {
@@ -112,6 +118,7 @@ describe('the Transaction History in Kiswahili', () => {
       'Siku',
       'Imefanikiwa',
       'Imerudishwa',
+      'Inasubiri',
       'Imeshindwa',
       'Imeghairiwa',
       'Muda umekwisha',
@@ -136,7 +143,7 @@ describe('the Transaction History in Kiswahili', () => {
     ).toHaveTextContent(/^View Details$/);
     expect(
       screen.getByRole('region', { name: 'At a glance' }).querySelector('.chart-axis'),
-    ).toHaveTextContent('2K');
+    ).toHaveTextContent('1.6K');
     expect(document.title).toBe('Transactions · M-PESA Payment Integration');
   });
 

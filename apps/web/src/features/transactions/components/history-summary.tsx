@@ -54,7 +54,13 @@ function Period({ title, period }: { title: string; period?: PeriodSummary }) {
           : words.noRefunds}
       </p>
       <p className="summary-detail">
-        {words.periodDetail(period.count, formatNumber(period.count, language), rate)}
+        {words.periodDetail(
+          period.count,
+          formatNumber(period.count, language),
+          rate,
+          period.pendingCount,
+          formatNumber(period.pendingCount, language),
+        )}
       </p>
     </div>
   );

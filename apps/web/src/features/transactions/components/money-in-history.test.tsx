@@ -82,7 +82,7 @@ describe('till, paybill and refunded payments in the history', () => {
           }
         : day,
     );
-    const period = { count: 3, successCount: 3, successRate: 1 };
+    const period = { count: 3, pendingCount: 0, successCount: 3, successRate: 1 };
     mockApi((call) =>
       call.path === '/api/mpesa/summary'
         ? answer(
@@ -114,7 +114,7 @@ describe('till, paybill and refunded payments in the history', () => {
       within(lastDay)
         .getAllByRole('cell')
         .map((cell) => cell.textContent),
-    ).toEqual(['1,000', '450', '0', '0', '0', '0']);
+    ).toEqual(['1,000', '450', '0', '0', '0', '0', '0']);
   });
 });
 

@@ -128,7 +128,7 @@ describe('the Transaction History screen', () => {
         : undefined,
     );
     renderApp('/transactions');
-    await screen.findByText('Pending');
+    await screen.findByText('Pending', { selector: '.status-badge' });
     down = true;
     await vi.advanceTimersByTimeAsync(15_000);
     expect(
@@ -228,7 +228,7 @@ describe('the Transaction History screen', () => {
         : undefined,
     );
     renderApp('/transactions');
-    await screen.findByText('Pending');
+    await screen.findByText('Pending', { selector: '.status-badge' });
     await vi.advanceTimersByTimeAsync(5_000);
     expect(api.count('/api/mpesa/transactions')).toBe(2);
     status = 'success';
@@ -259,8 +259,20 @@ describe('the Transaction History screen', () => {
             body: {
               success: true,
               data: summary({
-                today: { collected: 750, count: 3, successCount: 2, successRate: 2 / 3 },
-                last7Days: { collected: 1750, count: 1, successCount: 1, successRate: 1 },
+                today: {
+                  collected: 750,
+                  count: 3,
+                  pendingCount: 0,
+                  successCount: 2,
+                  successRate: 2 / 3,
+                },
+                last7Days: {
+                  collected: 1750,
+                  count: 1,
+                  pendingCount: 0,
+                  successCount: 1,
+                  successRate: 1,
+                },
                 daily,
               }),
             },
@@ -282,8 +294,8 @@ describe('the Transaction History screen', () => {
       within(lastDay)
         .getAllByRole('cell')
         .map((cell) => cell.textContent),
-      // Success, Refunded, Failed, Cancelled, Timeout, Other.
-    ).toEqual(['750', '0', '0', '90', '0', '0']);
+      // Success, Refunded, Pending, Failed, Cancelled, Timeout, Other.
+    ).toEqual(['750', '0', '0', '0', '90', '0', '0']);
     expect(screen.getByText('No transactions found.')).toBeInTheDocument();
   });
 
