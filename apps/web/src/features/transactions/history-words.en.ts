@@ -38,6 +38,9 @@ export const en = {
   from: 'From',
   to: 'To',
   apply: 'Apply',
+  /** The date ranges picked in one press, and the group's name for screen readers. */
+  dateRanges: 'Date ranges',
+  presets: { today: 'Today', last7Days: 'Last 7 days', thisMonth: 'This month' },
   clear: 'Clear',
   /** How a payment came (the `channel` filter), and the tag in the Reference cell. */
   channel: 'How it was paid',

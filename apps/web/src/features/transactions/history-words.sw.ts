@@ -36,6 +36,8 @@ export const sw: HistoryWords = {
   from: 'Kuanzia',
   to: 'Hadi',
   apply: 'Chuja',
+  dateRanges: 'Vipindi vya tarehe',
+  presets: { today: 'Leo', last7Days: 'Siku 7 zilizopita', thisMonth: 'Mwezi huu' },
   clear: 'Ondoa vichujio',
   channel: 'Njia ya malipo',
   channelAll: 'Zote',

@@ -1,69 +1,81 @@
-import type { FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useRef, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { PAYMENT_CHANNELS, TRANSACTION_STATUSES } from '@mpesa/shared';
 import { paths } from '../../../lib/paths';
 import { useWords } from '../../../i18n/words';
-import { searchFor, type ListFilters } from '../api/transactions-api';
+import { searchFor, summaryQueryOptions, type ListFilters } from '../api/transactions-api';
 import { historyWords } from '../history-words';
 import { statusWords } from '../status-words';
 
-/** The filters the form holds, as the address keeps them (empty ones left out). */
-function filtersOf(form: FormData): ListFilters {
-  const filters: ListFilters = { status: form.getAll('status').map(String) };
-  for (const name of ['channel', 'from', 'to', 'q'] as const) {
-    const value = String(form.get(name) ?? '').trim();
-    if (value) filters[name] = value;
-  }
-  return filters;
+/** How a change of filters came: typed and sent (the search), or a box, a list or a date. */
+export type FilterChange = 'searched' | 'picked';
+
+/** A business day, YYYY-MM-DD, `daysAgo` before today in `timeZone`. */
+function businessDay(timeZone: string | undefined, daysAgo = 0): string {
+  const day = new Date(Date.now() - daysAgo * 86_400_000);
+  // Canada writes dates as YYYY-MM-DD, as a date field's value is.
+  return day.toLocaleDateString('en-CA', timeZone ? { timeZone } : {});
 }
 
-/** How the payments came: all, or one of a prompt, a till, a paybill (`channel` in the address). */
-function ChannelFilter({ channel }: { channel: string | undefined }) {
-  const words = useWords(historyWords);
-  return (
-    <label className="filter-channel">
-      {words.channel}
-      <select name="channel" defaultValue={channel ?? ''}>
-        <option value="">{words.channelAll}</option>
-        {PAYMENT_CHANNELS.map((value) => (
-          <option key={value} value={value}>
-            {words.channels[value]}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
+/** The date ranges a shop asks for most, each as its first and last business day. */
+function presets(timeZone: string | undefined) {
+  const today = businessDay(timeZone);
+  return [
+    { name: 'today', from: today, to: today },
+    { name: 'last7Days', from: businessDay(timeZone, 6), to: today },
+    { name: 'thisMonth', from: `${today.slice(0, 8)}01`, to: today },
+  ] as const;
 }
 
 /**
  * Find payments: one search box (phone, receipt or reference), statuses, how they came (a prompt,
- * a till, a paybill) and a date range. The filters live in the address, so a view can be shared,
- * survives a reload, and Back works.
+ * a till, a paybill) and a date range. A box, the list, a date or a range is applied as soon as it
+ * is picked; the search when it is sent (Enter, or Apply). The filters live in the address, so a
+ * view can be shared, survives a reload, and Back works.
  */
 export function HistoryFilters({
   filters,
   onChange,
 }: {
   filters: ListFilters;
-  onChange: (search: string) => void;
+  onChange: (search: string, how: FilterChange) => void;
 }) {
   const words = useWords(historyWords);
   const statuses = useWords(statusWords);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    onChange(searchFor(filtersOf(new FormData(event.currentTarget))));
+  // The business's days, as the figures count them (the browser's own until they have come).
+  const timeZone = useQuery(summaryQueryOptions()).data?.timeZone;
+  const form = useRef<HTMLFormElement>(null);
+  /** The filters on screen: those in the address, the search as typed, and what just changed. */
+  const shown = (changed: Partial<ListFilters>): string => {
+    const q = String(new FormData(form.current ?? undefined).get('q') ?? '').trim();
+    const next: ListFilters = { ...filters, q, ...changed };
+    for (const name of ['channel', 'from', 'to', 'q'] as const) if (!next[name]) delete next[name];
+    return searchFor(next);
   };
+  const pick = (changed: Partial<ListFilters>) => onChange(shown(changed), 'picked');
+  const send = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    onChange(shown({}), 'searched');
+  };
+  const toggled = (status: string) =>
+    filters.status.includes(status)
+      ? filters.status.filter((each) => each !== status)
+      : TRANSACTION_STATUSES.filter((each) => each === status || filters.status.includes(each));
 
   return (
     <form
+      ref={form}
       className="history-filters"
       role="search"
       aria-label={words.findTransactions}
-      onSubmit={submit}
+      onSubmit={send}
     >
       <label className="filter-search">
         {words.search}
+        {/* Typed freely, and sent: anew whenever the address's search changes (Back, Clear). */}
         <input
+          key={filters.q ?? ''}
           type="search"
           name="q"
           defaultValue={filters.q ?? ''}
@@ -79,21 +91,59 @@ export function HistoryFilters({
               type="checkbox"
               name="status"
               value={status}
-              defaultChecked={filters.status.includes(status)}
+              checked={filters.status.includes(status)}
+              onChange={() => pick({ status: toggled(status) })}
             />
             {statuses[status]}
           </label>
         ))}
       </fieldset>
-      <ChannelFilter channel={filters.channel} />
+      <label className="filter-channel">
+        {words.channel}
+        <select
+          name="channel"
+          value={filters.channel ?? ''}
+          onChange={(event) => pick({ channel: event.target.value })}
+        >
+          <option value="">{words.channelAll}</option>
+          {PAYMENT_CHANNELS.map((value) => (
+            <option key={value} value={value}>
+              {words.channels[value]}
+            </option>
+          ))}
+        </select>
+      </label>
       <label>
         {words.from}
-        <input type="date" name="from" defaultValue={filters.from ?? ''} />
+        <input
+          type="date"
+          name="from"
+          value={filters.from ?? ''}
+          onChange={(event) => pick({ from: event.target.value })}
+        />
       </label>
       <label>
         {words.to}
-        <input type="date" name="to" defaultValue={filters.to ?? ''} />
+        <input
+          type="date"
+          name="to"
+          value={filters.to ?? ''}
+          onChange={(event) => pick({ to: event.target.value })}
+        />
       </label>
+      <div className="filter-presets" role="group" aria-label={words.dateRanges}>
+        {presets(timeZone).map(({ name, from, to }) => (
+          <button
+            key={name}
+            type="button"
+            className="button button-secondary"
+            aria-pressed={filters.from === from && filters.to === to}
+            onClick={() => pick({ from, to })}
+          >
+            {words.presets[name]}
+          </button>
+        ))}
+      </div>
       <div className="filter-actions">
         <button type="submit" className="button button-primary">
           {words.apply}

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { mockApi, renderApp, summary, transaction } from '../../../test/render-app';
@@ -195,6 +195,41 @@ describe('the Transaction History screen', () => {
     // The form shows what the address says.
     expect(screen.getByRole('checkbox', { name: 'Success' })).toBeChecked();
     expect(screen.getByRole('searchbox', { name: 'Search' })).toHaveValue('0712 345 678');
+  });
+
+  it('applies a status, how it was paid and a date range as soon as they are picked, focus staying put', async () => {
+    const api = mockApi((call) =>
+      call.path.startsWith('/api/mpesa/transactions')
+        ? { status: 200, body: { success: true, data: [], nextCursor: null } }
+        : undefined,
+    );
+    const user = userEvent.setup();
+    const { router } = renderApp('/transactions');
+    await screen.findByText('No transactions found.');
+    const success = screen.getByRole('checkbox', { name: 'Success' });
+    await user.click(success);
+    expect(router.state.location.search).toBe('?status=success');
+    await waitFor(() => expect(api.count('/api/mpesa/transactions?status=success')).toBe(1));
+    expect(success).toHaveFocus();
+    expect(success).toBeChecked();
+
+    await user.selectOptions(screen.getByRole('combobox', { name: 'How it was paid' }), 'till');
+    expect(router.state.location.search).toBe('?status=success&channel=till');
+
+    // One press for a range; the business's today (the figures' time zone, Nairobi here).
+    const today = new Date().toLocaleDateString('en-CA', { timeZone: 'Africa/Nairobi' });
+    const week = screen.getByRole('button', { name: 'Last 7 days' });
+    await user.click(week);
+    const search = new URLSearchParams(router.state.location.search);
+    expect(search.get('to')).toBe(today);
+    expect(Date.parse(today) - Date.parse(search.get('from')!)).toBe(6 * 86_400_000);
+    expect(screen.getByLabelText('To')).toHaveValue(today);
+    expect(week).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByRole('button', { name: 'Today' })).toHaveAttribute('aria-pressed', 'false');
+    await user.click(screen.getByRole('button', { name: 'This month' }));
+    expect(new URLSearchParams(router.state.location.search).get('from')).toBe(
+      `${today.slice(0, 8)}01`,
+    );
   });
 
   it('names a filter the API refused, under the specification’s text', async () => {

@@ -143,10 +143,11 @@ function useResultsFocus(
   return {
     count,
     firstNew: { index: firstNew, link },
-    /** A search for other filters (the same ones change nothing on screen). */
+    /** A search sent: its results' count takes focus, now if they are the ones shown. */
     onSearch: (next: string) => {
       const asked = new URLSearchParams(next).toString();
       if (asked !== searchText) searched.current = asked;
+      else if (loaded) count.current?.focus({ preventScroll: true });
     },
     loadMore: () => {
       loadingMore.current = true;
@@ -236,10 +237,10 @@ export const TransactionList = withQueries(function TransactionListScreen() {
       <h2 id="transactions-title">{words.title}</h2>
       <HistorySummary />
       <HistoryFilters
-        key={searchText}
         filters={filters}
-        onChange={(next) => {
-          focus.onSearch(next);
+        onChange={(next, how) => {
+          // Focus moves to what a search found; a box or a date picked keeps it where it is.
+          if (how === 'searched') focus.onSearch(next);
           void navigate(`${paths.transactions}${next}`);
         }}
       />
