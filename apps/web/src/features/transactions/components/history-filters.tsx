@@ -28,91 +28,65 @@ function presets(timeZone: string | undefined) {
   ] as const;
 }
 
-/**
- * Find payments: one search box (phone, receipt or reference), statuses, how they came (a prompt,
- * a till, a paybill) and a date range. A box, the list, a date or a range is applied as soon as it
- * is picked; the search when it is sent (Enter, or Apply). The filters live in the address, so a
- * view can be shared, survives a reload, and Back works.
- */
-export function HistoryFilters({
-  filters,
-  onChange,
-}: {
-  filters: ListFilters;
-  onChange: (search: string, how: FilterChange) => void;
-}) {
+/** What a filter does with a change: applies it, with the rest of what is on screen. */
+type Pick = (changed: Partial<ListFilters>) => void;
+
+/** The statuses, each a box; the list keeps the statuses' own order. */
+function StatusFilter({ filters, pick }: { filters: ListFilters; pick: Pick }) {
   const words = useWords(historyWords);
   const statuses = useWords(statusWords);
-  // The business's days, as the figures count them (the browser's own until they have come).
-  const timeZone = useQuery(summaryQueryOptions()).data?.timeZone;
-  const form = useRef<HTMLFormElement>(null);
-  /** The filters on screen: those in the address, the search as typed, and what just changed. */
-  const shown = (changed: Partial<ListFilters>): string => {
-    const q = String(new FormData(form.current ?? undefined).get('q') ?? '').trim();
-    const next: ListFilters = { ...filters, q, ...changed };
-    for (const name of ['channel', 'from', 'to', 'q'] as const) if (!next[name]) delete next[name];
-    return searchFor(next);
-  };
-  const pick = (changed: Partial<ListFilters>) => onChange(shown(changed), 'picked');
-  const send = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    onChange(shown({}), 'searched');
-  };
   const toggled = (status: string) =>
     filters.status.includes(status)
       ? filters.status.filter((each) => each !== status)
       : TRANSACTION_STATUSES.filter((each) => each === status || filters.status.includes(each));
-
   return (
-    <form
-      ref={form}
-      className="history-filters"
-      role="search"
-      aria-label={words.findTransactions}
-      onSubmit={send}
-    >
-      <label className="filter-search">
-        {words.search}
-        {/* Typed freely, and sent: anew whenever the address's search changes (Back, Clear). */}
-        <input
-          key={filters.q ?? ''}
-          type="search"
-          name="q"
-          defaultValue={filters.q ?? ''}
-          placeholder={words.searchPlaceholder}
-          maxLength={100}
-        />
-      </label>
-      <fieldset className="filter-statuses">
-        <legend>{words.status}</legend>
-        {TRANSACTION_STATUSES.map((status) => (
-          <label key={status} className="filter-status">
-            <input
-              type="checkbox"
-              name="status"
-              value={status}
-              checked={filters.status.includes(status)}
-              onChange={() => pick({ status: toggled(status) })}
-            />
-            {statuses[status]}
-          </label>
+    <fieldset className="filter-statuses">
+      <legend>{words.status}</legend>
+      {TRANSACTION_STATUSES.map((status) => (
+        <label key={status} className="filter-status">
+          <input
+            type="checkbox"
+            name="status"
+            value={status}
+            checked={filters.status.includes(status)}
+            onChange={() => pick({ status: toggled(status) })}
+          />
+          {statuses[status]}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** How the payments came: all, or one of a prompt, a till, a paybill (`channel` in the address). */
+function ChannelFilter({ channel, pick }: { channel: string | undefined; pick: Pick }) {
+  const words = useWords(historyWords);
+  return (
+    <label className="filter-channel">
+      {words.channel}
+      <select
+        name="channel"
+        value={channel ?? ''}
+        onChange={(event) => pick({ channel: event.target.value })}
+      >
+        <option value="">{words.channelAll}</option>
+        {PAYMENT_CHANNELS.map((value) => (
+          <option key={value} value={value}>
+            {words.channels[value]}
+          </option>
         ))}
-      </fieldset>
-      <label className="filter-channel">
-        {words.channel}
-        <select
-          name="channel"
-          value={filters.channel ?? ''}
-          onChange={(event) => pick({ channel: event.target.value })}
-        >
-          <option value="">{words.channelAll}</option>
-          {PAYMENT_CHANNELS.map((value) => (
-            <option key={value} value={value}>
-              {words.channels[value]}
-            </option>
-          ))}
-        </select>
-      </label>
+      </select>
+    </label>
+  );
+}
+
+/** From and to, and the ranges a shop asks for most, in one press. */
+function DateFilter({ filters, pick }: { filters: ListFilters; pick: Pick }) {
+  const words = useWords(historyWords);
+  // The business's days, as the figures count them (the browser's own until they have come).
+  const timeZone = useQuery(summaryQueryOptions()).data?.timeZone;
+  return (
+    <>
       <label>
         {words.from}
         <input
@@ -144,6 +118,61 @@ export function HistoryFilters({
           </button>
         ))}
       </div>
+    </>
+  );
+}
+
+/**
+ * Find payments: one search box (phone, receipt or reference), statuses, how they came (a prompt,
+ * a till, a paybill) and a date range. A box, the list, a date or a range is applied as soon as it
+ * is picked; the search when it is sent (Enter, or Apply). The filters live in the address, so a
+ * view can be shared, survives a reload, and Back works.
+ */
+export function HistoryFilters({
+  filters,
+  onChange,
+}: {
+  filters: ListFilters;
+  onChange: (search: string, how: FilterChange) => void;
+}) {
+  const words = useWords(historyWords);
+  const form = useRef<HTMLFormElement>(null);
+  /** The filters on screen: those in the address, the search as typed, and what just changed. */
+  const shown = (changed: Partial<ListFilters>): string => {
+    const q = String(new FormData(form.current ?? undefined).get('q') ?? '').trim();
+    const next: ListFilters = { ...filters, q, ...changed };
+    for (const name of ['channel', 'from', 'to', 'q'] as const) if (!next[name]) delete next[name];
+    return searchFor(next);
+  };
+  const pick: Pick = (changed) => onChange(shown(changed), 'picked');
+  const send = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    onChange(shown({}), 'searched');
+  };
+
+  return (
+    <form
+      ref={form}
+      className="history-filters"
+      role="search"
+      aria-label={words.findTransactions}
+      onSubmit={send}
+    >
+      <label className="filter-search">
+        {words.search}
+        {/* Typed freely, and sent: anew whenever the address's search changes (Back, Clear). */}
+        <input
+          key={filters.q ?? ''}
+          type="search"
+          name="q"
+          defaultValue={filters.q ?? ''}
+          placeholder={words.searchPlaceholder}
+          maxLength={100}
+        />
+      </label>
+      <StatusFilter filters={filters} pick={pick} />
+      <ChannelFilter channel={filters.channel} pick={pick} />
+      <DateFilter filters={filters} pick={pick} />
       <div className="filter-actions">
         <button type="submit" className="button button-primary">
           {words.apply}
