@@ -68,7 +68,9 @@ export const en = {
   ) =>
     pending === 0
       ? `${shown} ${count === 1 ? 'payment' : 'payments'}, ${rate} successful`
-      : `${shown} ${count === 1 ? 'payment' : 'payments'} (${pendingShown} still pending), ${rate} of the others successful`,
+      : pending === count
+        ? `${shown} ${count === 1 ? 'payment, still pending' : 'payments, all still pending'}`
+        : `${shown} ${count === 1 ? 'payment' : 'payments'} (${pendingShown} still pending), ${rate} of the others successful`,
   /** Hidden, of a usual length, in the figures' place while they load. */
   periodPlaceholder: '00 payments, 00% successful',
   figuresFailed: 'The figures could not be loaded.',

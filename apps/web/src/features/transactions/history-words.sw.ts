@@ -53,7 +53,9 @@ export const sw: HistoryWords = {
   periodDetail: (count, shown, rate, pending, pendingShown) =>
     pending === 0
       ? `${miamala(count, shown)}, ${rate} ${count === 1 ? 'umefanikiwa' : 'imefanikiwa'}`
-      : `${miamala(count, shown)} (${pendingShown} bado ${pending === 1 ? 'unasubiri' : 'inasubiri'}), ${rate} ya mingine imefanikiwa`,
+      : pending === count
+        ? `${miamala(count, shown)}, ${count === 1 ? 'bado unasubiri' : 'yote bado inasubiri'}`
+        : `${miamala(count, shown)} (${pendingShown} bado ${pending === 1 ? 'unasubiri' : 'inasubiri'}), ${rate} ya mingine imefanikiwa`,
   periodPlaceholder: 'Miamala 00, 00% imefanikiwa',
   figuresFailed: 'Takwimu hazikuweza kupakiwa.',
   noRefunds: 'Zilizokusanywa, hakuna zilizorudishwa',

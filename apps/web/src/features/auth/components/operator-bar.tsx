@@ -56,6 +56,15 @@ export function OperatorBar() {
   return (
     <div className="operator-bar">
       <p>{words.signedInAs(operator.name, operator.role)}</p>
+      {/* Beside the name: on a phone they share a line. */}
+      <button
+        type="button"
+        className="button button-secondary"
+        onClick={() => void leave()}
+        disabled={busy}
+      >
+        {words.signOut}
+      </button>
       {/* Once after signing in: someone else may have been guessing the password. */}
       {failedAttempts > 0 && (
         <p className="operator-bar-warning" role="status">
@@ -77,14 +86,6 @@ export function OperatorBar() {
           <NavLink to={ownerPaths.audit}>{words.auditTrail}</NavLink>
         </nav>
       )}
-      <button
-        type="button"
-        className="button button-secondary"
-        onClick={() => void leave()}
-        disabled={busy}
-      >
-        {words.signOut}
-      </button>
       {failed && (
         <p className="operator-bar-error" role="alert">
           {words.signOutFailed}

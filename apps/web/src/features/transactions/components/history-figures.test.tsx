@@ -129,6 +129,26 @@ describe('a payment still pending', () => {
   });
 });
 
+describe('a period whose payments are all still pending', () => {
+  it('says so, with no rate', async () => {
+    const figures = summary({
+      today: { collected: 0, count: 3, pendingCount: 3, successCount: 0, successRate: null },
+    });
+    mockApi((call) =>
+      call.path === '/api/mpesa/summary'
+        ? { status: 200, body: { success: true, data: figures } }
+        : call.path === '/api/mpesa/transactions'
+          ? EMPTY
+          : undefined,
+    );
+    renderApp('/transactions');
+    const glance = await screen.findByRole('region', { name: 'At a glance' });
+    expect(within(glance).getByText('3 payments, all still pending')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Kiswahili' }));
+    expect(await within(glance).findByText('Miamala 3, yote bado inasubiri')).toBeInTheDocument();
+  });
+});
+
 describe('the history on a phone', () => {
   it('names each row’s link by its payment, keeping the visible "View Details"', async () => {
     mockApi((call) =>

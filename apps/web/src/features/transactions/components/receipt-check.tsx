@@ -100,9 +100,12 @@ function ReceiptCheckForm() {
       ? (sending.error instanceof ApiError && refusal(sending.error)) || words.receiptSendFailed
       : '';
   return (
-    <section className="receipt-check" aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`}>{words.receiptCheckTitle}</h3>
-      <form noValidate onSubmit={submit}>
+    // Folded until asked for: seldom needed, it would push the payments down a phone's screen.
+    <details className="receipt-check">
+      <summary>
+        <h3 id={`${id}-title`}>{words.receiptCheckTitle}</h3>
+      </summary>
+      <form noValidate onSubmit={submit} aria-labelledby={`${id}-title`}>
         <label htmlFor={`${id}-receipt`}>{words.receiptLabel}</label>
         <p id={`${id}-hint`} className="field-hint">
           {words.receiptHint}
@@ -142,7 +145,7 @@ function ReceiptCheckForm() {
           {failure}
         </p>
       )}
-    </section>
+    </details>
   );
 }
 
