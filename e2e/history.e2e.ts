@@ -50,6 +50,14 @@ beforeEach(async () => {
 
 const references = () => page.locator('td[data-label="Reference"]').allTextContents();
 
+/** On a phone the filters beside the search are folded while none is in use: opened. */
+async function openFilters() {
+  const more = page.locator('details.more-filters');
+  if (!(await more.evaluate((details: HTMLDetailsElement) => details.open))) {
+    await more.locator('summary').click();
+  }
+}
+
 describe('the history', () => {
   it('shows 50 payments, then the rest with Load more', async () => {
     await page.goto(`${appUrl}/transactions?q=${PREFIX}`);
@@ -65,6 +73,7 @@ describe('the history', () => {
   it('filters by status in the address, keeps it over a reload, and Back undoes it', async () => {
     await page.goto(`${appUrl}/transactions?q=${PREFIX}`);
     await expect.poll(async () => (await references()).length).toBe(50);
+    await openFilters();
     await page.getByRole('checkbox', { name: 'Failed' }).check();
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.getAll('status')).toEqual(['failed']);
@@ -79,6 +88,7 @@ describe('the history', () => {
   it('filters by business days, in the address too', async () => {
     await page.goto(`${appUrl}/transactions?q=${PREFIX}`);
     await expect.poll(async () => (await references()).length).toBe(50);
+    await openFilters();
     await page.getByLabel('From', { exact: true }).fill('2026-11-02');
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('from')).toBe('2026-11-02');

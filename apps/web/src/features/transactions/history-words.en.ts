@@ -38,6 +38,9 @@ export const en = {
   from: 'From',
   to: 'To',
   apply: 'Apply',
+  /** What folds the filters beside the search on a phone, and how many are in use. */
+  filters: 'Filters',
+  filtersInUse: (count: number) => `Filters (${count} in use)`,
   /** The date ranges picked in one press, and the group's name for screen readers. */
   dateRanges: 'Date ranges',
   presets: { today: 'Today', last7Days: 'Last 7 days', thisMonth: 'This month' },

@@ -36,6 +36,8 @@ export const sw: HistoryWords = {
   from: 'Kuanzia',
   to: 'Hadi',
   apply: 'Chuja',
+  filters: 'Vichujio',
+  filtersInUse: (count) => `Vichujio (${count} ${count === 1 ? 'kinatumika' : 'vinatumika'})`,
   dateRanges: 'Vipindi vya tarehe',
   presets: { today: 'Leo', last7Days: 'Siku 7 zilizopita', thisMonth: 'Mwezi huu' },
   clear: 'Ondoa vichujio',

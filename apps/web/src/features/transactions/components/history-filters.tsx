@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useRef, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { PAYMENT_CHANNELS, TRANSACTION_STATUSES } from '@mpesa/shared';
 import { paths } from '../../../lib/paths';
@@ -122,6 +122,31 @@ function DateFilter({ filters, pick }: { filters: ListFilters; pick: Pick }) {
   );
 }
 
+/** How many of the filters beside the search are in use. */
+function inUse(filters: ListFilters): number {
+  return filters.status.length + [filters.channel, filters.from, filters.to].filter(Boolean).length;
+}
+
+/** Whether the screen is wide enough to show every filter at once (as the CSS's 48em). */
+const wideScreen = () => window.matchMedia?.('(min-width: 48em)').matches ?? true;
+
+/**
+ * The filters beside the search, folded on a phone unless some are in use, so that the payments
+ * start near the top of its screen; open on a wider one. Folded or not as the page opens, then as
+ * the person leaves them.
+ */
+function MoreFilters({ filters, children }: { filters: ListFilters; children: ReactNode }) {
+  const words = useWords(historyWords);
+  const [openAtFirst] = useState(() => wideScreen() || inUse(filters) > 0);
+  const count = inUse(filters);
+  return (
+    <details className="more-filters" open={openAtFirst}>
+      <summary>{count > 0 ? words.filtersInUse(count) : words.filters}</summary>
+      <div className="more-filters-body">{children}</div>
+    </details>
+  );
+}
+
 /**
  * Find payments: one search box (phone, receipt or reference), statuses, how they came (a prompt,
  * a till, a paybill) and a date range. A box, the list, a date or a range is applied as soon as it
@@ -170,9 +195,11 @@ export function HistoryFilters({
           maxLength={100}
         />
       </label>
-      <StatusFilter filters={filters} pick={pick} />
-      <ChannelFilter channel={filters.channel} pick={pick} />
-      <DateFilter filters={filters} pick={pick} />
+      <MoreFilters filters={filters}>
+        <StatusFilter filters={filters} pick={pick} />
+        <ChannelFilter channel={filters.channel} pick={pick} />
+        <DateFilter filters={filters} pick={pick} />
+      </MoreFilters>
       <div className="filter-actions">
         <button type="submit" className="button button-primary">
           {words.apply}

@@ -232,6 +232,31 @@ describe('the Transaction History screen', () => {
     );
   });
 
+  it.each([
+    ['', false, 'Filters'],
+    ['?status=failed&from=2026-11-01', true, 'Filters (2 in use)'],
+  ])(
+    'folds the filters beside the search on a phone unless some are in use (%s)',
+    async (search, open, said) => {
+      vi.stubGlobal('matchMedia', (query: string) => ({ matches: !query.includes('min-width') }));
+      try {
+        mockApi((call) =>
+          call.path.startsWith('/api/mpesa/transactions')
+            ? { status: 200, body: { success: true, data: [], nextCursor: null } }
+            : undefined,
+        );
+        renderApp(`/transactions${search}`);
+        await screen.findByText('No transactions found.');
+        const folded = document.querySelector<HTMLDetailsElement>('details.more-filters')!;
+        expect(folded.open).toBe(open);
+        expect(folded.querySelector('summary')).toHaveTextContent(said);
+        expect(screen.getByRole('searchbox', { name: 'Search' })).toBeVisible();
+      } finally {
+        vi.unstubAllGlobals();
+      }
+    },
+  );
+
   it('names a filter the API refused, under the specification’s text', async () => {
     mockApi((call) =>
       call.path === '/api/mpesa/transactions?from=2026-13-01'

@@ -241,7 +241,10 @@ export const TransactionList = withQueries(function TransactionListScreen() {
         onChange={(next, how) => {
           // Focus moves to what a search found; a box or a date picked keeps it where it is.
           if (how === 'searched') focus.onSearch(next);
-          void navigate(`${paths.transactions}${next}`);
+          // The same filters again (Apply after a box applied itself) make no step for Back.
+          if (new URLSearchParams(next).toString() !== searchText) {
+            void navigate(`${paths.transactions}${next}`);
+          }
         }}
       />
       {mayExport && (
