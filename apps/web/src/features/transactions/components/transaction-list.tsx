@@ -16,7 +16,7 @@ import {
   type Transaction,
 } from '../api/transactions-api';
 import { ConnectionNotice, useQueryHealth } from './connection-notice';
-import { HistoryFilters } from './history-filters';
+import { HistoryFilters, type FilterChange } from './history-filters';
 import { HistorySummary } from './history-summary';
 import { StatusBadge } from './status-badge';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -143,11 +143,16 @@ function useResultsFocus(
   return {
     count,
     firstNew: { index: firstNew, link },
-    /** A search sent: its results' count takes focus, now if they are the ones shown. */
-    onSearch: (next: string) => {
+    /**
+     * Filters applied: a search sent moves focus to its results' count (now, if they are the ones
+     * shown); a box or a date picked leaves it where it is. True when they are new filters: the
+     * same ones again (Apply after a box applied itself) are no step for Back.
+     */
+    onFilters: (next: string, how: FilterChange): boolean => {
       const asked = new URLSearchParams(next).toString();
-      if (asked !== searchText) searched.current = asked;
-      else if (loaded) count.current?.focus({ preventScroll: true });
+      if (how === 'searched' && asked !== searchText) searched.current = asked;
+      else if (how === 'searched' && loaded) count.current?.focus({ preventScroll: true });
+      return asked !== searchText;
     },
     loadMore: () => {
       loadingMore.current = true;
@@ -239,12 +244,7 @@ export const TransactionList = withQueries(function TransactionListScreen() {
       <HistoryFilters
         filters={filters}
         onChange={(next, how) => {
-          // Focus moves to what a search found; a box or a date picked keeps it where it is.
-          if (how === 'searched') focus.onSearch(next);
-          // The same filters again (Apply after a box applied itself) make no step for Back.
-          if (new URLSearchParams(next).toString() !== searchText) {
-            void navigate(`${paths.transactions}${next}`);
-          }
+          if (focus.onFilters(next, how)) void navigate(`${paths.transactions}${next}`);
         }}
       />
       {mayExport && (
