@@ -66,12 +66,13 @@ export async function setTextSize(page: Page, percent: number): Promise<void> {
 
 /**
  * Elements that stick out of the viewport on the right, other than those clipped away on purpose
- * (the visually hidden text for screen readers); empty when the page never scrolls sideways.
+ * (the visually hidden text for screen readers, a narrow table's header row); empty when the page
+ * never scrolls sideways.
  */
 export async function sticksOut(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const clipped = (element: Element) =>
-      element.closest('.visually-hidden, .transaction-table thead') !== null;
+      element.closest('.visually-hidden, .transaction-table thead, .owner-table thead') !== null;
     const out: string[] = [];
     if (document.documentElement.scrollWidth > window.innerWidth) {
       out.push(`the page is ${document.documentElement.scrollWidth}px wide`);
@@ -199,4 +200,38 @@ export async function wrappedCells(page: Page): Promise<string[]> {
     }
     return wrapped;
   });
+}
+
+/**
+ * Words split across two lines inside the elements `selector` finds (a header "Pass/wor/d", a
+ * button "Ro/le"), and text that runs out of its element; each as "<element>: <word>". Elements
+ * clipped away on purpose (a narrow table's visually hidden header row) are not looked at.
+ */
+export async function wordsSplit(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate((selector) => {
+    const found: string[] = [];
+    for (const element of document.querySelectorAll<HTMLElement>(selector)) {
+      const box = element.getBoundingClientRect();
+      const hidden = element.closest('.visually-hidden, thead');
+      if (box.width <= 1 || (hidden && hidden.getBoundingClientRect().width <= 1)) continue;
+      const name = `${element.tagName.toLowerCase()} "${(element.textContent ?? '').trim().slice(0, 40)}"`;
+      if (element.scrollWidth > element.clientWidth + 1) {
+        found.push(
+          `${name}: its text is wider than it (${element.scrollWidth} > ${element.clientWidth}px)`,
+        );
+      }
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        for (const word of text.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, word.index);
+          range.setEnd(node, word.index + word[0].length);
+          const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+          if (lines.size > 1) found.push(`${name}: “${word[0]}” is split over ${lines.size} lines`);
+        }
+      }
+    }
+    return found;
+  }, selector);
 }

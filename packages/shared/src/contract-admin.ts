@@ -5,6 +5,7 @@
  * path keeps zod out of the first screen's download.
  */
 import { z } from 'zod';
+import { PAYMENT_CHANNELS, TRANSACTION_STATUSES } from './constants.ts';
 import { OPERATOR_ROLES } from './contract-auth.ts';
 
 const ok = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
@@ -160,6 +161,84 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_ACTOR_KINDS = ['operator', 'key', 'command', 'anonymous'] as const;
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
 
+/** What an entry can be about, each with a screen of its own to go to. */
+export const AUDIT_SUBJECT_KINDS = ['payment', 'operator', 'key', 'webhook_endpoint'] as const;
+export type AuditSubjectKind = (typeof AUDIT_SUBJECT_KINDS)[number];
+
+/** Which of a failed sign-in's limits was passed: see features/operators/sign-in-limits.ts. */
+export const SIGN_IN_LIMIT_KINDS = ['name_from_address', 'address', 'name'] as const;
+export type SignInLimitKind = (typeof SIGN_IN_LIMIT_KINDS)[number];
+
+const auditRole = /* @__PURE__ */ z.enum(OPERATOR_ROLES);
+const auditStatus = /* @__PURE__ */ z.enum(TRANSACTION_STATUSES);
+
+/**
+ * An entry's `detail`, read into parts that a screen puts in its own words and language. Each
+ * action's own (the API's audit/audit-details.ts writes and reads them); null when the entry has
+ * no detail, or one this version cannot read (then `detail` is all there is).
+ */
+export const auditFactsSchema = /* @__PURE__ */ z.discriminatedUnion('kind', [
+  /** An operator added with this role, or removed while they had it. */
+  z.object({ kind: z.literal('role'), role: auditRole }),
+  z.object({ kind: z.literal('role_change'), from: auditRole, to: auditRole }),
+  /** A payment reviewed: its status before and after, and the reviewer's note. */
+  z.object({ kind: z.literal('review'), from: auditStatus, to: auditStatus, note: z.string() }),
+  /** A refund asked for: its amount in KES and the owner's reason. */
+  z.object({ kind: z.literal('refund'), amount: z.number(), reason: z.string() }),
+  /**
+   * A key's scope; for a key revoked with its maker, the maker and the role they now have (null:
+   * they were removed).
+   */
+  z.object({
+    kind: z.literal('key'),
+    scope: z.enum(API_KEY_SCOPES),
+    maker: z.object({ name: z.string(), role: auditRole.nullable() }).nullable(),
+  }),
+  /**
+   * An export's filters (none given: every payment). `search`: there was a search, whose text is
+   * never kept; `more`: filters this version does not know, by name and value.
+   */
+  z.object({
+    kind: z.literal('export'),
+    status: z.array(auditStatus),
+    channel: z.array(z.enum(PAYMENT_CHANNELS)),
+    from: z.string().nullable(),
+    to: z.string().nullable(),
+    search: z.boolean(),
+    more: z.array(z.object({ name: z.string(), value: z.string() })),
+  }),
+  /** A password set with a one-time link. */
+  z.object({ kind: z.literal('one_time_link') }),
+  /** A sign-in whose operator was removed, or whose password changed, while it was checked. */
+  z.object({ kind: z.literal('sign_in_race') }),
+  /** Too many failed sign-ins: which limit, and until when attempts are refused. */
+  z.object({
+    kind: z.literal('sign_in_limit'),
+    by: z.enum(SIGN_IN_LIMIT_KINDS),
+    until: z.string(),
+  }),
+  /** A webhook endpoint's URL and the event types it is sent (none known: removed). */
+  z.object({ kind: z.literal('endpoint'), url: z.string(), events: z.array(z.string()) }),
+  /** What changed about an endpoint, each null when it did not. */
+  z.object({
+    kind: z.literal('endpoint_change'),
+    url: z.object({ from: z.string(), to: z.string() }).nullable(),
+    events: z.array(z.string()).nullable(),
+    enabled: z.boolean().nullable(),
+  }),
+  /** An endpoint turned off because every delivery to it failed since `since`. */
+  z.object({ kind: z.literal('endpoint_failing'), url: z.string(), since: z.string() }),
+  /** An endpoint's new signing secret, by its first characters. */
+  z.object({ kind: z.literal('secret'), prefix: z.string() }),
+  /** One delivery sent again: its event's type and id. */
+  z.object({ kind: z.literal('resent'), eventType: z.string(), eventId: z.string() }),
+  /** Every failed delivery of an endpoint sent again: how many. */
+  z.object({ kind: z.literal('resent_failed'), count: z.number().int() }),
+  /** A test event sent: its id. */
+  z.object({ kind: z.literal('test_event'), eventId: z.string() }),
+]);
+export type AuditFacts = z.infer<typeof auditFactsSchema>;
+
 export const auditEntrySchema = /* @__PURE__ */ z.object({
   id: z.string(),
   at: z.string(),
@@ -167,10 +246,19 @@ export const auditEntrySchema = /* @__PURE__ */ z.object({
   /** The operator's or key's name; for a failed sign-in, the name typed only if it is an operator's. */
   actor: z.string().nullable(),
   action: z.enum(AUDIT_ACTIONS),
-  /** What it was done to: an operator's name, a key's name, a payment's id. */
+  /** What it was done to: an operator's name, a key's name, a payment's or endpoint's id. */
   target: z.string().nullable(),
-  /** A few words more: the new role, the review's note and status, the export's filters. */
+  /**
+   * The target, for a link to it: what it is, its id (`target`), and what to call it: an
+   * operator's or key's name, a payment's reference, an endpoint's URL (null when no longer known).
+   */
+  subject: z
+    .object({ kind: z.enum(AUDIT_SUBJECT_KINDS), id: z.string(), name: z.string().nullable() })
+    .nullable(),
+  /** A few words more, as stored (in English): the new role, the review's note, the export's filters. */
   detail: z.string().nullable(),
+  /** `detail` read into parts, for the screens to say in their own words. */
+  facts: auditFactsSchema.nullable(),
   /** The address the request came from (none for the command line). */
   address: z.string().nullable(),
 });

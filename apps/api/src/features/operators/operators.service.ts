@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AuditActorKind } from '@mpesa/shared/contract-admin';
 import { recordAudit } from '../../audit/audit.ts';
+import { auditDetail } from '../../audit/audit-details.ts';
 import { LAST_OWNER_MESSAGE } from './owner-refusals.ts';
 import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
@@ -113,7 +114,7 @@ export async function addOperator(
         at: input.now,
         action: 'operator_added',
         target: name,
-        detail: `role: ${input.role}`,
+        detail: auditDetail.added(input.role),
       });
     }
   });
@@ -157,7 +158,10 @@ async function changeOperator(
         at: change.now,
         action: change.role === null ? 'operator_removed' : 'operator_role_changed',
         target: row.name,
-        detail: change.role === null ? `was ${row.role}` : `${row.role} → ${change.role}`,
+        detail:
+          change.role === null
+            ? auditDetail.removed(row.role)
+            : auditDetail.roleChanged(row.role, change.role),
       });
     }
     // Their keys end with them, in this same transaction: no instance sees them working after.

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { PasswordLink } from '@mpesa/shared/contract-admin';
 import { recordAudit } from '../../audit/audit.ts';
+import { auditDetail } from '../../audit/audit-details.ts';
 import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { tooManySignIns, validationError } from '../../errors.ts';
@@ -96,12 +97,13 @@ export async function setPasswordByLink(
     await manage.deleteSessionsOf(trx, operator.id);
     await recordAudit(trx, {
       at: now,
-      // Whoever held the link: not known to be the operator it was given for.
-      actorKind: 'anonymous',
-      actor: null,
+      // The link is the operator's, as their password is: its holder is taken to be them, as one
+      // who signs in with their password is (docs/decisions/003-operator-sessions.md).
+      actorKind: 'operator',
+      actor: operator.name,
       action: 'password_set',
       target: operator.name,
-      detail: 'by a one-time link',
+      detail: auditDetail.oneTimeLink,
       address: input.address,
     });
     return operator.name;

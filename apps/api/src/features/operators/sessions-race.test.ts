@@ -2,7 +2,7 @@
  * A sign-in is bound to the password it checked: a password changed, or the operator removed, while
  * it was being checked leaves no session; a session opened with a password since changed is
  * refused. The audit trail says what happened, a limit passed included, and a one-time link's use
- * names nobody it cannot know. On each database.
+ * names the operator it was given to, as a password's would. On each database.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TEST_PASSWORD_HASH_COST } from '../../test/test-app.ts';
@@ -99,11 +99,11 @@ for (const dialect of DIALECTS) {
       expect(await sessions()).toEqual([]);
       const lines = await audit();
       expect(lines.map((line) => line.action)).toEqual(['password_set', 'sign_in_failed']);
-      // Whoever held the link is not known: not the operator it was given for.
+      // The link is the operator's: its holder is taken to be them, as a password's is.
       expect(lines[0]).toEqual({
         action: 'password_set',
-        actor_kind: 'anonymous',
-        actor: null,
+        actor_kind: 'operator',
+        actor: 'Otieno',
         target: 'Otieno',
         detail: 'by a one-time link',
       });

@@ -7,6 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { recordAudit } from '../../audit/audit.ts';
+import { auditDetail } from '../../audit/audit-details.ts';
 import type { Database, OperatorRow } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { signInFailed } from '../../errors.ts';
@@ -148,7 +149,7 @@ export async function openSession(deps: SessionDeps, verified: Verified): Promis
         actorKind: 'anonymous',
         actor: operator.name,
         action: 'sign_in_failed',
-        detail: 'the operator was removed, or their password changed, during the sign-in',
+        detail: auditDetail.signInRace,
         address,
       });
       return undefined;

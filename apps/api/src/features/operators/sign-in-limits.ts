@@ -7,7 +7,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { SignInLimitKind } from '@mpesa/shared/contract-admin';
 import { recordAudit } from '../../audit/audit.ts';
+import { auditDetail } from '../../audit/audit-details.ts';
 import type { Database, OperatorRow } from '../../db/schema.ts';
 import { tooManySignIns } from '../../errors.ts';
 import {
@@ -55,8 +57,8 @@ const NAME_PREFIX = 'sign-in-name|';
 
 interface Counter {
   key: string;
-  /** How the audit trail names it. */
-  by: string;
+  /** Which limit it is, as the audit trail says (its words: audit/audit-details.ts). */
+  by: SignInLimitKind;
   limit: number;
   windowMs: number;
 }
@@ -74,7 +76,7 @@ function countersFor(settings: SignInLimit, name: string, addressKey: string) {
   const address: Counter[] = [
     {
       key: `${SIGN_IN_PREFIX}name-address|${hashedName}|${addressKey}`,
-      by: 'name from this address',
+      by: 'name_from_address',
       limit: settings.perNameAndAddress,
       windowMs,
     },
@@ -87,7 +89,7 @@ function countersFor(settings: SignInLimit, name: string, addressKey: string) {
   ];
   const everywhere: Counter = {
     key: `${NAME_PREFIX}${hashedName}`,
-    by: 'name from all addresses',
+    by: 'name',
     limit: settings.perName,
     windowMs: settings.nameWindowS * 1000,
   };
@@ -127,7 +129,7 @@ export async function countSignIn(
         actorKind: 'anonymous',
         actor: (await findOperator())?.name ?? null,
         action: 'sign_in_failed',
-        detail: `too many failed sign-ins for this ${counter.by}: attempts are refused until about ${new Date(nowMs + waitMs).toISOString()}`,
+        detail: auditDetail.signInLimit(counter.by, new Date(nowMs + waitMs)),
         address,
       });
     }

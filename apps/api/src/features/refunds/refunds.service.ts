@@ -9,6 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Refund, RefundRequest } from '@mpesa/shared/contract';
 import { recordAudit } from '../../audit/audit.ts';
+import { auditDetail } from '../../audit/audit-details.ts';
 import type { CallbackUrlFor } from '../../callbacks/callback-paths.ts';
 import type { DarajaMoneyClient, ResultAck } from '../../daraja/daraja-client.ts';
 import { DarajaError } from '../../daraja/daraja-error.ts';
@@ -127,7 +128,7 @@ async function recordRequest(
       actor: by.name,
       action: 'refund',
       target: transactionId,
-      detail: `${amount} KES: ${input.reason}`,
+      detail: auditDetail.refunded(amount, input.reason),
       address: by.address,
     });
     const refund = await repo.findRefundById(trx, id);

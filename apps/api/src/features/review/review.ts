@@ -7,6 +7,7 @@
 import type { Kysely } from 'kysely';
 import type { AuditActorKind } from '@mpesa/shared/contract-admin';
 import { recordAudit } from '../../audit/audit.ts';
+import { auditDetail } from '../../audit/audit-details.ts';
 import type { Database, TransactionRow } from '../../db/schema.ts';
 import {
   decide,
@@ -83,7 +84,7 @@ export async function clearFlag(
       at: review.now,
       action: 'review',
       target: id,
-      detail: `${row.status} → ${decision.to}: ${note}`,
+      detail: auditDetail.reviewed(row.status, decision.to, note),
     });
     // A person settled it: the shop's systems hear of a new status, as of any other.
     if (decision.to !== row.status) {

@@ -18,6 +18,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/schema.ts';
 import type { WebhookSettings } from '../../config/webhook-settings.ts';
 import { recordAudit } from '../../audit/audit.ts';
+import { auditDetail } from '../../audit/audit-details.ts';
 import { transact } from '../../db/transact.ts';
 import { startLoop, whileFull, type BackgroundLoop } from '../../db/background-loop.ts';
 import { logFailure } from '../../db/unavailable.ts';
@@ -79,7 +80,7 @@ async function disableIfFailingTooLong(deps: DelivererDeps, endpointId: string, 
       actor: null,
       action: 'webhook_endpoint_disabled',
       target: endpointId,
-      detail: `Every delivery to ${endpoint.url} has failed since ${endpoint.failing_since}: no more events are sent to it until it is enabled again.`,
+      detail: auditDetail.endpointFailing(endpoint.url, endpoint.failing_since),
     });
     return true;
   });

@@ -14,6 +14,7 @@ import type { AuditAction, AuditActorKind } from '@mpesa/shared/contract-admin';
 import type { Database } from '../../db/schema.ts';
 import type { WebhookEndpointRow } from '../../db/webhook-tables.ts';
 import { recordAudit } from '../../audit/audit.ts';
+import { auditDetail } from '../../audit/audit-details.ts';
 import { transact } from '../../db/transact.ts';
 import {
   webhookDeliveryNotFound,
@@ -140,18 +141,25 @@ export async function createEndpoint(
   await transact(deps.db, async (trx) => {
     if ((await repo.countEndpoints(trx)) >= WEBHOOK_ENDPOINTS_MAX) throw webhookEndpointsLimit();
     await repo.insertEndpoint(trx, row);
-    await audit(trx, by, now, 'webhook_endpoint_added', row.id, `${url} (${row.events})`);
+    await audit(
+      trx,
+      by,
+      now,
+      'webhook_endpoint_added',
+      row.id,
+      auditDetail.endpointAdded(url, row.events),
+    );
   });
   return { endpoint: endpointEntry(row), secret };
 }
 
 /** The words of a change, for the audit line. */
 function changeWords(before: WebhookEndpointRow, after: WebhookEndpointRow): string {
-  const words: string[] = [];
-  if (after.url !== before.url) words.push(`URL ${before.url} → ${after.url}`);
-  if (after.events !== before.events) words.push(`events ${after.events}`);
-  if (after.enabled !== before.enabled) words.push(after.enabled ? 'enabled' : 'disabled');
-  return words.join('; ') || 'nothing changed';
+  return auditDetail.endpointChanged({
+    ...(after.url !== before.url ? { url: { from: before.url, to: after.url } } : {}),
+    ...(after.events !== before.events ? { events: after.events } : {}),
+    ...(after.enabled !== before.enabled ? { enabled: Boolean(after.enabled) } : {}),
+  });
 }
 
 export async function changeEndpoint(
@@ -185,7 +193,14 @@ export async function changeEndpoint(
     await repo.updateEndpoint(trx, id, patch);
     await audit(trx, by, now, 'webhook_endpoint_changed', id, changeWords(before, after));
     if (body.rotateSecret)
-      await audit(trx, by, now, 'webhook_secret_rotated', id, `now ${secretPrefix(after.secret)}…`);
+      await audit(
+        trx,
+        by,
+        now,
+        'webhook_secret_rotated',
+        id,
+        auditDetail.secretRotated(secretPrefix(after.secret)),
+      );
   });
   return { endpoint: endpointEntry(after), ...(body.rotateSecret ? { secret: after.secret } : {}) };
 }
@@ -194,7 +209,14 @@ export async function removeEndpoint(deps: WebhookServiceDeps, id: string, by: W
   const row = await endpointOrRefuse(deps.db, id);
   await transact(deps.db, async (trx) => {
     if (!(await repo.deleteEndpoint(trx, id))) throw webhookEndpointNotFound();
-    await audit(trx, by, deps.now(), 'webhook_endpoint_removed', id, row.url);
+    await audit(
+      trx,
+      by,
+      deps.now(),
+      'webhook_endpoint_removed',
+      id,
+      auditDetail.endpointRemoved(row.url),
+    );
   });
 }
 
@@ -233,7 +255,7 @@ export async function resendDelivery(
       now,
       'webhook_resent',
       found.endpoint_id,
-      `${found.type} ${found.event_id}`,
+      auditDetail.resent(found.type, found.event_id),
     );
   });
   const row = await repo.findDelivery(deps.db, id);
@@ -250,7 +272,7 @@ export async function resendFailed(
   const now = deps.now();
   return transact(deps.db, async (trx) => {
     const resent = await repo.resendDeliveries(trx, { failedOf: endpointId }, now.toISOString());
-    await audit(trx, by, now, 'webhook_resent', endpointId, `${resent} failed deliveries`);
+    await audit(trx, by, now, 'webhook_resent', endpointId, auditDetail.resentFailed(resent));
     return resent;
   });
 }
@@ -265,7 +287,7 @@ export async function sendTest(
   const now = deps.now();
   const eventId = await transact(deps.db, async (trx) => {
     const id = await enqueueTestEvent(trx, endpoint, now);
-    await audit(trx, by, now, 'webhook_test_sent', endpointId, id);
+    await audit(trx, by, now, 'webhook_test_sent', endpointId, auditDetail.testSent(id));
     return id;
   });
   const [row] = (await repo.listDeliveries(deps.db, endpointId, undefined, 20)).filter(

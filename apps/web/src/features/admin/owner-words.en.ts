@@ -2,7 +2,7 @@
  * The owner's screens in a shop owner's words, not the API's codes. Kept here rather than read
  * from @mpesa/shared, whose values would bring zod into the first screen's download.
  */
-import type { ApiKeyScope, AuditAction } from '@mpesa/shared/contract-admin';
+import type { ApiKeyScope } from '@mpesa/shared/contract-admin';
 import type { OperatorRole } from '@mpesa/shared/contract-auth';
 
 /** A role or a scope: its name, and what it lets one do. */
@@ -112,46 +112,6 @@ export const en = {
     createHint: 'The system that will use it, e.g. “Till 2” or “Accounts”.',
     createLegend: 'What it may do',
     createSubmit: 'Create key',
-  },
-
-  // The Audit trail screen.
-  audit: {
-    title: 'Audit trail',
-    intro: 'Who did what, and when, newest first.',
-    columns: { when: 'When', who: 'Who', what: 'What', target: 'To what', address: 'From where' },
-    loading: 'Loading...',
-    empty: 'Nothing has been recorded yet.',
-    showOlder: 'Show older',
-    actions: {
-      sign_in: 'Signed in',
-      sign_in_failed: 'Failed to sign in',
-      sign_out: 'Signed out',
-      export: 'Exported payments',
-      review: 'Reviewed a payment',
-      operator_added: 'Added an operator',
-      operator_role_changed: 'Changed a role',
-      operator_removed: 'Removed an operator',
-      password_link_issued: 'Made a password link',
-      password_set: 'Set a password',
-      key_created: 'Created an API key',
-      key_revoked: 'Revoked an API key',
-      refund: 'Refunded a payment',
-      webhook_endpoint_added: 'Added a webhook endpoint',
-      webhook_endpoint_changed: 'Changed a webhook endpoint',
-      webhook_endpoint_removed: 'Removed a webhook endpoint',
-      webhook_endpoint_disabled: 'Turned off a webhook endpoint',
-      webhook_secret_rotated: 'Made a new webhook secret',
-      webhook_resent: 'Resent webhooks',
-      webhook_test_sent: 'Sent a test webhook',
-    } satisfies Record<AuditAction, string> as Record<AuditAction, string>,
-    /** Who did it, as an owner would say it (`null`: the entry does not name them). */
-    actor: {
-      operator: (name: string | null) => name ?? 'An operator',
-      key: (name: string | null) => (name ? `API key “${name}”` : 'An API key'),
-      command: 'The server’s command line',
-      anonymous: (name: string | null) =>
-        name ? `${name} (not signed in)` : 'Someone not signed in',
-    },
   },
 
   // The one-time link's page (set-password-screen.tsx); the bounds are the API's (use-set-password).

@@ -25,3 +25,33 @@ export function listAuditEvents(
     .limit(page.limit)
     .execute();
 }
+
+/**
+ * What the lines name by id, as an owner knows them: each payment's reference, each webhook
+ * endpoint's URL (one removed since is not found). Read here rather than through the payments' and
+ * webhooks' features, which the operators' feature does not import: two columns, read only.
+ */
+export async function namesOf(
+  db: Kysely<Database>,
+  ids: { payments: string[]; endpoints: string[] },
+): Promise<{ payments: Map<string, string>; endpoints: Map<string, string> }> {
+  const payments =
+    ids.payments.length === 0
+      ? []
+      : await db
+          .selectFrom('transactions')
+          .select(['id', 'reference as name'])
+          .where('id', 'in', ids.payments)
+          .execute();
+  const endpoints =
+    ids.endpoints.length === 0
+      ? []
+      : await db
+          .selectFrom('webhook_endpoints')
+          .select(['id', 'url as name'])
+          .where('id', 'in', ids.endpoints)
+          .execute();
+  const byId = (rows: { id: string; name: string }[]) =>
+    new Map(rows.map(({ id, name }) => [id, name]));
+  return { payments: byId(payments), endpoints: byId(endpoints) };
+}

@@ -4,6 +4,7 @@
  * as an owner, newest first, a page at a time. On each database.
  */
 import type { FastifyInstance } from 'fastify';
+import type { AuditEntry } from '@mpesa/shared/contract-admin';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/test-app.ts';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
@@ -15,6 +16,7 @@ import {
   send,
   signedIn,
 } from '../../../test/operator-session.ts';
+import { storedPayment } from '../../../test/stored-payment.ts';
 import { changeRole } from '../operators.service.ts';
 
 const ADDRESS = '203.0.113.9';
@@ -55,7 +57,7 @@ for (const dialect of DIALECTS) {
       const answer = await app.inject({ url: `/api/audit${query}`, headers: { cookie: owner } });
       expect(answer.statusCode).toBe(200);
       return answer.json().data as {
-        entries: { action: string; actor: string | null; [key: string]: unknown }[];
+        entries: AuditEntry[];
         nextCursor: string | null;
       };
     };
@@ -135,6 +137,152 @@ for (const dialect of DIALECTS) {
         ['password_link_issued', 'operator', 'Amina', 'Zawadi', null],
         ['operator_added', 'operator', 'Amina', 'Zawadi', 'role: viewer'],
       ]);
+    });
+
+    it('records an operator setting their own password with a one-time link as done by them', async () => {
+      const owner = await signedIn(app, STAFF.owner);
+      const added = await send(
+        app,
+        { method: 'POST', url: '/api/operators', payload: { name: 'Zawadi', role: 'cashier' } },
+        owner,
+      );
+      const token = added.json().data.link.path.split('#')[1];
+      tick();
+      const set = await app.inject({
+        method: 'POST',
+        url: '/api/auth/set-password',
+        payload: { token, password: 'a phrase of her own choosing' },
+        remoteAddress: ADDRESS,
+      });
+      expect(set.statusCode).toBe(200);
+
+      const [line] = (await read(owner)).entries;
+      expect(line).toEqual({
+        id: expect.any(String),
+        at: '2026-11-25T09:01:00.000Z',
+        actorKind: 'operator',
+        actor: 'Zawadi',
+        action: 'password_set',
+        target: 'Zawadi',
+        subject: { kind: 'operator', id: 'Zawadi', name: 'Zawadi' },
+        detail: 'by a one-time link',
+        facts: { kind: 'one_time_link' },
+        address: ADDRESS,
+      });
+      // As stored, not only as read.
+      const stored = await database.db
+        .selectFrom('audit_events')
+        .select(['actor_kind', 'actor'])
+        .where('action', '=', 'password_set')
+        .execute();
+      expect(stored).toEqual([{ actor_kind: 'operator', actor: 'Zawadi' }]);
+    });
+
+    it('reads a password set by an earlier version, stored as by someone not signed in, as the operator’s own', async () => {
+      await database.db
+        .insertInto('audit_events')
+        .values({
+          id: '0000000000000000000000a1',
+          at: '2026-11-20T09:00:00.000Z',
+          actor_kind: 'anonymous',
+          actor: null,
+          action: 'password_set',
+          target: 'Otieno',
+          detail: 'by a one-time link',
+          address: ADDRESS,
+        })
+        .execute();
+      const owner = await signedIn(app, STAFF.owner);
+      const line = (await read(owner)).entries.find((entry) => entry.action === 'password_set');
+      expect(line).toMatchObject({ actorKind: 'operator', actor: 'Otieno', target: 'Otieno' });
+    });
+
+    it('names what each line is about and reads its detail into parts, keeping the stored words', async () => {
+      await database.db
+        .insertInto('transactions')
+        .values(
+          storedPayment('tx-flagged', '2026-11-25T08:00:00.000Z', {
+            reference: 'INV-1042',
+            flagged_reason: 'M-PESA reported 1 KES, not 100 KES',
+          }),
+        )
+        .execute();
+      const owner = await signedIn(app, STAFF.owner);
+      tick();
+      const reviewed = await send(
+        app,
+        {
+          method: 'POST',
+          url: '/api/mpesa/transactions/tx-flagged/review',
+          payload: { note: 'statement shows 100 KES', status: 'success' },
+        },
+        owner,
+      );
+      expect(reviewed.statusCode).toBe(200);
+      tick();
+      const exported = await app.inject({
+        url: '/api/mpesa/transactions/export?status=success,failed&from=2026-11-01&to=2026-11-25&q=0712345678',
+        headers: { cookie: owner },
+      });
+      expect(exported.statusCode).toBe(200);
+      tick();
+      await send(
+        app,
+        { method: 'POST', url: '/api/keys', payload: { name: 'Till 2', scope: 'payments:read' } },
+        owner,
+      );
+      tick();
+      await send(
+        app,
+        { method: 'PATCH', url: '/api/operators/Otieno', payload: { role: 'cashier' } },
+        owner,
+      );
+
+      const { entries } = await read(owner);
+      const parts = entries
+        .filter((entry) => entry.action !== 'sign_in')
+        .map(({ action, subject, facts }) => ({ action, subject, facts }));
+      expect(parts).toEqual([
+        {
+          action: 'operator_role_changed',
+          subject: { kind: 'operator', id: 'Otieno', name: 'Otieno' },
+          facts: { kind: 'role_change', from: 'viewer', to: 'cashier' },
+        },
+        {
+          action: 'key_created',
+          subject: { kind: 'key', id: 'Till 2', name: 'Till 2' },
+          facts: { kind: 'key', scope: 'payments:read', maker: null },
+        },
+        {
+          action: 'export',
+          subject: null,
+          facts: {
+            kind: 'export',
+            status: ['success', 'failed'],
+            channel: [],
+            from: '2026-11-01',
+            to: '2026-11-25',
+            search: true,
+            more: [],
+          },
+        },
+        {
+          action: 'review',
+          subject: { kind: 'payment', id: 'tx-flagged', name: 'INV-1042' },
+          facts: {
+            kind: 'review',
+            from: 'success',
+            to: 'success',
+            note: 'statement shows 100 KES',
+          },
+        },
+      ]);
+      // The stored words are still answered, for the API's other readers.
+      expect(entries.find((entry) => entry.action === 'review')?.detail).toBe(
+        'success → success: statement shows 100 KES',
+      );
+      // The search text (often a payer's number) is in no line.
+      expect(JSON.stringify(entries)).not.toContain('0712345678');
     });
 
     it('pages newest first by an opaque cursor, and refuses one it never gave', async () => {

@@ -12,6 +12,7 @@ import { guardedSchema } from '../access-doc.ts';
 import { AUTH_REFUSED } from '../auth.openapi.ts';
 import { REFUSED, answer, refusals } from '../../../openapi/responses.ts';
 import { decodeCursor, encodeCursor } from '../../../db/list-cursor.ts';
+import { auditEntries } from './audit-entries.ts';
 import { listAuditEvents } from './audit.repository.ts';
 
 export interface AuditRoutesOptions {
@@ -27,7 +28,9 @@ const SAMPLE_ENTRY = {
   actor: 'Amina',
   action: 'operator_added',
   target: 'Otieno',
+  subject: { kind: 'operator', id: 'Otieno', name: 'Otieno' },
   detail: 'role: cashier',
+  facts: { kind: 'role', role: 'cashier' },
   address: '203.0.113.9',
 } as const;
 
@@ -44,7 +47,9 @@ export const auditRoutes: FastifyPluginAsyncZod<AuditRoutesOptions> = async (
           summary: 'The audit trail',
           description:
             'Who signed in (or failed to), exported, reviewed a payment, or changed an operator or a ' +
-            'key, and when; newest first. `nextCursor` asks for the page after (null on the last).',
+            'key, and when; newest first. `subject` says what `target` is (a payment, an operator, a ' +
+            'key, a webhook endpoint) and names it; `facts` is `detail` read into parts, null when ' +
+            'there is none or it does not read. `nextCursor` asks for the page after (null on the last).',
           tags: ['Operators'],
           querystring: auditQuerySchema,
           response: {
@@ -77,16 +82,7 @@ export const auditRoutes: FastifyPluginAsyncZod<AuditRoutesOptions> = async (
       return {
         success: true as const,
         data: {
-          entries: page.map((row) => ({
-            id: row.id,
-            at: row.at,
-            actorKind: row.actor_kind,
-            actor: row.actor,
-            action: row.action,
-            target: row.target,
-            detail: row.detail,
-            address: row.address,
-          })),
+          entries: await auditEntries(db, page),
           nextCursor:
             rows.length > limit && last ? encodeCursor({ createdAt: last.at, id: last.id }) : null,
         },

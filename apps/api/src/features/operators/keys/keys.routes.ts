@@ -7,8 +7,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createApiKeyBodySchema } from '@mpesa/shared/contract-admin';
+import { createApiKeyBodySchema, type ApiKeyScope } from '@mpesa/shared/contract-admin';
 import { recordAudit } from '../../../audit/audit.ts';
+import { auditDetail } from '../../../audit/audit-details.ts';
 import { clientAddress } from '../../../lib/client-address.ts';
 import { guardedSchema } from '../access-doc.ts';
 import { refuseCrossSite } from '../cross-site.ts';
@@ -31,7 +32,7 @@ function auditKey(
   deps: AuthDeps,
   request: FastifyRequest,
   action: 'key_created' | 'key_revoked',
-  key: { name: string; scope: string },
+  key: { name: string; scope: ApiKeyScope },
 ) {
   return recordAudit(deps.db, {
     at: deps.now(),
@@ -39,7 +40,7 @@ function auditKey(
     actor: operatorOf(request).name,
     action,
     target: key.name,
-    detail: `scope ${key.scope}`,
+    detail: auditDetail.key(key.scope),
     address: clientAddress(request),
   });
 }

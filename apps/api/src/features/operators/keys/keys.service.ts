@@ -8,6 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { ApiKey, ApiKeyScope } from '@mpesa/shared/contract-admin';
 import { recordAudit, type AuditEntry } from '../../../audit/audit.ts';
+import { auditDetail } from '../../../audit/audit-details.ts';
 import type { Database } from '../../../db/schema.ts';
 import { transact } from '../../../db/transact.ts';
 import {
@@ -132,7 +133,6 @@ export async function revokeKeysOfMaker(
     by: change.by?.actorKind === 'operator' ? change.by.actor : null,
   });
   if (!change.by) return revoked.length;
-  const why = change.role === null ? 'was removed' : `is no longer an owner (now ${change.role})`;
   // Oldest key first (ids sort by creation), whatever order the database returned them in.
   for (const key of revoked.sort((x, y) => (x.id < y.id ? -1 : 1))) {
     await recordAudit(trx, {
@@ -140,7 +140,7 @@ export async function revokeKeysOfMaker(
       at: change.now,
       action: 'key_revoked',
       target: key.name,
-      detail: `scope ${key.scope}; its maker ${maker.name} ${why}`,
+      detail: auditDetail.keyOfMaker(key.scope, maker.name, change.role),
     });
   }
   return revoked.length;

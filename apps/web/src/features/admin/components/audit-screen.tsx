@@ -1,68 +1,15 @@
 import { useEffect, useRef } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import type { AuditEntry } from '@mpesa/shared/contract-admin';
-import { useLanguage, useWords } from '../../../i18n/words';
-import { formatDate } from '../../../lib/format';
+import { useWords } from '../../../i18n/words';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { auditQueryOptions } from '../api/admin-api';
-import { ownerWords, type OwnerWords } from '../owner-words';
+import { auditWords } from '../audit-words';
+import { AuditRow } from './audit-row';
 import { OwnerProblem } from './owner-parts';
-
-/** Who did it, as an owner would say it. */
-function actorWords(
-  { actorKind, actor }: Pick<AuditEntry, 'actorKind' | 'actor'>,
-  said: OwnerWords['audit']['actor'],
-): string {
-  switch (actorKind) {
-    case 'operator':
-      return said.operator(actor);
-    case 'key':
-      return said.key(actor);
-    case 'command':
-      return said.command;
-    default:
-      return said.anonymous(actor);
-  }
-}
-
-function AuditRow({
-  entry,
-  first,
-}: {
-  entry: AuditEntry;
-  first?: (row: HTMLElement | null) => void;
-}) {
-  const { columns, ...said } = useWords(ownerWords).audit;
-  const language = useLanguage();
-  return (
-    <tr role="row" ref={first} tabIndex={first ? -1 : undefined}>
-      <td role="cell" data-label={columns.when}>
-        {formatDate(entry.at, language)}
-      </td>
-      <td role="cell" data-label={columns.who}>
-        {actorWords(entry, said.actor)}
-      </td>
-      <td role="cell" data-label={columns.what}>
-        {said.actions[entry.action] ?? entry.action}
-        {entry.detail && (
-          <span className="audit-detail" lang="en">
-            {entry.detail}
-          </span>
-        )}
-      </td>
-      <td role="cell" data-label={columns.target}>
-        {entry.target ?? '—'}
-      </td>
-      <td role="cell" data-label={columns.address}>
-        {entry.address ?? '—'}
-      </td>
-    </tr>
-  );
-}
 
 /** Who did what, newest first: sign-ins, exports, reviews, and changes to operators and keys. */
 export function AuditScreen() {
-  const said = useWords(ownerWords).audit;
+  const said = useWords(auditWords);
   useDocumentTitle(said.title);
   const query = useInfiniteQuery(auditQueryOptions());
   const { data, hasNextPage, fetchNextPage, isFetchingNextPage, isFetchNextPageError } = query;

@@ -23,7 +23,9 @@ const entry = (id: string, overrides: Record<string, unknown> = {}) => ({
   actor: 'Amina',
   action: 'operator_added',
   target: 'Baraka',
-  detail: 'cashier',
+  subject: { kind: 'operator', id: 'Baraka', name: 'Baraka' },
+  detail: 'role: cashier',
+  facts: { kind: 'role', role: 'cashier' },
   address: '192.0.2.7',
   ...overrides,
 });
@@ -158,7 +160,10 @@ describe('the Audit trail screen', () => {
     const api = ownerApi((call) => {
       if (call.path === '/api/audit') {
         return ok({
-          entries: [entry('a-2'), entry('a-1', { action: 'sign_in', target: null })],
+          entries: [
+            entry('a-2'),
+            entry('a-1', { action: 'sign_in', target: null, subject: null, facts: null }),
+          ],
           nextCursor: 'c-1',
         });
       }
@@ -170,7 +175,9 @@ describe('the Audit trail screen', () => {
               actor: null,
               action: 'sign_in_failed',
               target: null,
+              subject: null,
               detail: null,
+              facts: null,
             }),
           ],
           nextCursor: null,
@@ -185,7 +192,11 @@ describe('the Audit trail screen', () => {
     const rows = await screen.findAllByRole('row');
     expect(rows[1]).toHaveTextContent('Amina');
     expect(rows[1]).toHaveTextContent('Added an operator');
-    expect(rows[1]).toHaveTextContent('Baraka');
+    expect(rows[1]).toHaveTextContent('as Cashier');
+    expect(within(rows[1]!).getByRole('link', { name: 'Baraka' })).toHaveAttribute(
+      'href',
+      '/operators',
+    );
     expect(rows[1]).toHaveTextContent('192.0.2.7');
     expect(rows[2]).toHaveTextContent('Signed in');
 

@@ -172,7 +172,9 @@ describe('the owner’s screens in Kiswahili', () => {
               actor: 'Till 2',
               action: 'key_created',
               target: 'Accounts',
-              detail: null,
+              subject: { kind: 'key', id: 'Accounts', name: 'Accounts' },
+              detail: 'scope payments:request',
+              facts: { kind: 'key', scope: 'payments:request', maker: null },
               address: '192.0.2.7',
             },
           ],
@@ -223,7 +225,7 @@ describe('the owner’s screens in Kiswahili', () => {
     ).toBeInTheDocument();
     const entry = (await screen.findAllByRole('row'))[1]!;
     expect(entry).toHaveTextContent('Ufunguo wa API “Till 2”');
-    expect(entry).toHaveTextContent('Aliunda ufunguo wa API');
+    expect(entry).toHaveTextContent('Aliunda ufunguo wa APIunaruhusiwa Kuomba malipo');
     expect(entry).toHaveTextContent(formatDate('2026-11-22T10:00:00.000Z', 'sw'));
   });
 
