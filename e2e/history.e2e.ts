@@ -102,6 +102,33 @@ describe('the history', () => {
     await expect.poll(async () => (await references()).length).toBe(60);
   });
 
+  it('takes a date typed digit by digit once it is whole, keeping what was typed', async () => {
+    // A browser in US English writes dates mm/dd/yyyy; its field calls the date whole at the
+    // year's first digit (0002-11-02), which must not be applied.
+    const desk = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      locale: 'en-US',
+    });
+    const typing = await desk.newPage();
+    try {
+      await typing.goto(`${appUrl}/transactions?q=${PREFIX}`);
+      const from = typing.getByLabel('From', { exact: true });
+      await from.focus();
+      for (const key of '11022026') await typing.keyboard.press(key);
+      await expect.poll(() => new URL(typing.url()).searchParams.get('from')).toBe('2026-11-02');
+      expect(await from.inputValue()).toBe('2026-11-02');
+      expect(await typing.evaluate(() => document.activeElement?.getAttribute('name'))).toBe(
+        'from',
+      );
+      // One step for Back: the date as a whole, not each digit.
+      await typing.goBack();
+      await expect.poll(() => new URL(typing.url()).searchParams.get('from')).toBeNull();
+      expect(await from.inputValue()).toBe('');
+    } finally {
+      await desk.close();
+    }
+  });
+
   it('refreshes itself while a payment on screen is pending, and stops once none is', async () => {
     await withApiDatabase(async (db) => {
       const at = new Date().toISOString();

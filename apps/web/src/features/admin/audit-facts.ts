@@ -57,8 +57,9 @@ function exportWords(facts: Extract<AuditFacts, { kind: 'export' }>, words: Fact
   } else if (from) parts.push(said.fromDay(day(from, language)));
   else if (to) parts.push(said.toDay(day(to, language)));
   if (facts.search) parts.push(said.search);
-  // Filters this version has no words for: as the API named them.
-  for (const { name, value } of facts.more) parts.push(`${name} ${value}`);
+  // Filters this version has no words for: said to be there, never what they held (a value may
+  // be a payer's number, as a search's is).
+  if (facts.more.length > 0) parts.push(said.otherFilters);
   return parts.length > 0 ? parts.join(', ') : said.everything;
 }
 

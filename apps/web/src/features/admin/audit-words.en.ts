@@ -87,6 +87,8 @@ export const en = {
     toDay: (day: string) => `up to ${day}`,
     days: (from: string, to: string) => `${from} – ${to}`,
     search: 'with a search',
+    /** Filters of a newer version, which this one has no words for. */
+    otherFilters: 'with other filters',
     everything: 'every payment',
     events: (events: string) => `events: ${events}`,
     allEvents: 'all',

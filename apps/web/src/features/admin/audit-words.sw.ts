@@ -76,6 +76,7 @@ export const sw: AuditWords = {
     toDay: (day) => `hadi ${day}`,
     days: (from, to) => `${from} – ${to}`,
     search: 'kwa utafutaji',
+    otherFilters: 'kwa vichujio vingine',
     everything: 'malipo yote',
     events: (events) => `matukio: ${events}`,
     allEvents: 'yote',

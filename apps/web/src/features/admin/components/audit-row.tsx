@@ -102,13 +102,13 @@ export function AuditRow({
       <td role="cell" data-label={columns.when}>
         {formatDate(entry.at, language)}
       </td>
-      <td role="cell" data-label={columns.who}>
+      <td role="cell" data-label={columns.who} className="audit-name">
         <Actor entry={entry} />
       </td>
       <td role="cell" data-label={columns.what}>
         <What entry={entry} />
       </td>
-      <td role="cell" data-label={columns.target}>
+      <td role="cell" data-label={columns.target} className="audit-name">
         <Subject subject={entry.subject} />
       </td>
       <td role="cell" data-label={columns.address}>

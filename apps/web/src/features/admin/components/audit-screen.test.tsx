@@ -189,7 +189,7 @@ describe('the audit trail, read by a shop owner', () => {
 
     expect(row['e-export']).toHaveTextContent(
       'Exported payments' +
-        'status Success or Failed, paid by till, 1 Nov – 25 Nov 2026, with a search, amountOver 1000',
+        'status Success or Failed, paid by till, 1 Nov – 25 Nov 2026, with a search, with other filters',
     );
     expect(link(row['e-export']!, 'API key “Accounts”')).toBe('/keys');
 

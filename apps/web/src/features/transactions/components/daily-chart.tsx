@@ -108,7 +108,8 @@ function chartDays(daily: Summary['daily']): ChartDay[] {
 export function axisTop(highest: number): number {
   if (highest <= 0) return 100;
   const power = 10 ** Math.floor(Math.log10(highest));
-  const factor = [1, 1.2, 1.5, 1.6, 2, 2.5, 3, 4, 5, 6, 8, 10].find((f) => f * power >= highest);
+  // Each half written in one decimal at most, as the axis writes figures (2.5 would give 1.25).
+  const factor = [1, 1.2, 1.5, 1.6, 2, 2.4, 3, 4, 5, 6, 8, 10].find((f) => f * power >= highest);
   // Rounded: 1.2 × 100000 is 120000.00000000001 in binary.
   return Math.round((factor ?? 10) * power * 1e6) / 1e6;
 }

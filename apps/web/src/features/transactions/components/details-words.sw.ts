@@ -14,7 +14,7 @@ export const sw: DetailsWords = {
   amount: 'Kiasi',
   description: 'Maelezo',
   defaults: { reference: 'Malipo', description: 'Malipo ya huduma' },
-  notGiven: 'Haikutolewa',
+  notGiven: 'Hakuna',
   createdAt: 'Tarehe ya kuundwa',
   receipt: 'Risiti ya M-PESA',
   transactionDate: 'Tarehe ya Muamala',

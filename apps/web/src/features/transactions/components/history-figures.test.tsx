@@ -38,7 +38,9 @@ describe('amounts', () => {
 describe('the 14-day chart', () => {
   it('rounds its axis up to a figure a person reads', () => {
     expect(axisTop(1501)).toBe(1600);
-    expect(axisTop(2100)).toBe(2500);
+    expect(axisTop(2100)).toBe(2400);
+    // Its half is written as the axis writes figures, with one decimal at most: not 1.25M.
+    expect(axisTop(2_200_000)).toBe(2_400_000);
     expect(axisTop(40)).toBe(40);
     expect(axisTop(0)).toBe(100);
     // The best day at 103K: the axis to 120K, not 200K, where the bars would fill half the chart.

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { PAYMENT_CHANNELS, TRANSACTION_STATUSES } from '@mpesa/shared';
 import { paths } from '../../../lib/paths';
@@ -31,14 +31,29 @@ function presets(timeZone: string | undefined) {
 /** What a filter does with a change: applies it, with the rest of what is on screen. */
 type Pick = (changed: Partial<ListFilters>) => void;
 
+/**
+ * A filter's value as shown: what was just picked, at once (the address follows a moment later,
+ * and a box must not untick meanwhile), and the address's whenever that changes (Back, Clear).
+ */
+function useShown<T>(fromAddress: T, key: (value: T) => string): [T, (value: T) => void] {
+  const [shown, setShown] = useState(fromAddress);
+  const [followed, setFollowed] = useState(key(fromAddress));
+  if (followed !== key(fromAddress)) {
+    setFollowed(key(fromAddress));
+    setShown(fromAddress);
+  }
+  return [shown, setShown];
+}
+
 /** The statuses, each a box; the list keeps the statuses' own order. */
 function StatusFilter({ filters, pick }: { filters: ListFilters; pick: Pick }) {
   const words = useWords(historyWords);
   const statuses = useWords(statusWords);
+  const [ticked, setTicked] = useShown(filters.status, (status) => status.join());
   const toggled = (status: string) =>
-    filters.status.includes(status)
-      ? filters.status.filter((each) => each !== status)
-      : TRANSACTION_STATUSES.filter((each) => each === status || filters.status.includes(each));
+    ticked.includes(status)
+      ? ticked.filter((each) => each !== status)
+      : TRANSACTION_STATUSES.filter((each) => each === status || ticked.includes(each));
   return (
     <fieldset className="filter-statuses">
       <legend>{words.status}</legend>
@@ -48,8 +63,12 @@ function StatusFilter({ filters, pick }: { filters: ListFilters; pick: Pick }) {
             type="checkbox"
             name="status"
             value={status}
-            checked={filters.status.includes(status)}
-            onChange={() => pick({ status: toggled(status) })}
+            checked={ticked.includes(status)}
+            onChange={() => {
+              const now = toggled(status);
+              setTicked(now);
+              pick({ status: now });
+            }}
           />
           {statuses[status]}
         </label>
@@ -61,13 +80,17 @@ function StatusFilter({ filters, pick }: { filters: ListFilters; pick: Pick }) {
 /** How the payments came: all, or one of a prompt, a till, a paybill (`channel` in the address). */
 function ChannelFilter({ channel, pick }: { channel: string | undefined; pick: Pick }) {
   const words = useWords(historyWords);
+  const [chosen, setChosen] = useShown(channel ?? '', (value) => value);
   return (
     <label className="filter-channel">
       {words.channel}
       <select
         name="channel"
-        value={channel ?? ''}
-        onChange={(event) => pick({ channel: event.target.value })}
+        value={chosen}
+        onChange={(event) => {
+          setChosen(event.target.value);
+          pick({ channel: event.target.value });
+        }}
       >
         <option value="">{words.channelAll}</option>
         {PAYMENT_CHANNELS.map((value) => (
@@ -80,6 +103,46 @@ function ChannelFilter({ channel, pick }: { channel: string | undefined; pick: P
   );
 }
 
+/**
+ * A day typed or picked: applied once it is a whole date of this era, or cleared; not while a
+ * person is still typing it (Chromium calls the date whole at the year's first digit, 0002-11-02).
+ * The field keeps what is typed; it follows the address when that changes otherwise (Back, Clear,
+ * a range).
+ */
+function DateField({
+  label,
+  name,
+  value,
+  pick,
+}: {
+  label: string;
+  name: 'from' | 'to';
+  value: string | undefined;
+  pick: Pick;
+}) {
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (field.current && field.current.value !== (value ?? '')) field.current.value = value ?? '';
+  }, [value]);
+  const changed = (input: HTMLInputElement) => {
+    const whole = /^(\d{4})-\d{2}-\d{2}$/.exec(input.value);
+    const cleared = input.value === '' && !input.validity.badInput;
+    if ((whole && Number(whole[1]) >= 1900) || cleared) pick({ [name]: input.value });
+  };
+  return (
+    <label>
+      {label}
+      <input
+        ref={field}
+        type="date"
+        name={name}
+        defaultValue={value ?? ''}
+        onChange={(event) => changed(event.target)}
+      />
+    </label>
+  );
+}
+
 /** From and to, and the ranges a shop asks for most, in one press. */
 function DateFilter({ filters, pick }: { filters: ListFilters; pick: Pick }) {
   const words = useWords(historyWords);
@@ -87,24 +150,8 @@ function DateFilter({ filters, pick }: { filters: ListFilters; pick: Pick }) {
   const timeZone = useQuery(summaryQueryOptions()).data?.timeZone;
   return (
     <>
-      <label>
-        {words.from}
-        <input
-          type="date"
-          name="from"
-          value={filters.from ?? ''}
-          onChange={(event) => pick({ from: event.target.value })}
-        />
-      </label>
-      <label>
-        {words.to}
-        <input
-          type="date"
-          name="to"
-          value={filters.to ?? ''}
-          onChange={(event) => pick({ to: event.target.value })}
-        />
-      </label>
+      <DateField label={words.from} name="from" value={filters.from} pick={pick} />
+      <DateField label={words.to} name="to" value={filters.to} pick={pick} />
       <div className="filter-presets" role="group" aria-label={words.dateRanges}>
         {presets(timeZone).map(({ name, from, to }) => (
           <button

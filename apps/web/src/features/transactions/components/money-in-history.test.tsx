@@ -194,6 +194,6 @@ describe('a refunded payment, and a till payment, on its page', () => {
     expect([value('Reference'), value('Description')]).toEqual(['None given', 'None given']);
     await userEvent.click(screen.getByRole('button', { name: 'Kiswahili' }));
     await screen.findByText('Kumbukumbu');
-    expect([value('Kumbukumbu'), value('Maelezo')]).toEqual(['Haikutolewa', 'Haikutolewa']);
+    expect([value('Kumbukumbu'), value('Maelezo')]).toEqual(['Hakuna', 'Hakuna']);
   });
 });
