@@ -225,6 +225,11 @@ describe.each([
     await page.getByRole('alert').filter({ hasText: 'Amount must be at least 1 KES' }).waitFor();
     expect(await page.getByRole('alert').count()).toBe(2);
     expect(await sticksOut(page)).toEqual([]);
+    // The first message, by its focused field, is not under the Pay button (sticky only with
+    // text of a usual size).
+    const message = (await page.locator('#phoneNumber-error').boundingBox())!;
+    const pay = (await page.getByRole('button', { name: 'Pay with M-PESA' }).boundingBox())!;
+    expect(message.y + message.height <= pay.y || message.y >= pay.y + pay.height).toBe(true);
   });
 
   it('the history: a whole row opens its payment, and rows fit the screen', async () => {
