@@ -4,8 +4,9 @@
  *
  * For each database it seeds the payments (`npm run db:seed`), starts the API as its own process on
  * 127.0.0.1, and asks it, one request at a time, for: the first page, the 200th page by cursor, a
- * status page, channel pages (alone and with a status), a phone search, a receipt search, a
- * reference search, the summary, and the CSV export of every payment. Times are the server's own (Fastify's `responseTime` in its request log), so
+ * status page, channel pages (alone and with a status), a phone search, a search by a phone's last
+ * four digits, a receipt search, reference searches (as written and in lower case), the summary,
+ * and the CSV export of every payment. Times are the server's own (Fastify's `responseTime` in its request log), so
  * they hold the route's work and not the client's; GET /api/health, asked the same way in the same
  * run, is the baseline each is compared with. The export's RSS is the server process's, read from
  * /proc while it streams.
@@ -50,7 +51,9 @@ const TARGETS: Record<string, Target> = {
   '200th page by cursor': { p99Ms: 10 },
   'status page (failed)': { p99Ms: 10 },
   'phone search': { p99Ms: 10 },
+  'phone search (last 4 digits)': { p99Ms: 10 },
   'receipt search': { p99Ms: 10 },
+  'reference search (prefix, lower case)': { p99Ms: 10 },
   summary: { maxMs: 50 },
 };
 const LIST = '/api/mpesa/transactions';
@@ -110,6 +113,12 @@ async function measureScenarios(server: Server) {
       'phone search',
       phones.map((phone, i) => `${LIST}?q=${encodeURIComponent(spaced(phone, i))}`),
     ),
+    // The end of a number, as a shop owner reads it off a receipt or a customer says it.
+    await measure(
+      server,
+      'phone search (last 4 digits)',
+      phones.map((phone) => `${LIST}?q=${phone.slice(-4)}`),
+    ),
     await measure(
       server,
       'receipt search',
@@ -125,6 +134,15 @@ async function measureScenarios(server: Server) {
       'reference search (prefix)',
       references.map((reference) => `${LIST}?q=${encodeURIComponent(reference.slice(0, -2))}`),
     ),
+    await measure(
+      server,
+      'reference search (prefix, lower case)',
+      references.map(
+        (reference) => `${LIST}?q=${encodeURIComponent(reference.slice(0, -2).toLowerCase())}`,
+      ),
+    ),
+    // One payment in ten is "Payment" (the default): a word that common, typed in lower case.
+    await measure(server, 'reference search (common word: payment)', [`${LIST}?q=payment`]),
     await measure(
       server,
       'reference search (old invoices: INV-1…INV-99)',

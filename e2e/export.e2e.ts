@@ -95,8 +95,8 @@ describe.each([
     const lines = bytes.subarray(3).toString('utf8').split('\r\n').filter(Boolean);
     expect(lines[0]).toBe(words.header);
     expect(lines.slice(1)).toEqual([
-      `expo-2,${DAY} 09:02:00,${PREFIX}2,Payment for services,"=""254712000882""",1002,success,,,,,${words.prompt},`,
-      `expo-0,${DAY} 09:00:00,${PREFIX}0,Payment for services,"=""254712000880""",1000,success,,,,,${words.prompt},`,
+      `expo-2,${DAY} 09:02:00,${PREFIX}2,Payment for services,254-712-000-882,1002,success,,,,,${words.prompt},`,
+      `expo-0,${DAY} 09:00:00,${PREFIX}0,Payment for services,254-712-000-880,1000,success,,,,,${words.prompt},`,
     ]);
     await context.close();
   });

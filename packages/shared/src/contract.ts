@@ -145,8 +145,9 @@ const day = (name: string) =>
 /**
  * Which payments the history shows: the same parameters in the web app's address and the API's
  * query string. `status` is one or several statuses (repeated, or comma-separated); `from` and
- * `to` are business days, both included; `q` is a phone number in any accepted form, an M-PESA
- * receipt (any letter case) or the start of a reference.
+ * `to` are business days, both included; `q` is a phone number in any accepted form, or else an
+ * M-PESA receipt or the start of a reference (A to Z in any case), and, when it is four digits or
+ * more, the end of a phone number (apps/api history.service.ts).
  */
 /**
  * One or several of `values` (repeated, or comma-separated), each said once; undefined for none.

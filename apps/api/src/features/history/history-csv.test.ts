@@ -88,17 +88,32 @@ describe('a CSV record', () => {
     payer_name: null,
   };
 
-  it('writes a number, or a masked one, as a formula that gives its text', () => {
+  it('writes a number in groups joined by hyphens, text to a spreadsheet and plain to a script', () => {
     expect(csvRecord(row, 'Africa/Nairobi')).toBe(
-      'tx-1,2026-11-25 12:20:47,INV-1,Malipo,"=""254712345678""",250,success,,,,,Prompt,\r\n',
+      'tx-1,2026-11-25 12:20:47,INV-1,Malipo,254-712-345-678,250,success,,,,,Prompt,\r\n',
     );
-    expect(csvRecord({ ...row, phone_number: '254*****5678' }, 'UTC')).toContain(
-      ',2026-11-25 09:20:47,INV-1,Malipo,"=""254*****5678""",',
+    expect(csvRecord({ ...row, phone_number: '254112345678' }, 'UTC')).toContain(
+      ',Malipo,254-112-345-678,250,',
+    );
+    // Digits of another length (none is stored: numbers are 254…, masks have * or #) the same way.
+    expect(csvRecord({ ...row, phone_number: '0712345678' }, 'UTC')).toContain(
+      ',Malipo,0-712-345-678,250,',
     );
   });
 
-  it('never wraps anything but digits and asterisks in a formula', () => {
+  it('writes a masked number as it is stored: its asterisks make it text', () => {
+    expect(csvRecord({ ...row, phone_number: '254*****5678' }, 'UTC')).toContain(
+      ',2026-11-25 09:20:47,INV-1,Malipo,254*****5678,250,',
+    );
+    expect(csvRecord({ ...row, phone_number: '' }, 'UTC')).toContain(',Malipo,,250,');
+  });
+
+  it('never writes a phone cell as a formula, and neutralises one that looks like it', () => {
     expect(csvRecord({ ...row, phone_number: '=1+1' }, 'UTC')).toContain(",Malipo,'=1+1,250,");
+    expect(csvRecord({ ...row, phone_number: '+254712345678' }, 'UTC')).toContain(
+      ",Malipo,'+254712345678,250,",
+    );
+    expect(csvRecord(row, 'UTC')).not.toContain('=');
   });
 
   it("says how a payment came in the header's language, and neutralises a payer's name", () => {

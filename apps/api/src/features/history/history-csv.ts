@@ -2,8 +2,8 @@
  * The history as CSV (RFC 4180), written for a spreadsheet (docs/product.md §2, the history's
  * export): UTF-8 with a byte-order mark, so that Excel does not read "café" as Windows-1252;
  * headers in words; times as a spreadsheet reads date-times (2026-11-25 12:20:47), in the
- * business time zone, which the header names; phone numbers kept as text; amounts as plain
- * numbers.
+ * business time zone, which the header names; phone numbers as text that reads the same in a
+ * script (254-712-345-678, `phoneCell`); amounts as plain numbers.
  *
  * References and descriptions are typed by strangers, so a cell that a spreadsheet would run as a
  * formula (starting with =, +, -, @, a tab or a carriage return) is neutralised with a leading
@@ -169,18 +169,23 @@ export function csvHeader(timeZone: string, now: Date, language: ExportLanguage 
 }
 
 /**
- * A phone number as a spreadsheet keeps it: as text. Bare, 254712345678 becomes the number
- * 2.54712E+11 in Excel, LibreOffice and Google Sheets alike. Written as the formula
- * ="254712345678" (quoted as RFC 4180 says: "=""254712345678"""), Excel and Google Sheets show
- * the text 254712345678, with nothing added; LibreOffice shows the same when its import evaluates
- * formulas, and otherwise the formula's own text: text in all three, never a number. A leading
- * apostrophe would stay visible in Excel, which hides one only when typed. The formula is ours,
- * not a stranger's: it is written only around digits and the retention mask's asterisks
- * (254*****5678, PHONE_RETENTION_DAYS), so it can compute nothing but that text; anything else
- * goes through `cell` and its neutralising.
+ * A phone number written so that a spreadsheet keeps it as text and a script reads what a person
+ * sees: its digits in groups of three from the right, joined by hyphens (254712345678 is written
+ * 254-712-345-678). Bare, 254712345678 becomes the number 2.54712E+11 in Excel, LibreOffice and
+ * Google Sheets alike. The hyphens make it no number in any locale: none groups digits with a
+ * hyphen (spaces would not do: where a space groups thousands, as in French or South African
+ * settings, "254 712 345 678" is read as the number), and four parts are no date. It starts with
+ * a digit, so it is no formula either, and `cell` leaves it alone. (A formula, ="254712345678",
+ * kept it as text in a spreadsheet but reached a script or a database import as that formula;
+ * a leading + or apostrophe would be neutralised, or shown.) Pasted into the history's search it
+ * finds the number, which is read with its hyphens.
+ *
+ * Anything else is written as stored, through `cell`: a number masked by PHONE_RETENTION_DAYS
+ * (254*****5678) or by M-PESA (2547 ***** 126) and a C2B payer's hashed number (#3f2a…) are text
+ * to every spreadsheet already, by their asterisks or #.
  */
 function phoneCell(phone: string): string {
-  return /^[0-9*]+$/.test(phone) ? `"=""${phone}"""` : cell(phone);
+  return /^[0-9]+$/.test(phone) ? phone.replace(/\B(?=(?:[0-9]{3})+$)/g, '-') : cell(phone);
 }
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/;

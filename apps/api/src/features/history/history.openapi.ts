@@ -29,8 +29,15 @@ export const DESCRIBED = {
     summary: 'List payments, newest first, a page at a time',
     description:
       'Filters: `status` (one or several, repeated or comma-separated), `from` and `to` (business ' +
-      'days, both included), `q` (a phone number in any accepted form, a receipt, or the start ' +
-      'of a reference). Pass `nextCursor` back as `cursor` for the next page.',
+      'days, both included), `q` (see below). Pass `nextCursor` back as `cursor` for the next ' +
+      'page.\n\n' +
+      '`q`, at most 100 characters: a whole phone number in any accepted form (`0712 345 678`, ' +
+      '`+254712345678`) finds that number’s payments. Anything else finds a receipt ' +
+      '(`qkj1a2b3c4` finds `QKJ1A2B3C4`) and the references that start with it, whatever the ' +
+      'case of A to Z (`sukari` finds `Sukari 2kg`; other letters match as typed); and when it ' +
+      'is four digits or more and nothing else (`0001`, `345678`), also the payments whose phone ' +
+      'number ends with them. Each payment is listed once, whichever it matched. `%` and `_` are ' +
+      'plain characters, not wildcards.',
     tags: ['History'],
   },
   summary: {
@@ -43,7 +50,8 @@ export const DESCRIBED = {
       'The same filters as the list; every payment they select, newest first, streamed, as a ' +
       'spreadsheet reads it: UTF-8 with a byte-order mark, headers in words, times as ' +
       '`2026-11-25 12:20:47` in the business time zone (named in the header), phone numbers as ' +
-      '`="254712345678"` (text, not a number). A cell a spreadsheet would otherwise run as a ' +
+      '`254-712-345-678` (text to every spreadsheet, and the same to a script; a masked one as ' +
+      'stored, `254*****5678`). A cell a spreadsheet would otherwise run as a ' +
       "formula starts with `'`. The file name says the filter: " +
       '`payments-success-2026-11-01-to-2026-11-25.csv`, `payments-all-<today>.csv`.',
     tags: ['History'],

@@ -1,9 +1,17 @@
 /**
  * The SQL of the merchant's history: its pages and filters (the figures at a glance are in
  * summary.repository.ts). Every query reads an index that starts with its filter and ends with the
- * list's order (migration 003, docs/performance.md). Functions take `db` or `trx` first.
+ * list's order (migrations 003, 004 and 016, docs/performance.md). Functions take `db` or `trx`
+ * first.
  */
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import {
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type RawBuilder,
+  type SqlBool,
+} from 'kysely';
 import type { Database, TransactionRow } from '../../db/schema.ts';
 
 type Db = Kysely<Database>;
@@ -21,11 +29,13 @@ export interface ListQuery {
   since?: string;
   until?: string;
   /**
-   * A normalised phone number, or else text: a receipt (in any case) or the start of a reference.
-   * Never both.
+   * A normalised phone number, or else search text: a receipt or the start of a reference, in any
+   * letter case, and, when `phoneEnding` is given, the last digits of a phone number. Never both.
    */
   phone?: string;
   text?: string;
+  /** Digits a phone number ends with (only with `text`: the service decides which text is). */
+  phoneEnding?: string;
 }
 
 /** A filter on the transactions that one branch of a page adds. */
@@ -42,13 +52,37 @@ type Sortable = Pick<TransactionRow, 'id' | 'created_at'>;
 type Columns = readonly (keyof TransactionRow)[] | null;
 
 /**
- * A reference prefix that matches fewer payments than this is read through the reference index
- * and sorted. One that matches more is looked for first among the newest REFERENCE_SCAN_ROWS of
- * the list (a common prefix fills a page there); when they hold less than a page, the matches are
- * older, and are sorted by the reference index alone, which carries their time.
+ * A prefix (of a reference, or of a phone number written backwards) that matches fewer payments
+ * than this is read through its index and sorted. One that matches more is looked for first among
+ * the newest PREFIX_SCAN_ROWS of the list (a common prefix fills a page there); when they hold less
+ * than a page, the matches are older, and are sorted by the prefix's index alone, which carries
+ * their time.
  */
-export const REFERENCE_SORT_LIMIT = 5000;
-export const REFERENCE_SCAN_ROWS = 10_000;
+export const PREFIX_SORT_LIMIT = 5000;
+export const PREFIX_SCAN_ROWS = 10_000;
+
+/**
+ * The reference in lower case, as migration 016 indexes it: lower() changes only A to Z on both
+ * databases (SQLite's built-in one; PostgreSQL's on the column's "C" collation), and
+ * `lowerCaseAtoZ` does the same to the search text.
+ */
+const LOWER_REFERENCE = sql<string>`lower(reference)`;
+
+/**
+ * The phone number written backwards, as migration 016 indexes it, so that the numbers that end
+ * with some digits are those whose reversed form starts with them: a range of that index. SQLite
+ * has no reverse(): the column's characters are taken one by one from the 16th (its largest
+ * length) to the first; past a number's end substr() gives ''. A database uses the index only for
+ * a query that writes its expression exactly so (history-search-plans.test.ts).
+ */
+const REVERSED_PHONE = sql<string>`(${sql.raw(
+  Array.from({ length: 16 }, (_, index) => `substr(phone_number, ${16 - index}, 1)`).join(' || '),
+)})`;
+
+/** The text with A to Z in lower case, and every other character as it is (as lower() does). */
+export function lowerCaseAtoZ(text: string): string {
+  return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+}
 
 /**
  * Newest first, ordered by (created_at, id) so that rows with the same instant neither repeat nor
@@ -70,12 +104,14 @@ export async function listTransactions(
   query: ListQuery,
   columns: Columns = null,
 ): Promise<Sortable[]> {
-  const { text } = query;
+  const { text, phoneEnding } = query;
   if (text === undefined) {
     return eachPart(query, (part) => page(db, part, columns, (select) => select));
   }
-  const [receipts, references] = await Promise.all([
-    // A receipt is matched whole: a handful of rows, read by the receipt index.
+  // What any one of these finds is found: a receipt, a reference, a phone number's end.
+  const found = await Promise.all([
+    // A receipt is matched whole (M-PESA's are in capitals): a handful of rows, read by the
+    // receipt index.
     newestOf(
       db,
       query,
@@ -84,9 +120,12 @@ export async function listTransactions(
         select.where('mpesa_receipt_number', '=', text.toUpperCase()),
       ),
     ),
-    byReferencePrefix(db, query, columns, text),
+    byPrefix(db, query, columns, LOWER_REFERENCE, lowerCaseAtoZ(text)),
+    ...(phoneEnding === undefined
+      ? []
+      : [byPrefix(db, query, columns, REVERSED_PHONE, [...phoneEnding].reverse().join(''))]),
   ]);
-  return newestFirst([receipts, references], query.limit);
+  return newestFirst(found, query.limit);
 }
 
 /**
@@ -215,21 +254,28 @@ function newestOf(
 }
 
 /**
- * The payments whose reference starts with `prefix` (as typed: references are case-sensitive).
- * References compare by code point on both databases (migration 004), so the prefix is a range
- * of the (reference, created_at, id, status) index.
+ * The payments whose `key` (the lower-cased reference, or the reversed phone number) starts with
+ * `prefix`. Both compare by code point on both databases (their columns have PostgreSQL's "C"
+ * collation, migrations 004 and 016), so the prefix is a range of the key's (key, created_at, id,
+ * status) index.
  */
-async function byReferencePrefix(db: Db, query: ListQuery, columns: Columns, prefix: string) {
+async function byPrefix(
+  db: Db,
+  query: ListQuery,
+  columns: Columns,
+  key: RawBuilder<string>,
+  prefix: string,
+) {
   const end = prefixEnd(prefix);
   const inRange: Condition = (select) =>
-    select
-      .where('reference', '>=', prefix)
-      .$if(end !== null, (q) => q.where('reference', '<', end!));
+    select.where(key, '>=', prefix).$if(end !== null, (q) => q.where(key, '<', end!));
   const { count } = await db
-    .selectFrom(inRange(fromTransactions(db)).select('id').limit(REFERENCE_SORT_LIMIT).as('few'))
+    .selectFrom(inRange(fromTransactions(db)).select('id').limit(PREFIX_SORT_LIMIT).as('few'))
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
-  if (Number(count) < REFERENCE_SORT_LIMIT) {
+  // None at all (digits are seldom the start of a reference): nothing more to ask.
+  if (Number(count) === 0) return [];
+  if (Number(count) < PREFIX_SORT_LIMIT) {
     return newestOf(db, query, columns, candidates(db, query, inRange));
   }
   return eachPart(query, async (part) => {
@@ -238,12 +284,12 @@ async function byReferencePrefix(db: Db, query: ListQuery, columns: Columns, pre
       .selectAll()
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
-      .limit(REFERENCE_SCAN_ROWS);
+      .limit(PREFIX_SCAN_ROWS);
     const found = await db
       .selectFrom(recent.as('recent'))
       .selectAll()
-      .where('reference', '>=', prefix)
-      .$if(end !== null, (q) => q.where('reference', '<', end!))
+      .where(key, '>=', prefix)
+      .$if(end !== null, (q) => q.where(key, '<', end!))
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(query.limit)

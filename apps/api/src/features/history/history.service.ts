@@ -35,19 +35,39 @@ const EXPORT_BATCH = 1000;
  */
 const EXPORT_CHUNK = 100;
 
+/**
+ * The fewest digits that a search also looks for at the end of phone numbers. Fewer would match
+ * too many numbers to help (one in a thousand ends with "001": hundreds of a busy shop's payers),
+ * so digits that short are looked for in receipts and references only.
+ */
+export const PHONE_ENDING_MIN_DIGITS = 4;
+const PHONE_ENDING = new RegExp(`^[0-9]{${PHONE_ENDING_MIN_DIGITS},}$`);
+
+/**
+ * What the search text `q` looks for: a whole phone number in any accepted form finds that
+ * number's payments alone; any other text finds a receipt, or the start of a reference, in any
+ * letter case; and when it is only digits, four or more, the payments whose phone number ends with
+ * them too: "0001" may be the end of a number or the start of an invoice, and the merchant wants
+ * both.
+ */
+function searchFor(q: string): Pick<repo.ListQuery, 'phone' | 'text' | 'phoneEnding'> {
+  const phone = normaliseKenyanPhone(q);
+  if (phone) return { phone };
+  return PHONE_ENDING.test(q) ? { text: q, phoneEnding: q } : { text: q };
+}
+
 /** The filters as a query on the transactions, without the page. */
 function selectionFor(
   filters: TransactionFilters,
   timeZone: string,
 ): Omit<repo.ListQuery, 'limit' | 'after'> {
   const { status, channel, from, to, q } = filters;
-  const phone = q === undefined ? null : normaliseKenyanPhone(q);
   return {
     ...(status ? { statuses: status } : {}),
     ...(channel ? { channels: channel } : {}),
     ...(from ? { since: startOfBusinessDay(from, timeZone) } : {}),
     ...(to ? { until: startOfBusinessDay(nextDay(to), timeZone) } : {}),
-    ...(phone ? { phone } : q !== undefined ? { text: q } : {}),
+    ...(q === undefined ? {} : searchFor(q)),
   };
 }
 
