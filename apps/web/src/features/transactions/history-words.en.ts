@@ -33,7 +33,7 @@ export const en = {
   // The filters.
   findTransactions: 'Find transactions',
   search: 'Search',
-  searchPlaceholder: 'Phone, receipt or reference',
+  searchPlaceholder: 'Phone or its last 4 digits, receipt or reference',
   status: 'Status',
   from: 'From',
   to: 'To',

@@ -31,7 +31,7 @@ export const sw: HistoryWords = {
   exportCsv: 'Pakua CSV',
   findTransactions: 'Tafuta miamala',
   search: 'Tafuta',
-  searchPlaceholder: 'Simu, risiti au kumbukumbu',
+  searchPlaceholder: 'Simu au tarakimu 4 za mwisho, risiti au kumbukumbu',
   status: 'Hali',
   from: 'Kuanzia',
   to: 'Hadi',

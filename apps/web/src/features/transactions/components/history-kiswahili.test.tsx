@@ -173,7 +173,10 @@ describe('the Transaction History in Kiswahili', () => {
 
     const form = screen.getByRole('search', { name: 'Tafuta miamala' });
     const box = within(form).getByRole('searchbox', { name: 'Tafuta' });
-    expect(box).toHaveAttribute('placeholder', 'Simu, risiti au kumbukumbu');
+    expect(box).toHaveAttribute(
+      'placeholder',
+      'Simu au tarakimu 4 za mwisho, risiti au kumbukumbu',
+    );
     expect(within(form).getByRole('group', { name: 'Hali' })).toBeInTheDocument();
     expect(within(form).getByLabelText('Kuanzia')).toHaveAttribute('type', 'date');
     expect(within(form).getByLabelText('Hadi')).toHaveAttribute('type', 'date');
