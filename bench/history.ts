@@ -6,7 +6,7 @@
  * 127.0.0.1, and asks it, one request at a time, for: the first page, the 200th page by cursor, a
  * status page, channel pages (alone and with a status), a phone search, a search by a phone's last
  * four digits, a receipt search, reference searches (as written and in lower case), the summary,
- * and the CSV export of every payment. Times are the server's own (Fastify's `responseTime` in its request log), so
+ * what filtered selections add up to (totals), and the CSV export of every payment. Times are the server's own (Fastify's `responseTime` in its request log), so
  * they hold the route's work and not the client's; GET /api/health, asked the same way in the same
  * run, is the baseline each is compared with. The export's RSS is the server process's, read from
  * /proc while it streams.
@@ -71,6 +71,9 @@ async function walkPages(server: Server): Promise<{ seen: Row[]; page200: string
   await server.takeTimes(200);
   return { seen, page200 };
 }
+
+/** The business day a week ago, as the history's `from` takes it. */
+const weekAgo = () => new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10);
 
 /** A phone number written four ways, as people type it. */
 function spaced(phone: string, i: number): string {
@@ -149,6 +152,16 @@ async function measureScenarios(server: Server) {
       Array.from({ length: 99 }, (_, i) => `${LIST}?q=INV-${i + 1}`),
     ),
     await measure(server, 'summary', ['/api/mpesa/summary'], 60),
+    // What a filtered selection adds up to (under the list): the whole selection, not a page.
+    await measure(server, 'totals (last 7 days)', [`${LIST}/totals?from=${weekAgo()}`], 20),
+    await measure(server, 'totals (status failed)', [`${LIST}/totals?status=failed`], 20),
+    await measure(
+      server,
+      'totals (last 4 digits)',
+      phones.slice(0, 20).map((phone) => `${LIST}/totals?q=${phone.slice(-4)}`),
+      20,
+    ),
+    await measure(server, 'totals (common word: payment)', [`${LIST}/totals?q=payment`], 20),
   ];
 }
 

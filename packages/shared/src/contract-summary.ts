@@ -47,3 +47,19 @@ export const summaryResponseSchema = z.object({
   }),
 });
 export type Summary = z.infer<typeof summaryResponseSchema>['data'];
+
+/**
+ * `GET /api/mpesa/transactions/totals`: what the history's filters select adds up to, over the
+ * whole selection (the list shows it a page at a time).
+ */
+export const selectionTotalsResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({
+    /** Payments the filters select. */
+    count: z.number(),
+    /** Of them, those that succeeded (a refunded one is no longer paid), and their sum in KES. */
+    paidCount: z.number(),
+    paid: z.number(),
+  }),
+});
+export type SelectionTotals = z.infer<typeof selectionTotalsResponseSchema>['data'];

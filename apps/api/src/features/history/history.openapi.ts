@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import {
   summaryResponseSchema,
+  selectionTotalsResponseSchema,
   transactionListResponseSchema,
   transactionResponseSchema,
 } from '@mpesa/shared/contract';
@@ -42,6 +43,13 @@ export const DESCRIBED = {
   },
   summary: {
     summary: 'The figures at a glance: today, the last 7 business days, and 14 days by status',
+    tags: ['History'],
+  },
+  totals: {
+    summary: 'What the selected payments add up to: how many, and how many paid and for how much',
+    description:
+      'The same filters as the list, over the whole selection rather than a page. A payment a ' +
+      'search finds in two ways counts once.',
     tags: ['History'],
   },
   export: {
@@ -91,6 +99,15 @@ export const ANSWERS = {
       },
     }),
     ...refusals([...ACCESS_REFUSED, REFUSED.databaseUnavailable]),
+  },
+  totals: {
+    200: answer(selectionTotalsResponseSchema, 'What the selection adds up to.', {
+      totals: {
+        summary: 'Three payments, two of them paid',
+        value: { success: true, data: { count: 3, paidCount: 2, paid: 1450 } },
+      },
+    }),
+    ...refusals([REFUSED.validation, ...ACCESS_REFUSED, REFUSED.databaseUnavailable]),
   },
   export: {
     200: {

@@ -327,3 +327,58 @@ function newestFirst<R extends Sortable>(parts: readonly R[][], limit: number): 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** What a selection of the history adds up to: its payments, and those of them paid. */
+export interface SelectionTotals {
+  count: number;
+  /** Payments of the selection that succeeded (refunded ones are no longer paid), and their sum. */
+  paidCount: number;
+  paid: number;
+}
+
+/**
+ * How many payments the filters select and what those paid, over the whole selection rather than
+ * a page. A search's three parts (a receipt, a reference's start, a phone number's end) are each
+ * read off their own index, as the list reads them, and a payment found by two counts once.
+ */
+export async function selectionTotals(
+  db: Db,
+  query: Omit<ListQuery, 'limit' | 'after'>,
+): Promise<SelectionTotals> {
+  const { text, phoneEnding } = query;
+  // Each part a range or a match on its own index: one OR, which both databases read as the
+  // union of those indexes' rows (SQLite's OR-by-union, PostgreSQL's BitmapOr).
+  const found = (eb: ExpressionBuilder<Database, 'transactions'>) => {
+    const inRange = (key: RawBuilder<string>, prefix: string) => {
+      const end = prefixEnd(prefix);
+      return end === null
+        ? eb(key, '>=', prefix)
+        : eb.and([eb(key, '>=', prefix), eb(key, '<', end)]);
+    };
+    return eb.or([
+      eb('mpesa_receipt_number', '=', text!.toUpperCase()),
+      inRange(LOWER_REFERENCE, lowerCaseAtoZ(text!)),
+      ...(phoneEnding === undefined
+        ? []
+        : [inRange(REVERSED_PHONE, [...phoneEnding].reverse().join(''))]),
+    ]);
+  };
+  const row = await filtered(db, { ...query, limit: 0 }, (select) =>
+    text === undefined ? select : select.where(found),
+  )
+    .select((eb) => [
+      eb.fn.countAll<number>().as('count'),
+      eb.fn
+        .sum<number>(eb.case().when('status', '=', 'success').then(1).else(0).end())
+        .as('paidCount'),
+      eb.fn
+        .sum<number>(eb.case().when('status', '=', 'success').then(eb.ref('amount')).else(0).end())
+        .as('paid'),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    count: Number(row.count),
+    paidCount: Number(row.paidCount ?? 0),
+    paid: Number(row.paid ?? 0),
+  };
+}

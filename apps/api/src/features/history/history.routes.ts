@@ -1,10 +1,15 @@
 /**
- * The merchant's history over HTTP: the list, the figures, the export and one payment's page.
+ * The merchant's history over HTTP: the list, what it adds up to, the figures, the export and one
+ * payment's page.
  * Schemas in, schemas out; the rules live in history.service.ts.
  */
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { exportQuerySchema, transactionListQuerySchema } from '@mpesa/shared/contract';
+import {
+  exportQuerySchema,
+  transactionFiltersSchema,
+  transactionListQuerySchema,
+} from '@mpesa/shared/contract';
 import { clientAddress } from '../../lib/client-address.ts';
 import { businessDayOf } from '../../lib/business-day.ts';
 import { recordAudit } from '../../audit/audit.ts';
@@ -103,6 +108,24 @@ export const historyRoutes: FastifyPluginAsyncZod<HistoryRoutesOptions> = async 
   );
 
   // Before ":id", which it would otherwise match.
+  app.get(
+    '/mpesa/transactions/totals',
+    {
+      ...guarded,
+      schema: guardedSchema(
+        {
+          ...DESCRIBED.totals,
+          querystring: transactionFiltersSchema,
+          response: ANSWERS.totals,
+        },
+        historyGuard?.rule,
+      ),
+    },
+    async (request) => ({
+      success: true as const,
+      data: await history.selectionTotals({ ...deps, businessTimeZone }, request.query),
+    }),
+  );
   exportRoute(app, deps, exports, businessTimeZone, exportGuard);
 
   paymentPageRoute(app, deps, paymentPageGuard, openPageRecogniser);

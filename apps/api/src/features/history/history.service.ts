@@ -97,6 +97,14 @@ export async function listTransactions(
   };
 }
 
+/** What every payment the filters select adds up to (not a page: the whole selection). */
+export function selectionTotals(
+  deps: HistoryDeps,
+  filters: TransactionFilters,
+): Promise<repo.SelectionTotals> {
+  return repo.selectionTotals(deps.db, selectionFor(filters, deps.businessTimeZone));
+}
+
 /**
  * Every payment the filters select, newest first, as CSV text (history-csv.ts), read and sent a
  * batch at a time. The first batch is read before anything is sent, so that a database that

@@ -26,6 +26,15 @@ export const en = {
   /** What a search found (the count already formatted): "more" while Load more can bring others. */
   found: (count: number, shown: string, more: boolean) =>
     `${shown} ${count === 1 ? 'payment' : 'payments'} ${more ? 'shown, more with Load more.' : 'found.'}`,
+  /** Under what a filter found: the whole selection (the counts and the amount already formatted). */
+  selectionTotals: (
+    count: number,
+    shown: string,
+    paidCount: number,
+    paidShown: string,
+    paid: string,
+  ) =>
+    `All that these filters select: ${shown} ${count === 1 ? 'payment' : 'payments'}, ${paidShown} paid, ${paid}.`,
   loadMore: 'Load more',
   loadingMore: 'Loading more...',
   moreFailed: 'More transactions could not be loaded.',

@@ -25,6 +25,8 @@ export const sw: HistoryWords = {
     more
       ? `${miamala(count, shown)} ${count === 1 ? 'unaonyeshwa' : 'inaonyeshwa'}, zaidi kwa Pakia zaidi.`
       : `${miamala(count, shown)} ${count === 1 ? 'umepatikana' : 'imepatikana'}.`,
+  selectionTotals: (count, shown, paidCount, paidShown, paid) =>
+    `Yote yaliyochaguliwa na vichujio hivi: ${miamala(count, shown).toLowerCase()}, ${paidShown} ${paidCount === 1 ? 'umelipwa' : 'imelipwa'}, ${paid}.`,
   loadMore: 'Pakia zaidi',
   loadingMore: 'Inapakia zaidi...',
   moreFailed: 'Miamala zaidi haikuweza kupakiwa.',

@@ -2,6 +2,7 @@ import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { POLL_INTERVAL_MS } from '@mpesa/shared';
 import type { Language } from '../../../i18n/language';
 import type {
+  SelectionTotals,
   Summary,
   Transaction,
   TransactionListResponse,
@@ -41,6 +42,23 @@ export function summaryQueryOptions() {
     queryKey: transactionKeys.summary(),
     queryFn: async () => (await apiRequest<{ data: Summary }>('/mpesa/summary')).data,
     refetchInterval: POLL_INTERVAL_MS * 6,
+  });
+}
+
+/**
+ * What the filters select adds up to, over the whole selection; asked only when some filter is in
+ * use (the figures at a glance say what all of it adds up to by period).
+ */
+export function selectionTotalsQueryOptions(filters: ListFilters) {
+  return queryOptions({
+    queryKey: [...transactionKeys.all, 'totals', filters] as const,
+    queryFn: async () =>
+      (
+        await apiRequest<{ data: SelectionTotals }>(
+          `/mpesa/transactions/totals${searchFor(filters)}`,
+        )
+      ).data,
+    enabled: searchFor(filters) !== '',
   });
 }
 

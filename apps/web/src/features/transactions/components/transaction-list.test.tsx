@@ -257,6 +257,34 @@ describe('the Transaction History screen', () => {
     },
   );
 
+  it('says what the whole filtered selection adds up to, in both languages, and asks nothing unfiltered', async () => {
+    const api = mockApi((call) =>
+      call.path === '/api/mpesa/transactions/totals?status=success'
+        ? {
+            status: 200,
+            body: { success: true, data: { count: 1234, paidCount: 1234, paid: 2345000 } },
+          }
+        : call.path.startsWith('/api/mpesa/transactions')
+          ? { status: 200, body: { success: true, data: [transaction()], nextCursor: 'c1' } }
+          : undefined,
+    );
+    renderApp('/transactions');
+    await screen.findByText('1 payment shown, more with Load more.');
+    expect(api.count('/api/mpesa/transactions/totals')).toBe(0);
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Success' }));
+    expect(
+      await screen.findByText(
+        'All that these filters select: 1,234 payments, 1,234 paid, 2,345,000 KES.',
+      ),
+    ).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Kiswahili' }));
+    expect(
+      await screen.findByText(
+        'Yote yaliyochaguliwa na vichujio hivi: miamala 1,234, 1,234 imelipwa, 2,345,000 KES.',
+      ),
+    ).toBeInTheDocument();
+  });
+
   it('names a filter the API refused, under the specification’s text', async () => {
     mockApi((call) =>
       call.path === '/api/mpesa/transactions?from=2026-13-01'

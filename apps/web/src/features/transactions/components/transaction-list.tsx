@@ -12,7 +12,9 @@ import { useRefusalMessage } from '../../../i18n/refusal-words';
 import {
   exportUrl,
   filtersFromSearch,
+  selectionTotalsQueryOptions,
   transactionsQueryOptions,
+  type ListFilters,
   type Transaction,
 } from '../api/transactions-api';
 import { ConnectionNotice, useQueryHealth } from './connection-notice';
@@ -167,9 +169,11 @@ function ResultsStatus({
   rows,
   more,
   count,
+  filters,
 }: {
   rows: Transaction[] | undefined;
   more: boolean;
+  filters: ListFilters;
   count: RefObject<HTMLParagraphElement | null>;
 }) {
   const words = useWords(historyWords);
@@ -183,7 +187,27 @@ function ResultsStatus({
             : words.empty}
         </p>
       )}
+      {rows && rows.length > 0 && <SelectionTotalsLine filters={filters} />}
     </div>
+  );
+}
+
+/** Under what a filter found: what the whole selection adds up to (not only the rows shown). */
+function SelectionTotalsLine({ filters }: { filters: ListFilters }) {
+  const words = useWords(historyWords);
+  const language = useLanguage();
+  const { data } = useQuery(selectionTotalsQueryOptions(filters));
+  if (!data) return null;
+  return (
+    <p className="history-totals">
+      {words.selectionTotals(
+        data.count,
+        formatNumber(data.count, language),
+        data.paidCount,
+        formatNumber(data.paidCount, language),
+        formatAmount(data.paid, language),
+      )}
+    </p>
   );
 }
 
@@ -266,7 +290,7 @@ export const TransactionList = withQueries(function TransactionListScreen() {
         </p>
       )}
       <ConnectionNotice query={query} health={health} />
-      <ResultsStatus rows={data && rows} more={hasNextPage} count={focus.count} />
+      <ResultsStatus rows={data && rows} more={hasNextPage} count={focus.count} filters={filters} />
       {rows.length > 0 && <TransactionTable rows={rows} firstNew={focus.firstNew} />}
       {isFetchNextPageError && (
         <p className="error-detail" role="alert">
