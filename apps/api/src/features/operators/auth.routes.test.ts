@@ -14,6 +14,7 @@ const PASSWORD = 'correct horse battery';
 const HISTORY = [
   '/api/mpesa/transactions',
   '/api/mpesa/summary',
+  '/api/mpesa/transactions/totals?status=success',
   '/api/mpesa/transactions/export',
   '/api/mpesa/transactions/tx-1/events',
 ];

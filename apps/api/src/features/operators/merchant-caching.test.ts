@@ -38,6 +38,7 @@ describe('caches and the merchant’s answers (HISTORY_ACCESS=operators)', () =>
     for (const url of [
       '/api/mpesa/transactions',
       '/api/mpesa/summary',
+      '/api/mpesa/transactions/totals?status=success',
       `/api/mpesa/transactions/${PAYMENT_ID}/events`,
     ]) {
       const read = await world.app.inject({ url, headers: { cookie: viewer.cookie } });

@@ -92,6 +92,7 @@ describe('the API description (/api/openapi.json, /api/docs)', () => {
       'GET /api/mpesa/transactions/:id',
       'GET /api/mpesa/transactions/:id/events',
       'GET /api/mpesa/transactions/export',
+      'GET /api/mpesa/transactions/totals',
       'GET /api/ready',
       'POST /api/auth/sign-in',
       'POST /api/auth/sign-out',
