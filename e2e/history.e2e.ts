@@ -172,6 +172,26 @@ describe('the history', () => {
     );
   });
 
+  it('keeps room for what the selection adds up to, so no row moves under a finger when it comes', async () => {
+    for (const width of [360, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/api/mpesa/transactions/totals?*', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`${appUrl}/transactions?q=${PREFIX}`);
+      const first = page.getByRole('link', { name: 'View Details' }).first();
+      await first.waitFor();
+      const before = await first.boundingBox();
+      release();
+      await page.getByText('All that these filters select: 60 payments').waitFor();
+      expect(await first.boundingBox()).toEqual(before);
+      await page.unroute('**/api/mpesa/transactions/totals?*');
+    }
+  });
+
   it('exports what the filters select as a CSV file', async () => {
     await page.goto(`${appUrl}/transactions?q=${PREFIX}&status=failed`);
     await expect.poll(async () => (await references()).length).toBe(15);

@@ -197,16 +197,17 @@ function SelectionTotalsLine({ filters }: { filters: ListFilters }) {
   const words = useWords(historyWords);
   const language = useLanguage();
   const { data } = useQuery(selectionTotalsQueryOptions(filters));
-  if (!data) return null;
+  // Its room is kept while it comes, so that nothing below moves under a finger or a click.
   return (
     <p className="history-totals">
-      {words.selectionTotals(
-        data.count,
-        formatNumber(data.count, language),
-        data.paidCount,
-        formatNumber(data.paidCount, language),
-        formatAmount(data.paid, language),
-      )}
+      {data &&
+        words.selectionTotals(
+          data.count,
+          formatNumber(data.count, language),
+          data.paidCount,
+          formatNumber(data.paidCount, language),
+          formatAmount(data.paid, language),
+        )}
     </p>
   );
 }
