@@ -53,6 +53,19 @@ export const en = {
   /** The date ranges picked in one press, and the group's name for screen readers. */
   dateRanges: 'Date ranges',
   presets: { today: 'Today', last7Days: 'Last 7 days', thisMonth: 'This month' },
+  /**
+   * The days the filters hold, in words (each day already written out, "2 November 2026"): a date
+   * field writes its day as the browser does (11/02/2026 on an American one), the table as the
+   * page's language does, so the line says which days are meant.
+   */
+  range: (from: string | undefined, to: string | undefined) =>
+    from && to
+      ? from === to
+        ? `Payments of ${from}.`
+        : `Payments of ${from} to ${to}.`
+      : from
+        ? `Payments from ${from} on.`
+        : `Payments up to ${to}.`,
   clear: 'Clear',
   /** How a payment came (the `channel` filter), and the tag in the Reference cell. */
   channel: 'How it was paid',

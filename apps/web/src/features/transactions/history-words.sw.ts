@@ -42,6 +42,14 @@ export const sw: HistoryWords = {
   filtersInUse: (count) => `Vichujio (${count} ${count === 1 ? 'kinatumika' : 'vinatumika'})`,
   dateRanges: 'Vipindi vya tarehe',
   presets: { today: 'Leo', last7Days: 'Siku 7 zilizopita', thisMonth: 'Mwezi huu' },
+  range: (from, to) =>
+    from && to
+      ? from === to
+        ? `Malipo ya ${from}.`
+        : `Malipo ya ${from} hadi ${to}.`
+      : from
+        ? `Malipo kuanzia ${from}.`
+        : `Malipo hadi ${to}.`,
   clear: 'Ondoa vichujio',
   channel: 'Njia ya malipo',
   channelAll: 'Zote',

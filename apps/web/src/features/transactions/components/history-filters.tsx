@@ -3,7 +3,8 @@ import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'rea
 import { Link } from 'react-router';
 import { PAYMENT_CHANNELS, TRANSACTION_STATUSES } from '@mpesa/shared';
 import { paths } from '../../../lib/paths';
-import { useWords } from '../../../i18n/words';
+import { LOCALES, type Language } from '../../../i18n/language';
+import { useLanguage, useWords } from '../../../i18n/words';
 import { searchFor, summaryQueryOptions, type ListFilters } from '../api/transactions-api';
 import { historyWords } from '../history-words';
 import { statusWords } from '../status-words';
@@ -26,6 +27,18 @@ function presets(timeZone: string | undefined) {
     { name: 'last7Days', from: businessDay(timeZone, 6), to: today },
     { name: 'thisMonth', from: `${today.slice(0, 8)}01`, to: today },
   ] as const;
+}
+
+/** A business day, YYYY-MM-DD, as the page's language writes it: "2 November 2026". */
+function dayInWords(day: string | undefined, language: Language): string | undefined {
+  return day
+    ? new Date(`${day}T12:00:00Z`).toLocaleDateString(LOCALES[language], {
+        day: 'numeric',
+        month: 'long',
+        year: 'numeric',
+        timeZone: 'UTC',
+      })
+    : undefined;
 }
 
 /** What a filter does with a change: applies it, with the rest of what is on screen. */
@@ -148,6 +161,7 @@ function DateFilter({ filters, pick }: { filters: ListFilters; pick: Pick }) {
   const words = useWords(historyWords);
   // The business's days, as the figures count them (the browser's own until they have come).
   const timeZone = useQuery(summaryQueryOptions()).data?.timeZone;
+  const language = useLanguage();
   return (
     <>
       <DateField label={words.from} name="from" value={filters.from} pick={pick} />
@@ -165,6 +179,11 @@ function DateFilter({ filters, pick }: { filters: ListFilters; pick: Pick }) {
           </button>
         ))}
       </div>
+      {(filters.from || filters.to) && (
+        <p className="filter-range">
+          {words.range(dayInWords(filters.from, language), dayInWords(filters.to, language))}
+        </p>
+      )}
     </>
   );
 }

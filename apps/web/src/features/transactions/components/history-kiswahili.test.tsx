@@ -191,6 +191,18 @@ describe('the Transaction History in Kiswahili', () => {
     expect(api.count('/api/mpesa/transactions?status=success&q=INV')).toBe(1);
   });
 
+  it('names the days the filters hold in Kiswahili words, whatever format the date fields write', async () => {
+    mockApi((call) =>
+      call.path.startsWith('/api/mpesa/transactions')
+        ? { status: 200, body: { success: true, data: [], nextCursor: null } }
+        : undefined,
+    );
+    renderApp('/transactions?from=2026-11-02&to=2026-11-29');
+    await screen.findByText('No transactions found.');
+    await chooseLanguage('Kiswahili');
+    expect(await screen.findByText('Malipo ya 2 Novemba 2026 hadi 29 Novemba 2026.')).toBeVisible();
+  });
+
   it('says in Kiswahili that the list could not be loaded, and offers to try again', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {

@@ -233,6 +233,36 @@ describe('the Transaction History screen', () => {
   });
 
   it.each([
+    ['?from=2026-11-02&to=2026-11-29', 'Payments of 2 November 2026 to 29 November 2026.'],
+    ['?from=2026-11-02&to=2026-11-02', 'Payments of 2 November 2026.'],
+    ['?from=2026-11-02', 'Payments from 2 November 2026 on.'],
+    ['?to=2026-01-09', 'Payments up to 9 January 2026.'],
+  ])(
+    'names the days the filters hold in words (%s), whatever format the date fields write',
+    async (search, said) => {
+      mockApi((call) =>
+        call.path.startsWith('/api/mpesa/transactions')
+          ? { status: 200, body: { success: true, data: [], nextCursor: null } }
+          : undefined,
+      );
+      renderApp(`/transactions${search}`);
+      await screen.findByText('No transactions found.');
+      expect(screen.getByText(said)).toBeVisible();
+    },
+  );
+
+  it('names no days while no date is picked', async () => {
+    mockApi((call) =>
+      call.path.startsWith('/api/mpesa/transactions')
+        ? { status: 200, body: { success: true, data: [], nextCursor: null } }
+        : undefined,
+    );
+    renderApp('/transactions?status=failed');
+    await screen.findByText('No transactions found.');
+    expect(screen.queryByText(/^Payments (of|from|up to)/)).toBeNull();
+  });
+
+  it.each([
     ['', false, 'Filters'],
     ['?status=failed&from=2026-11-01', true, 'Filters (2 in use)'],
   ])(
