@@ -301,6 +301,8 @@ describe('the Transaction History screen', () => {
     renderApp('/transactions');
     await screen.findByText('1 payment shown, more with Load more.');
     expect(api.count('/api/mpesa/transactions/totals')).toBe(0);
+    // No empty room is kept for a line that will not come.
+    expect(document.querySelector('.history-totals')).toBeNull();
     await userEvent.click(screen.getByRole('checkbox', { name: 'Success' }));
     expect(
       await screen.findByText(

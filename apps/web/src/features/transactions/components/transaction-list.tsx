@@ -196,8 +196,11 @@ function ResultsStatus({
 function SelectionTotalsLine({ filters }: { filters: ListFilters }) {
   const words = useWords(historyWords);
   const language = useLanguage();
-  const { data } = useQuery(selectionTotalsQueryOptions(filters));
-  // Its room is kept while it comes, so that nothing below moves under a finger or a click.
+  const options = selectionTotalsQueryOptions(filters);
+  const { data } = useQuery(options);
+  // None while no filter is in use; otherwise its room is kept while it comes, so that nothing
+  // below moves under a finger or a click.
+  if (!options.enabled) return null;
   return (
     <p className="history-totals">
       {data &&
