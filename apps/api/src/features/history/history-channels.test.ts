@@ -9,12 +9,8 @@ import type { FastifyInstance } from 'fastify';
 import type { NewTransactionRow } from '../../db/schema.ts';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { createTestApp } from '../../test/test-app.ts';
+import { DARAJA_NOT_CALLED } from '../../test/history-app.ts';
 import { storedPayment } from '../../test/stored-payment.ts';
-
-const NOT_CALLED = {
-  stkPush: () => Promise.reject(new Error('not called')),
-  stkQuery: () => Promise.reject(new Error('not called')),
-};
 
 /** "Now": 2026-11-20 10:00 in Nairobi. */
 const NOW = new Date('2026-11-20T07:00:00.000Z');
@@ -40,7 +36,7 @@ for (const dialect of DIALECTS) {
 
     beforeEach(async () => {
       database = await createTestDatabase(dialect);
-      ({ app } = await createTestApp({ database, daraja: NOT_CALLED, now: () => NOW }));
+      ({ app } = await createTestApp({ database, daraja: DARAJA_NOT_CALLED, now: () => NOW }));
     });
     afterEach(async () => {
       await app.close();

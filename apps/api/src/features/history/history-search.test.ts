@@ -4,47 +4,18 @@
  * and what a stranger types (overlong, wildcards, quotes, unicode) answered without a 500 and
  * without matching everything.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
-import type { NewTransactionRow } from '../../db/schema.ts';
-import { DIALECTS, createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { storedPayment } from '../../test/stored-payment.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../test/test-db.ts';
+import { historyApp } from '../../test/history-app.ts';
 import { lowerCaseAtoZ } from './history.repository.ts';
 import { PHONE_ENDING_MIN_DIGITS } from './history.service.ts';
 
-const NOT_CALLED = {
-  stkPush: () => Promise.reject(new Error('not called')),
-  stkQuery: () => Promise.reject(new Error('not called')),
-};
-
 for (const dialect of DIALECTS) {
   describe(`the history's search (${dialect})`, () => {
-    let database: TestDatabase;
-    let app: FastifyInstance;
-    let minute = 0;
-
-    beforeEach(async () => {
-      database = await createTestDatabase(dialect);
-      ({ app } = await createTestApp({ database, daraja: NOT_CALLED }));
-      minute = 0;
-    });
-    afterEach(async () => {
-      await app.close();
-      await database.destroy();
-    });
-
-    /** A payment made a minute after the one before, so that the newest is the last added. */
-    async function add(id: string, fields: Partial<NewTransactionRow>) {
-      minute++;
-      const at = new Date(Date.UTC(2026, 10, 20, 9, minute)).toISOString();
-      await database.db
-        .insertInto('transactions')
-        .values(storedPayment(id, at, { phone_number: '254799999999', ...fields }))
-        .execute();
-    }
+    const history = historyApp(dialect);
+    const { add } = history;
     const list = async (q: string, more = '') => {
-      const response = await app.inject({
+      const response = await history.app.inject({
         url: `/api/mpesa/transactions?q=${encodeURIComponent(q)}${more}`,
       });
       return { status: response.statusCode, body: response.json() };
@@ -141,7 +112,7 @@ for (const dialect of DIALECTS) {
       await add('invoice', { reference: 'sukari-0001' });
       await add('other', { phone_number: '254700000002', reference: 'Unga' });
       for (const q of ['0001', 'SUKARI']) {
-        const response = await app.inject({
+        const response = await history.app.inject({
           url: `/api/mpesa/transactions/export?q=${q}`,
         });
         expect(response.statusCode).toBe(200);
@@ -188,7 +159,7 @@ for (const dialect of DIALECTS) {
         ['\ufffd', []],
       ])('q=%j is answered with exactly what it names', async (q, expected) => {
         expect(await ids(q)).toEqual(expected);
-        const response = await app.inject({
+        const response = await history.app.inject({
           url: `/api/mpesa/transactions/export?q=${encodeURIComponent(q)}`,
         });
         expect(response.statusCode).toBe(200);
@@ -209,7 +180,7 @@ for (const dialect of DIALECTS) {
         '0001&q[]=x',
       ])('answers ?q=%s without a 500 and without matching everything', async (raw) => {
         for (const url of ['/api/mpesa/transactions', '/api/mpesa/transactions/export']) {
-          const response = await app.inject({ url: `${url}?q=${raw}` });
+          const response = await history.app.inject({ url: `${url}?q=${raw}` });
           expect([200, 400]).toContain(response.statusCode);
           if (response.statusCode === 400) {
             expect(response.json()).toMatchObject({ success: false, message: expect.any(String) });

@@ -17,9 +17,13 @@ import type { Database, TransactionRow } from '../../db/schema.ts';
 type Db = Kysely<Database>;
 
 /** Which payments a history page holds. */
-export interface ListQuery {
+export interface ListQuery extends Selection {
   /** Rows to read (one more than a page, to know whether another follows). */
   limit: number;
+}
+
+/** Which payments the filters select, from a position in the list's order on. */
+interface Selection {
   /** Only rows after this position in the list's order. */
   after?: { createdAt: string; id: string };
   statuses?: readonly TransactionRow['status'][];
@@ -134,7 +138,7 @@ export async function listTransactions(
  */
 function pageConditions<DB, TB extends keyof DB>(
   eb: ExpressionBuilder<DB, TB>,
-  query: ListQuery,
+  query: Selection,
   table: '' | 'found.' = '',
 ): Expression<SqlBool> {
   const column = (name: 'created_at' | 'id' | 'status' | 'channel') =>
@@ -157,7 +161,7 @@ function pageConditions<DB, TB extends keyof DB>(
 }
 
 /** The rows the query's filters and this branch's condition select. */
-function filtered(db: Db, query: ListQuery, condition: Condition) {
+function filtered(db: Db, query: Selection, condition: Condition) {
   const { phone } = query;
   return condition(fromTransactions(db))
     .where((eb) => pageConditions(eb, query))
@@ -343,7 +347,7 @@ export interface SelectionTotals {
  */
 export async function selectionTotals(
   db: Db,
-  query: Omit<ListQuery, 'limit' | 'after'>,
+  query: Omit<Selection, 'after'>,
 ): Promise<SelectionTotals> {
   const { text, phoneEnding } = query;
   // Each part a range or a match on its own index: one OR, which both databases read as the
@@ -363,7 +367,7 @@ export async function selectionTotals(
         : [inRange(REVERSED_PHONE, [...phoneEnding].reverse().join(''))]),
     ]);
   };
-  const row = await filtered(db, { ...query, limit: 0 }, (select) =>
+  const row = await filtered(db, query, (select) =>
     text === undefined ? select : select.where(found),
   )
     .select((eb) => [

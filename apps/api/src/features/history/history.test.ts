@@ -7,14 +7,10 @@ import type { FastifyInstance } from 'fastify';
 import type { NewTransactionRow } from '../../db/schema.ts';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { createTestApp } from '../../test/test-app.ts';
+import { DARAJA_NOT_CALLED } from '../../test/history-app.ts';
 import { storedPayment } from '../../test/stored-payment.ts';
 import { PREFIX_SCAN_ROWS, PREFIX_SORT_LIMIT, prefixEnd } from './history.repository.ts';
 import { encodeCursor } from '../../db/list-cursor.ts';
-
-const NOT_CALLED = {
-  stkPush: () => Promise.reject(new Error('not called')),
-  stkQuery: () => Promise.reject(new Error('not called')),
-};
 
 for (const dialect of DIALECTS) {
   describe(`the history (${dialect})`, () => {
@@ -24,7 +20,7 @@ for (const dialect of DIALECTS) {
 
     beforeEach(async () => {
       database = await createTestDatabase(dialect);
-      ({ app } = await createTestApp({ database, daraja: NOT_CALLED }));
+      ({ app } = await createTestApp({ database, daraja: DARAJA_NOT_CALLED }));
     });
     afterEach(async () => {
       await app.close();
@@ -329,7 +325,7 @@ for (const dialect of DIALECTS) {
         await app.close();
         ({ app } = await createTestApp({
           database,
-          daraja: NOT_CALLED,
+          daraja: DARAJA_NOT_CALLED,
           now: () => new Date('2026-11-20T07:00:00.000Z'),
         }));
         await add({ created_at: '2026-11-19T21:00:00.000Z', status: 'success', amount: 500 });

@@ -3,44 +3,16 @@
  * whole selection, not a page, and how many of them were paid and for how much; a payment a
  * search finds in two ways counts once.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
-import type { NewTransactionRow } from '../../db/schema.ts';
-import { DIALECTS, createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
-import { createTestApp } from '../../test/test-app.ts';
-import { storedPayment } from '../../test/stored-payment.ts';
-
-const NOT_CALLED = {
-  stkPush: () => Promise.reject(new Error('not called')),
-  stkQuery: () => Promise.reject(new Error('not called')),
-};
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../test/test-db.ts';
+import { historyApp } from '../../test/history-app.ts';
 
 for (const dialect of DIALECTS) {
   describe(`what the history's filters add up to (${dialect})`, () => {
-    let database: TestDatabase;
-    let app: FastifyInstance;
-    let minute = 0;
-
-    beforeEach(async () => {
-      database = await createTestDatabase(dialect);
-      ({ app } = await createTestApp({ database, daraja: NOT_CALLED }));
-      minute = 0;
-    });
-    afterEach(async () => {
-      await app.close();
-      await database.destroy();
-    });
-
-    async function add(id: string, fields: Partial<NewTransactionRow>) {
-      minute++;
-      const at = new Date(Date.UTC(2026, 10, 20, 9, minute)).toISOString();
-      await database.db
-        .insertInto('transactions')
-        .values(storedPayment(id, at, { phone_number: '254799999999', ...fields }))
-        .execute();
-    }
+    const history = historyApp(dialect);
+    const { add } = history;
     const totals = async (search: string) => {
-      const response = await app.inject({ url: `/api/mpesa/transactions/totals${search}` });
+      const response = await history.app.inject({ url: `/api/mpesa/transactions/totals${search}` });
       return { status: response.statusCode, body: response.json() };
     };
 
