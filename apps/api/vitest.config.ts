@@ -1,4 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Files that replace a module for themselves (vi.mock): they run in a project of their own, with
+ * fresh modules (the root vitest.config.ts), since this one shares its modules between files.
+ */
+export const OWN_MODULES = ['src/features/system/openapi.test.ts'];
 
 export default defineConfig({
   test: {
@@ -7,5 +13,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     globalSetup: ['./src/test/global-setup.ts'],
+    // A worker imports the app once for all its files, not once per file: each file builds its own
+    // apps and databases, and no test file changes a module's state for another.
+    isolate: false,
+    exclude: [...configDefaults.exclude, ...OWN_MODULES],
   },
 });

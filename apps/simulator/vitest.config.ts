@@ -1,5 +1,19 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Files that replace a module for themselves (vi.mock): they run in a project of their own, with
+ * fresh modules (the root vitest.config.ts), since this one shares its modules between files.
+ */
+export const OWN_MODULES = ['src/openapi.test.ts'];
 
 export default defineConfig({
-  test: { name: 'simulator', environment: 'node', testTimeout: 20_000 },
+  test: {
+    name: 'simulator',
+    environment: 'node',
+    testTimeout: 20_000,
+    // A worker imports the simulator once for all its files, not once per file: each file starts
+    // its own simulators.
+    isolate: false,
+    exclude: [...configDefaults.exclude, ...OWN_MODULES],
+  },
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { loadEnv, type Plugin } from 'vite';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { initialSizeReport, precompress } from './tooling/precompress.ts';
 
@@ -30,14 +30,29 @@ function preloadConfig(apiBase: string): Plugin {
   };
 }
 
+/**
+ * Files that replace a module for themselves (vi.mock): they run in a project of their own, with
+ * fresh modules (the root vitest.config.ts), since this one shares its modules between files.
+ */
+export const OWN_MODULES = ['src/i18n/language-failure.test.tsx'];
+
+/** What the component tests need: JSX, the repository's address, jsdom and their set-up. */
+export const testBase = {
+  plugins: [react()],
+  define: { __REPOSITORY_URL__: JSON.stringify(repositoryUrl) },
+  test: {
+    environment: 'jsdom' as const,
+    setupFiles: ['./src/test/setup.ts'],
+    restoreMocks: true,
+  },
+};
+
 export default defineConfig(({ mode }) => {
   const env = loadEnv(mode, import.meta.dirname, ['VITE_', 'PORT']);
   const apiBase = (env.VITE_API_BASE_URL ?? '/api').replace(/\/+$/, '');
   return {
     plugins: [react(), preloadConfig(apiBase), precompress(), initialSizeReport()],
-    define: {
-      __REPOSITORY_URL__: JSON.stringify(repositoryUrl),
-    },
+    define: testBase.define,
     server: {
       // `npm run dev:web` talks to the API started by `npm start`, on the same PORT (3000 unless set).
       proxy: { '/api': `http://127.0.0.1:${env.PORT || '3000'}` },
@@ -51,10 +66,12 @@ export default defineConfig(({ mode }) => {
       modulePreload: false,
     },
     test: {
+      ...testBase.test,
       name: 'web',
-      environment: 'jsdom',
-      setupFiles: ['./src/test/setup.ts'],
-      restoreMocks: true,
+      // A worker imports the app once for all its files, not once per file: each test renders
+      // its own app with its own query cache, and starts in English (src/test/setup.ts).
+      isolate: false,
+      exclude: [...configDefaults.exclude, ...OWN_MODULES],
     },
   };
 });

@@ -1,6 +1,8 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+import { LANGUAGE_KEY } from '../i18n/language';
+import { setLanguage } from '../i18n/words';
 
 // A test fails if it logs an unexpected console.error: React warnings and failed renders are bugs.
 beforeEach(() => {
@@ -13,4 +15,9 @@ afterEach(() => {
   cleanup();
   // What a tab keeps for itself (the numbers typed for "Try again") ends with each test.
   globalThis.sessionStorage?.clear();
+  // Files share their modules (vite.config.ts): the next test starts in English, whatever this
+  // one chose (a file run in Node has no page, and no language to put back).
+  if (typeof document === 'undefined') return;
+  setLanguage('en');
+  localStorage.removeItem(LANGUAGE_KEY);
 });
