@@ -1,18 +1,9 @@
 /** Test harness: server.ts as its own process (as `npx daraja-simulator` runs it), to kill and restart. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
 export const SERVER = path.join(import.meta.dirname, '..', 'server.ts');
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * The proxy's certificate authority of every process started here, unless a test names another:
@@ -36,38 +27,37 @@ export interface SimulatorProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts server.ts with these settings on a free port, and waits until it answers. */
+/**
+ * Starts server.ts with these settings on a port of its own choosing, and waits until it answers.
+ * A port chosen here and handed to it could be taken meanwhile by another test file's server,
+ * which would then answer for it while it exited: the process says which port it took ("listening
+ * on", logged at info) and that one is asked.
+ */
 export async function startProcess(env: Record<string, string>): Promise<SimulatorProcess> {
-  const port = await freePort();
   let output = '';
   const child = spawn(process.execPath, [SERVER], {
-    env: cleanEnv({ ...env, SIMULATOR_PORT: String(port) }),
+    env: cleanEnv({ LOG_LEVEL: 'info', ...env, SIMULATOR_PORT: '0' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = `http://127.0.0.1:${port}`;
-  const running: SimulatorProcess = {
-    url,
-    child,
-    output: () => output,
-    async kill(signal = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      await exited;
-    },
+  const kill = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
   };
   const deadline = Date.now() + 15_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server.ts exited: ${output}`);
-    try {
-      const answer = await fetch(`${url}/_sim/info`);
-      if (answer.ok) return running;
-    } catch {
-      // not up yet
+    // On whatever SIM_HOST says (0.0.0.0 included): asked on 127.0.0.1, as before.
+    const port = /listening on http:\/\/\S+?:(\d+)"/.exec(output)?.[1];
+    if (port) {
+      const url = `http://127.0.0.1:${port}`;
+      const answer = await fetch(`${url}/_sim/info`).catch(() => undefined);
+      if (answer?.ok) return { url, child, output: () => output, kill };
     }
     if (Date.now() > deadline) {
-      await running.kill('SIGKILL');
+      await kill('SIGKILL');
       throw new Error(`server.ts did not answer: ${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
