@@ -242,10 +242,14 @@ export type AuditFacts = z.infer<typeof auditFactsSchema>;
 export const auditEntrySchema = /* @__PURE__ */ z.object({
   id: z.string(),
   at: z.string(),
-  actorKind: z.enum(AUDIT_ACTOR_KINDS),
+  /**
+   * Who did it and what, each one this version knows or, for a line a later version wrote (before a
+   * rollback to this one), as stored: the screens show it as it is.
+   */
+  actorKind: z.union([z.enum(AUDIT_ACTOR_KINDS), z.string()]),
   /** The operator's or key's name; for a failed sign-in, the name typed only if it is an operator's. */
   actor: z.string().nullable(),
-  action: z.enum(AUDIT_ACTIONS),
+  action: z.union([z.enum(AUDIT_ACTIONS), z.string()]),
   /** What it was done to: an operator's name, a key's name, a payment's or endpoint's id. */
   target: z.string().nullable(),
   /**

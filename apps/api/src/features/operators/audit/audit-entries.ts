@@ -14,7 +14,7 @@ import { readAuditDetail } from '../../../audit/audit-details.ts';
 import type { AuditEventTable, Database } from '../../../db/schema.ts';
 import { namesOf } from './audit.repository.ts';
 
-/** What each action's `target` is. */
+/** What each action's `target` is (an action a later version wrote: nothing known). */
 const SUBJECT_OF: Record<AuditAction, AuditSubjectKind | null> = {
   sign_in: null,
   sign_in_failed: null,
@@ -38,6 +38,9 @@ const SUBJECT_OF: Record<AuditAction, AuditSubjectKind | null> = {
   webhook_test_sent: 'webhook_endpoint',
 };
 
+const subjectKindOf = (action: string): AuditSubjectKind | null =>
+  Object.hasOwn(SUBJECT_OF, action) ? SUBJECT_OF[action as AuditAction] : null;
+
 type Row = Selectable<AuditEventTable>;
 
 /**
@@ -58,7 +61,7 @@ function subjectOf(
   facts: AuditFacts | null,
   names: Awaited<ReturnType<typeof namesOf>>,
 ): AuditEntry['subject'] {
-  const kind = SUBJECT_OF[row.action];
+  const kind = subjectKindOf(row.action);
   const id = row.target;
   if (!kind || id === null) return null;
   if (kind === 'payment') return { kind, id, name: names.payments.get(id) ?? null };
@@ -73,7 +76,7 @@ function subjectOf(
 /** The lines of a page, as the API answers them. */
 export async function auditEntries(db: Kysely<Database>, rows: Row[]): Promise<AuditEntry[]> {
   const targetsOf = (kind: AuditSubjectKind) =>
-    rows.flatMap((row) => (SUBJECT_OF[row.action] === kind && row.target ? [row.target] : []));
+    rows.flatMap((row) => (subjectKindOf(row.action) === kind && row.target ? [row.target] : []));
   const names = await namesOf(db, {
     payments: [...new Set(targetsOf('payment'))],
     endpoints: [...new Set(targetsOf('webhook_endpoint'))],

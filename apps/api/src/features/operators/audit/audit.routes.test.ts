@@ -4,7 +4,7 @@
  * as an owner, newest first, a page at a time. On each database.
  */
 import type { FastifyInstance } from 'fastify';
-import type { AuditEntry } from '@mpesa/shared/contract-admin';
+import type { AuditAction, AuditActorKind, AuditEntry } from '@mpesa/shared/contract-admin';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/test-app.ts';
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
@@ -195,6 +195,33 @@ for (const dialect of DIALECTS) {
       const owner = await signedIn(app, STAFF.owner);
       const line = (await read(owner)).entries.find((entry) => entry.action === 'password_set');
       expect(line).toMatchObject({ actorKind: 'operator', actor: 'Otieno', target: 'Otieno' });
+    });
+
+    it('reads a line a later version wrote, of an action and a doer this one does not know, as stored', async () => {
+      await database.db
+        .insertInto('audit_events')
+        .values({
+          id: '0000000000000000000000b1',
+          at: '2026-11-20T09:00:00.000Z',
+          // As a later version (payouts, say) may write it, before this one is rolled back to.
+          actor_kind: 'scheduler' as AuditActorKind,
+          actor: 'Night run',
+          action: 'payout_approved' as AuditAction,
+          target: 'po_123',
+          detail: 'KES 5,000 to 254712345678',
+          address: null,
+        })
+        .execute();
+      const owner = await signedIn(app, STAFF.owner);
+      const line = (await read(owner)).entries.find((entry) => entry.target === 'po_123');
+      expect(line).toMatchObject({
+        actorKind: 'scheduler',
+        actor: 'Night run',
+        action: 'payout_approved',
+        subject: null,
+        detail: 'KES 5,000 to 254712345678',
+        facts: null,
+      });
     });
 
     it('names what each line is about and reads its detail into parts, keeping the stored words', async () => {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { AuditEntry } from '@mpesa/shared/contract-admin';
+import type { AuditAction, AuditEntry } from '@mpesa/shared/contract-admin';
 import { useLanguage, useWords } from '../../../i18n/words';
 import { formatDate } from '../../../lib/format';
 import { ownerPaths } from '../../../lib/owner-paths';
@@ -24,8 +24,11 @@ function Actor({ entry }: { entry: AuditEntry }) {
     case 'command':
       // The deliverer turns a failing endpoint off: the server itself, not its command line.
       return entry.facts?.kind === 'endpoint_failing' ? said.server : said.command;
-    default:
+    case 'anonymous':
       return actor ? said.signingInAs(actor) : said.anonymous;
+    default:
+      // A doer a later version wrote: as stored.
+      return actor ?? actorKind;
   }
 }
 
@@ -81,7 +84,11 @@ function What({ entry }: { entry: AuditEntry }) {
   }
   return (
     <>
-      <span className="audit-action">{said.actions[entry.action] ?? entry.action}</span>
+      <span className="audit-action">
+        {Object.hasOwn(said.actions, entry.action)
+          ? said.actions[entry.action as AuditAction]
+          : entry.action}
+      </span>
       {details}
     </>
   );

@@ -248,6 +248,28 @@ describe('the audit trail, read by a shop owner', () => {
     expectNoJson(screen.getByRole('table'));
   });
 
+  it('shows a line a later version wrote, of an action and a doer it does not know, as stored', async () => {
+    const later = entry('e-later', {
+      actorKind: 'scheduler',
+      actor: 'Night run',
+      action: 'payout_approved',
+      target: 'po_1',
+      detail: 'KES 5,000',
+      address: null,
+    });
+    mockApi((call) => {
+      if (call.path === '/api/audit') return ok({ entries: [later], nextCursor: null });
+      if (call.path === '/api/auth/me') return ok({ name: 'Amina', role: 'owner' });
+      return undefined;
+    });
+    renderApp('/audit');
+    const [, row] = await screen.findAllByRole('row');
+    // Named as stored, not as someone signing in.
+    expect(within(row!).getByText('Night run', { exact: true })).toBeInTheDocument();
+    expect(within(row!).getByText('payout_approved', { exact: true })).toBeInTheDocument();
+    expect(row).toHaveTextContent('KES 5,000');
+  });
+
   it('says it all in Kiswahili, with none of the screen’s English', async () => {
     ownerApi();
     renderApp('/audit');
