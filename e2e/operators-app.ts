@@ -131,11 +131,88 @@ export async function pageKeepingErrors(
   return { context, page, errors };
 }
 
-/** Signs `name` in on the app's English sign-in screen, and waits until the header says so. */
-export async function signInAs(app: OperatorsApp, page: Page, name: string, password: string) {
+/** Every operator's password in the browser tests. */
+export const PASSWORD = 'correct horse battery staple';
+
+/**
+ * The app (startOperatorsApp, with `more` settings) with these operators, each a name and a role
+ * with PASSWORD, added by the command line as a shop's owner adds the first ones.
+ */
+export async function startWithOperators(
+  simulatorUrl: string,
+  operators: readonly (readonly [name: string, role: string])[],
+  more: NodeJS.ProcessEnv = {},
+): Promise<OperatorsApp> {
+  const app = await startOperatorsApp(simulatorUrl, more);
+  for (const [name, role] of operators) {
+    const made = await operatorCommand(app, ['add', name, '--role', role], `${PASSWORD}\n`);
+    if (made.code !== 0) throw new Error(`${name} could not be added: ${made.stderr}`);
+  }
+  return app;
+}
+
+/** What signing in says, in each language (the browser's language chooses it). */
+export const SIGN_IN = {
+  English: {
+    locale: 'en-KE',
+    name: 'Name',
+    password: 'Password',
+    button: 'Sign in',
+    signedIn: 'Signed in as',
+    ownerNav: 'Owner',
+  },
+  Kiswahili: {
+    locale: 'sw-KE',
+    name: 'Jina',
+    password: 'Nenosiri',
+    button: 'Ingia',
+    signedIn: 'Umeingia kama',
+    ownerNav: 'Mmiliki',
+  },
+} as const;
+
+/** Signs `name` in on the app's sign-in screen (in English unless told), and waits until the header says so. */
+export async function signInAs(
+  app: OperatorsApp,
+  page: Page,
+  name: string,
+  password: string,
+  words: (typeof SIGN_IN)[keyof typeof SIGN_IN] = SIGN_IN.English,
+) {
   await page.goto(`${app.url}/sign-in`);
-  await page.getByLabel('Name', { exact: true }).fill(name);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByText(`Signed in as ${name}`).waitFor();
+  await page.getByLabel(words.name, { exact: true }).fill(name);
+  await page.getByLabel(words.password, { exact: true }).fill(password);
+  await page.getByRole('button', { name: words.button, exact: true }).click();
+  await page.getByText(`${words.signedIn} ${name}`).waitFor();
+}
+
+let numbers = 0;
+/** A number of the caller's own, that the simulator answers with `outcome` after its delay. */
+export async function phoneAnswering(simulatorUrl: string, outcome: string): Promise<string> {
+  const phone = `2547${String(Date.now() + numbers++).slice(-8)}`;
+  const told = await fetch(`${simulatorUrl}/_sim/numbers/${phone}/next`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ outcome }),
+  });
+  if (told.status !== 200)
+    throw new Error(`the simulator refused ${phone}'s outcome: ${told.status}`);
+  return phone;
+}
+
+/** Pays from the app's form, as a payer does; the payment's page's address once it is sent. */
+export async function pay(
+  app: OperatorsApp,
+  page: Page,
+  phone: string,
+  amount: string,
+  reference: string,
+): Promise<string> {
+  await page.goto(app.url);
+  await page.getByLabel('Phone Number').fill(phone);
+  await page.getByLabel('Amount (KES)').fill(amount);
+  await page.getByLabel('Reference').fill(reference);
+  await page.getByRole('button', { name: 'Pay with M-PESA' }).click();
+  await page.waitForURL(/\/transactions\/[0-9a-f-]{36}$/, { timeout: 15_000 });
+  return page.url();
 }

@@ -1,6 +1,7 @@
 /**
  * HISTORY_ACCESS=operators end to end: the payer's flow shows no one else's data, and each role
- * signed in sees and does what it may, at 360 and 1280 px, with axe. A browser logs every 4xx
+ * signed in sees and does what it may, at 360 and 1280 px, with axe (every role's screens, each
+ * language and width: role-screens.e2e.ts). A browser logs every 4xx
  * answer in its console ("Failed to load resource"): here they are expected (a payer asking for
  * the history), so only other console errors fail a test.
  */
@@ -9,31 +10,29 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { fitsWidth, launchBrowser } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations, newContext } from './page-checks.ts';
 import {
-  operatorCommand,
-  startOperatorsApp,
+  pay as payFromForm,
+  phoneAnswering as phoneAnsweringWith,
+  signInAs,
   withAppDatabase,
   type OperatorsApp,
+  PASSWORD,
+  startWithOperators,
 } from './operators-app.ts';
 import { englishWordsShown, pathsLinked } from './payer-words.ts';
 import { stack } from './stack.ts';
 import { callbacksNow, polledIn } from './time.ts';
 
 const { simulatorUrl } = stack();
-const PASSWORD = 'correct horse battery staple';
 
 let browser: Browser;
 let app: OperatorsApp;
 
 beforeAll(async () => {
-  app = await startOperatorsApp(simulatorUrl);
-  for (const [name, role] of [
+  app = await startWithOperators(simulatorUrl, [
     ['Olive Owner', 'owner'],
     ['Cate Cashier', 'cashier'],
     ['Vic Viewer', 'viewer'],
-  ]) {
-    const made = await operatorCommand(app, ['add', name!, '--role', role!], `${PASSWORD}\n`);
-    expect(made.code, made.stderr).toBe(0);
-  }
+  ]);
   browser = await launchBrowser();
 }, 90_000);
 afterAll(async () => {
@@ -41,18 +40,8 @@ afterAll(async () => {
   await app?.stop();
 });
 
-let numbers = 0;
 /** A number of this file's own, that the simulator answers with `outcome` after its delay. */
-async function phoneAnswering(outcome: string): Promise<string> {
-  const phone = `2547${String(Date.now() + numbers++).slice(-8)}`;
-  const told = await fetch(`${simulatorUrl}/_sim/numbers/${phone}/next`, {
-    method: 'PUT',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ outcome }),
-  });
-  expect(told.status).toBe(200);
-  return phone;
-}
+const phoneAnswering = (outcome: string) => phoneAnsweringWith(simulatorUrl, outcome);
 const local = (international: string) => `0${international.slice(3)}`;
 
 /** A page that records console errors other than the browser's own line for a 4xx answer. */
@@ -78,50 +67,14 @@ async function openPage(
   return { context, page, errors };
 }
 
-async function pay(page: Page, phone: string, amount: string, reference: string) {
-  await page.goto(app.url);
-  await page.getByLabel('Phone Number').fill(phone);
-  await page.getByLabel('Amount (KES)').fill(amount);
-  await page.getByLabel('Reference').fill(reference);
-  await page.getByRole('button', { name: 'Pay with M-PESA' }).click();
-  await page.waitForURL(/\/transactions\/[0-9a-f-]{36}$/, { timeout: 15_000 });
-  return page.url();
-}
+const pay = (page: Page, phone: string, amount: string, reference: string) =>
+  payFromForm(app, page, phone, amount, reference);
 
 const row = (page: Page, label: string) =>
   page.locator('.detail-row', { has: page.locator('dt', { hasText: label }) }).locator('dd');
 
-/** What signing in says, in each language (the browser's language chooses it). */
-const SIGN_IN = {
-  English: {
-    locale: 'en-KE',
-    name: 'Name',
-    password: 'Password',
-    button: 'Sign in',
-    signedIn: 'Signed in as',
-    ownerNav: 'Owner',
-  },
-  Kiswahili: {
-    locale: 'sw-KE',
-    name: 'Jina',
-    password: 'Nenosiri',
-    button: 'Ingia',
-    signedIn: 'Umeingia kama',
-    ownerNav: 'Mmiliki',
-  },
-} as const;
-
-async function signIn(
-  page: Page,
-  name: string,
-  words: (typeof SIGN_IN)[keyof typeof SIGN_IN] = SIGN_IN.English,
-) {
-  await page.goto(`${app.url}/sign-in`);
-  await page.getByLabel(words.name, { exact: true }).fill(name);
-  await page.getByLabel(words.password, { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: words.button, exact: true }).click();
-  await page.getByText(`${words.signedIn} ${name}`).waitFor();
-}
+/** Signs `name` in (in English), and waits until the header says so. */
+const signIn = (page: Page, name: string) => signInAs(app, page, name, PASSWORD);
 
 /** Two payments made before the tests below: one paid, one whose prompt timed out. */
 let paidUrl = '';
@@ -450,43 +403,3 @@ describe('the owner', () => {
     await context.close();
   });
 });
-
-/** What each role's screens are, as it would go through them. */
-const SCREENS_OF = {
-  'Vic Viewer': ['/transactions'],
-  'Cate Cashier': ['/', '/transactions'],
-  'Olive Owner': ['/', '/transactions', '/operators', '/keys', '/audit'],
-} as const;
-
-for (const [language, viewport] of [
-  ['English', PHONE],
-  ['English', DESKTOP],
-  ['Kiswahili', PHONE],
-  ['Kiswahili', DESKTOP],
-] as const) {
-  const words = SIGN_IN[language];
-  describe(`every role’s screens in ${language} at ${viewport.width} px`, () => {
-    for (const [name, screens] of Object.entries(SCREENS_OF)) {
-      it(`${name}: each screen passes axe and fits the width; the header says who is signed in`, async () => {
-        const { context, page, errors } = await openPage(viewport, words.locale);
-        await page.goto(`${app.url}/sign-in`);
-        await page.getByRole('button', { name: words.button, exact: true }).waitFor();
-        expect(await axeViolations(page), `${name} on /sign-in`).toEqual([]);
-        await signIn(page, name, words);
-        for (const screen of [...screens, new URL(paidUrl).pathname]) {
-          await page.goto(`${app.url}${screen}`);
-          await page.locator('main h2').first().waitFor();
-          await page.getByText(`${words.signedIn} ${name}`).waitFor();
-          // Whatever loads after the heading (the figures, the list) is in place before axe looks.
-          await page.waitForLoadState('networkidle');
-          expect(await axeViolations(page), `${name} on ${screen}`).toEqual([]);
-          expect(await fitsWidth(page), `${name} on ${screen}`).toBe(true);
-        }
-        const ownerNav = await page.getByRole('navigation', { name: words.ownerNav }).count();
-        expect(ownerNav).toBe(name === 'Olive Owner' ? 1 : 0);
-        expect(errors).toEqual([]);
-        await context.close();
-      });
-    }
-  });
-}

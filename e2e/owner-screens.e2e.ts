@@ -12,16 +12,15 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations, sticksOut, wordsSplit } from './page-checks.ts';
 import {
-  operatorCommand,
   pageKeepingErrors,
   signInAs,
-  startOperatorsApp,
   type OperatorsApp,
+  PASSWORD,
+  startWithOperators,
 } from './operators-app.ts';
 import { stack } from './stack.ts';
 
 const { simulatorUrl } = stack();
-const PASSWORD = 'correct horse battery staple';
 const OWNER = 'Wanjiru Owner';
 const CASHIER = 'Cate Cashier';
 
@@ -74,9 +73,7 @@ async function fillTheScreens() {
 }
 
 beforeAll(async () => {
-  app = await startOperatorsApp(simulatorUrl);
-  const made = await operatorCommand(app, ['add', OWNER, '--role', 'owner'], `${PASSWORD}\n`);
-  expect(made.code, made.stderr).toBe(0);
+  app = await startWithOperators(simulatorUrl, [[OWNER, 'owner']]);
   browser = await launchBrowser();
   await fillTheScreens();
 }, 120_000);

@@ -12,17 +12,16 @@ import type { Browser, Page } from 'playwright-core';
 import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations } from './page-checks.ts';
 import {
-  operatorCommand,
   pageKeepingErrors,
   signInAs,
-  startOperatorsApp,
   type OperatorsApp,
+  PASSWORD,
+  startWithOperators,
 } from './operators-app.ts';
 import { stack } from './stack.ts';
 import { REDIRECT_DELAY_MS, callbacksNow, polledIn } from './time.ts';
 
 const { simulatorUrl } = stack();
-const PASSWORD = 'correct horse battery staple';
 const TILL = '600555';
 
 let browser: Browser;
@@ -55,14 +54,14 @@ async function tillRegistered(): Promise<void> {
 }
 
 beforeAll(async () => {
-  app = await startOperatorsApp(simulatorUrl, { MPESA_C2B_SHORTCODE: TILL });
-  for (const [name, role] of [
-    ['Rita Owner', 'owner'],
-    ['Carl Cashier', 'cashier'],
-  ]) {
-    const made = await operatorCommand(app, ['add', name!, '--role', role!], `${PASSWORD}\n`);
-    expect(made.code, made.stderr).toBe(0);
-  }
+  app = await startWithOperators(
+    simulatorUrl,
+    [
+      ['Rita Owner', 'owner'],
+      ['Carl Cashier', 'cashier'],
+    ],
+    { MPESA_C2B_SHORTCODE: TILL },
+  );
   await tillRegistered();
   browser = await launchBrowser();
 }, 90_000);

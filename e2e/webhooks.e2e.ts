@@ -14,25 +14,22 @@ import type { Browser, Page } from 'playwright-core';
 import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations } from './page-checks.ts';
 import {
-  operatorCommand,
   pageKeepingErrors,
   signInAs,
-  startOperatorsApp,
   type OperatorsApp,
+  PASSWORD,
+  startWithOperators,
 } from './operators-app.ts';
 import { stack } from './stack.ts';
 
 const { simulatorUrl } = stack();
-const PASSWORD = 'correct horse battery staple';
 const OWNER = 'Wanjiru Owner';
 
 let browser: Browser;
 let app: OperatorsApp;
 
 beforeAll(async () => {
-  app = await startOperatorsApp(simulatorUrl, { WEBHOOK_INTERVAL_MS: '100' });
-  const made = await operatorCommand(app, ['add', OWNER, '--role', 'owner'], `${PASSWORD}\n`);
-  expect(made.code, made.stderr).toBe(0);
+  app = await startWithOperators(simulatorUrl, [[OWNER, 'owner']], { WEBHOOK_INTERVAL_MS: '100' });
   browser = await launchBrowser();
 }, 90_000);
 afterAll(async () => {

@@ -1,0 +1,95 @@
+/**
+ * HISTORY_ACCESS=operators: every role's screens, in English and Kiswahili at 360 and 1280 px,
+ * as each role goes through them signed in: each passes axe and fits the width, the header says
+ * who is signed in, and only the owner is shown the owner's screens. (A file of its own, beside
+ * operators.e2e.ts, so that the two run side by side.)
+ *
+ * This file starts an API of its own, with a paid payment and a timed-out one made as a payer
+ * makes them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { fitsWidth, launchBrowser } from './browser.ts';
+import { DESKTOP, PHONE, axeViolations } from './page-checks.ts';
+import {
+  SIGN_IN,
+  pageKeepingErrors,
+  pay,
+  phoneAnswering,
+  signInAs,
+  type OperatorsApp,
+  PASSWORD,
+  startWithOperators,
+} from './operators-app.ts';
+import { stack } from './stack.ts';
+import { callbacksNow, polledIn } from './time.ts';
+
+const { simulatorUrl } = stack();
+
+let browser: Browser;
+let app: OperatorsApp;
+/** A paid payment's page, which every role reads. */
+let paidPath = '';
+
+beforeAll(async () => {
+  app = await startWithOperators(simulatorUrl, [
+    ['Olive Owner', 'owner'],
+    ['Cate Cashier', 'cashier'],
+    ['Vic Viewer', 'viewer'],
+  ]);
+  browser = await launchBrowser();
+  const { context, page, errors } = await pageKeepingErrors(browser, PHONE);
+  await page.clock.install();
+  const paid = await pay(app, page, await phoneAnswering(simulatorUrl, '0'), '120', 'E2E PAID');
+  await pay(app, page, await phoneAnswering(simulatorUrl, '1037'), '130', 'E2E TIMED OUT');
+  await callbacksNow(simulatorUrl);
+  await page.goto(paid);
+  await polledIn(page, page.locator('.status-badge', { hasText: 'Success' }));
+  paidPath = new URL(paid).pathname;
+  expect(errors).toEqual([]);
+  await context.close();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+/** What each role's screens are, as it would go through them. */
+const SCREENS_OF = {
+  'Vic Viewer': ['/transactions'],
+  'Cate Cashier': ['/', '/transactions'],
+  'Olive Owner': ['/', '/transactions', '/operators', '/keys', '/audit'],
+} as const;
+
+for (const [language, viewport] of [
+  ['English', PHONE],
+  ['English', DESKTOP],
+  ['Kiswahili', PHONE],
+  ['Kiswahili', DESKTOP],
+] as const) {
+  const words = SIGN_IN[language];
+  describe(`every role’s screens in ${language} at ${viewport.width} px`, () => {
+    for (const [name, screens] of Object.entries(SCREENS_OF)) {
+      it(`${name}: each screen passes axe and fits the width; the header says who is signed in`, async () => {
+        const { context, page, errors } = await pageKeepingErrors(browser, viewport, words.locale);
+        await page.goto(`${app.url}/sign-in`);
+        await page.getByRole('button', { name: words.button, exact: true }).waitFor();
+        expect(await axeViolations(page), `${name} on /sign-in`).toEqual([]);
+        await signInAs(app, page, name, PASSWORD, words);
+        for (const screen of [...screens, paidPath]) {
+          await page.goto(`${app.url}${screen}`);
+          await page.locator('main h2').first().waitFor();
+          await page.getByText(`${words.signedIn} ${name}`).waitFor();
+          // Whatever loads after the heading (the figures, the list) is in place before axe looks.
+          await page.waitForLoadState('networkidle');
+          expect(await axeViolations(page), `${name} on ${screen}`).toEqual([]);
+          expect(await fitsWidth(page), `${name} on ${screen}`).toBe(true);
+        }
+        const ownerNav = await page.getByRole('navigation', { name: words.ownerNav }).count();
+        expect(ownerNav).toBe(name === 'Olive Owner' ? 1 : 0);
+        expect(errors).toEqual([]);
+        await context.close();
+      });
+    }
+  });
+}
