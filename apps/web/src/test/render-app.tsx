@@ -64,6 +64,15 @@ export function mockApi(handler: Handler) {
   return { calls, fetchMock, count: (path: string) => calls.filter((c) => c.path === path).length };
 }
 
+/** The scripted API (mockApi) answering every history page, whatever its filters, with none. */
+export function emptyHistory() {
+  return mockApi((call) =>
+    call.path.startsWith('/api/mpesa/transactions')
+      ? { status: 200, body: { success: true, data: [], nextCursor: null } }
+      : undefined,
+  );
+}
+
 /** The API's answer to a merchant's route asked with no valid session (HISTORY_ACCESS=operators). */
 export function unauthenticated() {
   return {

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { mockApi, renderApp, summary, transaction } from '../../../test/render-app';
+import { emptyHistory, mockApi, renderApp, summary, transaction } from '../../../test/render-app';
 
 function chooseLanguage(name: 'English' | 'Kiswahili') {
   const group = screen.getByRole('group', { name: /^(Language|Lugha)$/ });
@@ -192,11 +192,7 @@ describe('the Transaction History in Kiswahili', () => {
   });
 
   it('names the days the filters hold in Kiswahili words, whatever format the date fields write', async () => {
-    mockApi((call) =>
-      call.path.startsWith('/api/mpesa/transactions')
-        ? { status: 200, body: { success: true, data: [], nextCursor: null } }
-        : undefined,
-    );
+    emptyHistory();
     renderApp('/transactions?from=2026-11-02&to=2026-11-29');
     await screen.findByText('No transactions found.');
     await chooseLanguage('Kiswahili');

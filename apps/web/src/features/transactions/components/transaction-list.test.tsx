@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { mockApi, renderApp, summary, transaction } from '../../../test/render-app';
+import { emptyHistory, mockApi, renderApp, summary, transaction } from '../../../test/render-app';
 
 describe('the Transaction History screen', () => {
   it('says it is loading, then shows the table with the specification’s columns', async () => {
@@ -172,11 +172,7 @@ describe('the Transaction History screen', () => {
   });
 
   it('puts the filters in the address and asks the API for them', async () => {
-    const api = mockApi((call) =>
-      call.path.startsWith('/api/mpesa/transactions')
-        ? { status: 200, body: { success: true, data: [], nextCursor: null } }
-        : undefined,
-    );
+    const api = emptyHistory();
     const user = userEvent.setup();
     const { router } = renderApp('/transactions');
     await screen.findByText('No transactions found.');
@@ -198,11 +194,7 @@ describe('the Transaction History screen', () => {
   });
 
   it('applies a status, how it was paid and a date range as soon as they are picked, focus staying put', async () => {
-    const api = mockApi((call) =>
-      call.path.startsWith('/api/mpesa/transactions')
-        ? { status: 200, body: { success: true, data: [], nextCursor: null } }
-        : undefined,
-    );
+    const api = emptyHistory();
     const user = userEvent.setup();
     const { router } = renderApp('/transactions');
     await screen.findByText('No transactions found.');
@@ -240,11 +232,7 @@ describe('the Transaction History screen', () => {
   ])(
     'names the days the filters hold in words (%s), whatever format the date fields write',
     async (search, said) => {
-      mockApi((call) =>
-        call.path.startsWith('/api/mpesa/transactions')
-          ? { status: 200, body: { success: true, data: [], nextCursor: null } }
-          : undefined,
-      );
+      emptyHistory();
       renderApp(`/transactions${search}`);
       await screen.findByText('No transactions found.');
       expect(screen.getByText(said)).toBeVisible();
@@ -252,11 +240,7 @@ describe('the Transaction History screen', () => {
   );
 
   it('names no days while no date is picked', async () => {
-    mockApi((call) =>
-      call.path.startsWith('/api/mpesa/transactions')
-        ? { status: 200, body: { success: true, data: [], nextCursor: null } }
-        : undefined,
-    );
+    emptyHistory();
     renderApp('/transactions?status=failed');
     await screen.findByText('No transactions found.');
     expect(screen.queryByText(/^Payments (of|from|up to)/)).toBeNull();
@@ -270,11 +254,7 @@ describe('the Transaction History screen', () => {
     async (search, open, said) => {
       vi.stubGlobal('matchMedia', (query: string) => ({ matches: !query.includes('min-width') }));
       try {
-        mockApi((call) =>
-          call.path.startsWith('/api/mpesa/transactions')
-            ? { status: 200, body: { success: true, data: [], nextCursor: null } }
-            : undefined,
-        );
+        emptyHistory();
         renderApp(`/transactions${search}`);
         await screen.findByText('No transactions found.');
         const folded = document.querySelector<HTMLDetailsElement>('details.more-filters')!;
