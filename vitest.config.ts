@@ -1,8 +1,14 @@
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { useCompileCache } from './scripts/lib.ts';
-import { OWN_MODULES as API_OWN_MODULES } from './apps/api/vitest.config.ts';
-import { OWN_MODULES as SIMULATOR_OWN_MODULES } from './apps/simulator/vitest.config.ts';
+import {
+  OWN_MODULES as API_OWN_MODULES,
+  testBase as apiTestBase,
+} from './apps/api/vitest.config.ts';
+import {
+  OWN_MODULES as SIMULATOR_OWN_MODULES,
+  testBase as simulatorTestBase,
+} from './apps/simulator/vitest.config.ts';
 import { OWN_MODULES as WEB_OWN_MODULES, testBase as webTestBase } from './apps/web/vite.config.ts';
 
 // The processes the tests start (the API, the command lines, the simulator) inherit it.
@@ -21,23 +27,19 @@ export default defineConfig({
       // The api's files that replace a module for themselves, with fresh modules for each file.
       {
         test: {
+          ...apiTestBase,
           name: 'api (own modules)',
           root: 'apps/api',
           include: API_OWN_MODULES,
-          environment: 'node',
-          testTimeout: 20_000,
-          hookTimeout: 30_000,
-          globalSetup: ['./src/test/global-setup.ts'],
         },
       },
       'apps/simulator',
       {
         test: {
+          ...simulatorTestBase,
           name: 'simulator (own modules)',
           root: 'apps/simulator',
           include: SIMULATOR_OWN_MODULES,
-          environment: 'node',
-          testTimeout: 20_000,
         },
       },
       'apps/web/vite.config.ts',

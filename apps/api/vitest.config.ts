@@ -6,13 +6,18 @@ import { configDefaults, defineConfig } from 'vitest/config';
  */
 export const OWN_MODULES = ['src/features/system/openapi.test.ts'];
 
+/** What every api test needs, shared modules or not. */
+export const testBase = {
+  environment: 'node' as const,
+  testTimeout: 20_000,
+  hookTimeout: 30_000,
+  globalSetup: ['./src/test/global-setup.ts'],
+};
+
 export default defineConfig({
   test: {
+    ...testBase,
     name: 'api',
-    environment: 'node',
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
-    globalSetup: ['./src/test/global-setup.ts'],
     // A worker imports the app once for all its files, not once per file: each file builds its own
     // apps and databases, and no test file changes a module's state for another.
     isolate: false,

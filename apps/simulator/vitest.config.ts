@@ -6,11 +6,13 @@ import { configDefaults, defineConfig } from 'vitest/config';
  */
 export const OWN_MODULES = ['src/openapi.test.ts'];
 
+/** What every simulator test needs, shared modules or not. */
+export const testBase = { environment: 'node' as const, testTimeout: 20_000 };
+
 export default defineConfig({
   test: {
+    ...testBase,
     name: 'simulator',
-    environment: 'node',
-    testTimeout: 20_000,
     // A worker imports the simulator once for all its files, not once per file: each file starts
     // its own simulators.
     isolate: false,
