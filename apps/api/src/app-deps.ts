@@ -10,7 +10,7 @@ import type { LoggerSettings } from './plugins/request-log.ts';
 import type { Resolve } from './features/webhooks/index.ts';
 import { paymentWritesFor, type PaymentDeps } from './features/payments/index.ts';
 import { callbackUrls } from './callbacks/callback-paths.ts';
-import type { FeatureContext } from './features/index.ts';
+import { CALLBACK_ROUTES, type FeatureContext } from './features/index.ts';
 import { refundPolicy, type RefundDeps } from './features/refunds/index.ts';
 
 export interface AppDeps extends LoggerSettings {
@@ -34,7 +34,7 @@ export interface AppDeps extends LoggerSettings {
 
 /** Where Daraja reaches this app's callbacks. */
 export const callbackUrlsOf = (deps: AppDeps) =>
-  callbackUrls(deps.config.mpesa.callbackBaseUrl, deps.callbackSecret);
+  callbackUrls(CALLBACK_ROUTES, deps.config.mpesa.callbackBaseUrl, deps.callbackSecret);
 
 /** What the payment routes, the callbacks and the reconciler work with. */
 export function paymentDepsFor(deps: AppDeps, app: FastifyInstance): PaymentDeps {

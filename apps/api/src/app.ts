@@ -15,8 +15,8 @@ import {
 import { CALLBACK_SECRET_LENGTH, type Config } from './config.ts';
 import { routeMethods } from './lib/route-methods.ts';
 import { callbackRoutes } from './callbacks/callback.routes.ts';
-import { keptOnlyCallback } from './callbacks/kept-callback.ts';
-import { FEATURES, callbackHandlers, type FeatureContext } from './features/index.ts';
+import { queueTimeoutCallback } from './callbacks/kept-callback.ts';
+import { FEATURES, featureCallbacks, type FeatureContext } from './features/index.ts';
 import type { Stoppable } from './features/feature.ts';
 import { openApiRoutes, registerOpenApi } from './features/system/index.ts';
 import { cookieNames, ownerChangeGate, registerOperators } from './features/operators/index.ts';
@@ -95,15 +95,9 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, context: Feature
         secret: deps.callbackSecret,
         allowedIps: config.callbackAllowedIps,
         bodyLimit: config.limits.callbackBodyBytes,
-        handlers: callbackHandlers(context, {
-          // What callbacks/ handles itself: any Result API's word that its request timed out.
-          'queue-timeout': keptOnlyCallback(
-            database.db,
-            'queue-timeout',
-            now,
-            'M-PESA’s word that a Result API request timed out in its queue',
-          ),
-        }),
+        // Each feature's kinds, and what callbacks/ handles itself: any Result API's word that its
+        // request timed out.
+        kinds: [...featureCallbacks(context), queueTimeoutCallback(database.db, now)],
       });
       // /api/openapi.json and the page /api/docs.
       await api.register(openApiRoutes, { document: () => app.swagger() });

@@ -11,6 +11,7 @@ import { callbackUrls, redactCallbackUrl } from './callbacks/callback-paths.ts';
 import { createDarajaClient } from './daraja/daraja-client.ts';
 import { DarajaError } from './daraja/daraja-error.ts';
 import { C2bRegistrationError, registerC2b } from './features/c2b/index.ts';
+import { CALLBACK_ROUTES } from './features/index.ts';
 
 if (process.argv.length > 2) {
   console.error(
@@ -29,7 +30,7 @@ if (settings === undefined) {
 }
 
 const secret = config.callbackSecret ?? loadOrCreateCallbackSecret(config.dataDir);
-const callbackUrlFor = callbackUrls(config.mpesa.callbackBaseUrl, secret);
+const callbackUrlFor = callbackUrls(CALLBACK_ROUTES, config.mpesa.callbackBaseUrl, secret);
 try {
   const { description } = await registerC2b({
     // Registering needs no initiator.

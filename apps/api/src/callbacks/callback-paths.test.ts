@@ -1,6 +1,6 @@
 /** The callback paths: the URL Daraja is given, the route that takes it, and the log's masking. */
 import { describe, expect, it } from 'vitest';
-import { CALLBACK_KINDS } from '../db/callback-kinds.ts';
+import { CALLBACK_ROUTES } from '../features/index.ts';
 import {
   CALLBACK_PREFIX,
   CALLBACK_PREFIXES,
@@ -13,24 +13,28 @@ const SECRET = 'test-callback-secret-0123456789';
 
 describe('callback paths', () => {
   it('gives Daraja the STK push URL it has always been given', () => {
-    const callbackUrlFor = callbackUrls('https://pay.example.com', SECRET);
+    const callbackUrlFor = callbackUrls(CALLBACK_ROUTES, 'https://pay.example.com', SECRET);
     expect(callbackUrlFor('stk-push')).toBe(`https://pay.example.com/api/mpesa/callback/${SECRET}`);
-    expect(callbackRoute('stk-push')).toBe('/mpesa/callback/:secret');
+    expect(callbackRoute(CALLBACK_ROUTES['stk-push'])).toBe('/mpesa/callback/:secret');
   });
 
   it('puts the secret first in every kind’s path, where the log masks it', () => {
-    const callbackUrlFor = callbackUrls('', SECRET);
-    for (const kind of CALLBACK_KINDS) {
+    const callbackUrlFor = callbackUrls(CALLBACK_ROUTES, '', SECRET);
+    for (const [kind, route] of Object.entries(CALLBACK_ROUTES)) {
       const url = callbackUrlFor(kind);
       const prefix = CALLBACK_PREFIXES.find((one) => url.startsWith(`${one}${SECRET}`));
       expect(prefix, kind).toBeDefined();
-      expect(`/api${callbackRoute(kind)}`.startsWith(`${prefix}:secret`)).toBe(true);
+      expect(`/api${callbackRoute(route)}`.startsWith(`${prefix}:secret`)).toBe(true);
       expect(redactCallbackUrl(url)).not.toContain(SECRET);
     }
   });
 
   it('gives the C2B URLs no word Daraja refuses to register (docs/daraja-protocol.md §M3.1)', () => {
-    const callbackUrlFor = callbackUrls('https://shop.example.com', 'secret-of-the-shop-0001');
+    const callbackUrlFor = callbackUrls(
+      CALLBACK_ROUTES,
+      'https://shop.example.com',
+      'secret-of-the-shop-0001',
+    );
     for (const kind of ['c2b-validation', 'c2b-confirmation'] as const) {
       expect(callbackUrlFor(kind)).not.toMatch(/m-?pesa|safaricom|exe|cmd|sql|query/i);
     }
@@ -38,6 +42,24 @@ describe('callback paths', () => {
       'https://shop.example.com/api/c2b/secret-of-the-shop-0001/confirmation',
     );
     expect(CALLBACK_PREFIX).toBe('/api/mpesa/callback/');
+  });
+
+  it('gives each kind the URL Daraja has been given for it', () => {
+    const callbackUrlFor = callbackUrls(CALLBACK_ROUTES, '', 's');
+    expect(
+      Object.fromEntries(Object.keys(CALLBACK_ROUTES).map((k) => [k, callbackUrlFor(k)])),
+    ).toEqual({
+      'stk-push': '/api/mpesa/callback/s',
+      reversal: '/api/mpesa/callback/s/reversal',
+      'refund-status': '/api/mpesa/callback/s/refund-status',
+      'receipt-status': '/api/mpesa/callback/s/receipt-status',
+      'queue-timeout': '/api/mpesa/callback/s/queue-timeout',
+      'c2b-validation': '/api/c2b/s/validation',
+      'c2b-confirmation': '/api/c2b/s/confirmation',
+    });
+    expect(() => callbackUrlFor('pull-transactions')).toThrow(
+      'No callback route for the pull-transactions kind',
+    );
   });
 
   it('masks the secret in a request URL and leaves every other URL as it is', () => {

@@ -1,5 +1,5 @@
 /**
- * The callback routes, one per kind of callback (db/callback-kinds.ts), all alike: the body is taken
+ * The callback routes, one per kind of callback (each feature's, features/index.ts), all alike: the body is taken
  * as text so that it is recorded exactly as it arrived, even when it is not valid JSON; the sender
  * and the path's secret are checked (callback-guard.ts); then the kind's handler keeps the raw body
  * first and applies it.
@@ -8,9 +8,8 @@ import type { FastifyBaseLogger, FastifyReply, FastifySchema } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { clientAddress } from '../lib/client-address.ts';
-import { CALLBACK_KINDS, type CallbackKind } from '../db/callback-kinds.ts';
 import { callbackGuard, type CallbackGuardOptions } from './callback-guard.ts';
-import { callbackRoute } from './callback-paths.ts';
+import { callbackRoute, type CallbackRoute } from './callback-paths.ts';
 
 /** A callback that passed the guard. */
 export interface ReceivedCallback {
@@ -28,10 +27,17 @@ export interface CallbackHandler {
   handle(callback: ReceivedCallback, reply: FastifyReply): Promise<FastifyReply>;
 }
 
+/** One kind of callback: where it is posted and what is made of it. */
+export interface CallbackKindRoute {
+  kind: string;
+  route: CallbackRoute;
+  handler: CallbackHandler;
+}
+
 export interface CallbackRoutesOptions extends CallbackGuardOptions {
   /** The largest body a callback may have. */
   bodyLimit: number;
-  handlers: Record<CallbackKind, CallbackHandler>;
+  kinds: readonly CallbackKindRoute[];
 }
 
 const SECRET_PARAMS = z.object({ secret: z.string().describe('MPESA_CALLBACK_SECRET') });
@@ -39,7 +45,7 @@ const SECRET_PARAMS = z.object({ secret: z.string().describe('MPESA_CALLBACK_SEC
 /** Registered under `/api`, in a scope of its own: only these routes take any body as text. */
 export const callbackRoutes: FastifyPluginAsyncZod<CallbackRoutesOptions> = async (
   plainScope,
-  { bodyLimit, handlers, ...guardOptions },
+  { bodyLimit, kinds, ...guardOptions },
 ) => {
   const scope = plainScope.withTypeProvider<ZodTypeProvider>();
   scope.removeAllContentTypeParsers();
@@ -47,11 +53,10 @@ export const callbackRoutes: FastifyPluginAsyncZod<CallbackRoutesOptions> = asyn
     done(null, body);
   });
   const guard = callbackGuard(guardOptions);
-  for (const kind of CALLBACK_KINDS) {
-    const handler = handlers[kind];
+  for (const { route, handler } of kinds) {
     // The router refuses a parameter longer than the longest allowed secret (414).
     scope.post(
-      callbackRoute(kind),
+      callbackRoute(route),
       { schema: { ...handler.schema, params: SECRET_PARAMS } },
       async (request, reply) => {
         const ip = clientAddress(request);

@@ -8,8 +8,8 @@ import { z } from 'zod';
 import type { CallbackOutcome, Database } from '../db/schema.ts';
 import { transact } from '../db/transact.ts';
 import { sortableId } from '../lib/sortable-id.ts';
-import type { CallbackKind } from '../db/callback-kinds.ts';
-import type { CallbackHandler } from './callback.routes.ts';
+import type { CallbackHandler, CallbackKindRoute } from './callback.routes.ts';
+import { resultRoute } from './callback-paths.ts';
 import { CALLBACK_ANSWERS, CALLBACK_ACCEPTED } from './callbacks.openapi.ts';
 
 /**
@@ -21,7 +21,8 @@ export function storableBody(rawBody: string): string {
 }
 
 export interface KeptCallback {
-  kind: CallbackKind;
+  /** Which kind of callback it is (`callbacks.kind`: at most 16 characters). */
+  kind: string;
   raw: string;
   ip: string | null;
   at: string;
@@ -74,7 +75,7 @@ export const RESULT_TAKEN = CALLBACK_ACCEPTED;
  */
 export function keptOnlyCallback(
   db: Kysely<Database>,
-  kind: CallbackKind,
+  kind: string,
   now: () => Date,
   summary: string,
 ): CallbackHandler {
@@ -92,5 +93,25 @@ export function keptOnlyCallback(
       await keepCallback(db, { kind, raw, ip, at: now().toISOString(), outcome: 'ignored' });
       return reply.code(200).send(RESULT_TAKEN);
     },
+  };
+}
+
+/**
+ * The one kind callbacks/ handles itself: any Result API's QueueTimeOutURL, which every feature
+ * that calls a Result API gives Daraja (`callbackUrlFor('queue-timeout')`).
+ */
+export const QUEUE_TIMEOUT = 'queue-timeout';
+export const QUEUE_TIMEOUT_ROUTE = resultRoute('/queue-timeout');
+
+export function queueTimeoutCallback(db: Kysely<Database>, now: () => Date): CallbackKindRoute {
+  return {
+    kind: QUEUE_TIMEOUT,
+    route: QUEUE_TIMEOUT_ROUTE,
+    handler: keptOnlyCallback(
+      db,
+      QUEUE_TIMEOUT,
+      now,
+      'M-PESA’s word that a Result API request timed out in its queue',
+    ),
   };
 }

@@ -223,3 +223,37 @@ describe('the Daraja client', () => {
     });
   });
 });
+
+describe('a Daraja API of a feature’s own', () => {
+  const BALANCE = '/mpesa/accountbalance/v1/query';
+
+  it('is asked through the same transport, with the token, as the shortcode’s initiator', async () => {
+    const daraja = fakeDaraja({
+      [OAUTH]: [token('T1')],
+      [BALANCE]: [[200, { ResponseCode: '0' }]],
+    });
+    const money = client(daraja.sendFn, {
+      initiator: { name: 'testapi', securityCredential: 'CREDENTIAL' },
+    });
+    const initiator = money.asInitiator('600000');
+    const answer = await money.transport.postJson(BALANCE, {
+      Initiator: initiator.initiatorName,
+      SecurityCredential: initiator.securityCredential,
+      PartyA: initiator.shortcode,
+    });
+    expect(answer).toEqual({ status: 200, body: { ResponseCode: '0' } });
+    const [, call] = daraja.calls;
+    expect(call?.headers.authorization).toBe('Bearer T1');
+    expect(call?.body).toEqual({
+      Initiator: 'testapi',
+      SecurityCredential: 'CREDENTIAL',
+      PartyA: '600000',
+    });
+  });
+
+  it('has no initiator to ask as when none is set up', () => {
+    expect(() => client(fakeDaraja({}).sendFn).asInitiator('600000')).toThrow(
+      'No initiator is set up (MPESA_INITIATOR_NAME)',
+    );
+  });
+});

@@ -5,17 +5,27 @@
  * reached Daraja.
  */
 import { readFileSync } from 'node:fs';
-import { createDarajaTransport, type DarajaTransportOptions } from './transport.ts';
+import {
+  createDarajaTransport,
+  type DarajaTransport,
+  type DarajaTransportOptions,
+} from './transport.ts';
 import { stkPush, type StkPushAck, type StkPushRequest, type StkPushSettings } from './stk-push.ts';
 import { stkQuery, type StkQueryResult } from './stk-query.ts';
-import { reversal, type ResultAck, type ReversalRequest } from './reversal.ts';
+import {
+  reversal,
+  type InitiatorSettings,
+  type ResultAck,
+  type ReversalRequest,
+} from './reversal.ts';
 import { transactionStatus, type StatusQuery } from './transaction-status.ts';
 import { registerC2bUrls, type C2bRegistration } from './c2b-register.ts';
 import { securityCredential } from './security-credential.ts';
 
 export type { StkPushAck, StkPushRequest } from './stk-push.ts';
 export type { StkQueryResult } from './stk-query.ts';
-export type { ResultAck, ReversalRequest } from './reversal.ts';
+export type { InitiatorSettings, ResultAck, ReversalRequest } from './reversal.ts';
+export type { DarajaTransport } from './transport.ts';
 export type { StatusQuery } from './transaction-status.ts';
 export type { C2bRegistration } from './c2b-register.ts';
 
@@ -53,6 +63,13 @@ export interface DarajaMoneyClient {
   reversal(request: ReversalRequest & ForShortcode): Promise<ResultAck>;
   transactionStatus(query: StatusQuery & ForShortcode): Promise<ResultAck>;
   registerC2bUrls(registration: C2bRegistration): Promise<{ description: string }>;
+  /**
+   * What a feature's own Daraja API is asked with, its module in the feature's folder as
+   * reversal.ts is here: the transport (the token, the timeout, Daraja's error envelope) and the
+   * initiator of a shortcode (throws when none is set up, as the two above do).
+   */
+  readonly transport: DarajaTransport;
+  asInitiator(shortcode: string): InitiatorSettings;
 }
 
 /**
@@ -81,7 +98,7 @@ export function createDarajaClient(options: DarajaClientOptions): DarajaClient &
   const transport = createDarajaTransport(options);
   const initiator = options.initiator;
   const credential = initiator ? credentialFor(initiator) : undefined;
-  const asInitiator = ({ shortcode }: ForShortcode) => {
+  const asInitiator = (shortcode: string): InitiatorSettings => {
     if (!initiator || credential === undefined) {
       throw new Error('No initiator is set up (MPESA_INITIATOR_NAME)');
     }
@@ -91,8 +108,10 @@ export function createDarajaClient(options: DarajaClientOptions): DarajaClient &
     stkPush: (request) => stkPush(transport, options, request),
     stkQuery: (checkoutRequestId) => stkQuery(transport, options, checkoutRequestId),
     canReverse: credential !== undefined,
-    reversal: (request) => reversal(transport, asInitiator(request), request),
-    transactionStatus: (query) => transactionStatus(transport, asInitiator(query), query),
+    reversal: (request) => reversal(transport, asInitiator(request.shortcode), request),
+    transactionStatus: (query) => transactionStatus(transport, asInitiator(query.shortcode), query),
     registerC2bUrls: (registration) => registerC2bUrls(transport, registration),
+    transport,
+    asInitiator,
   };
 }

@@ -1,7 +1,6 @@
 /** Table types. Rows are read through `Selectable<…>`; nothing re-declares these shapes. */
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { EventKind, PaymentChannel, RefundStatus, TransactionStatus } from '@mpesa/shared';
-import type { CallbackKind } from './callback-kinds.ts';
 import type { OperatorRole } from '@mpesa/shared/contract-auth';
 import type {
   ApiKeyRevokedReason,
@@ -105,8 +104,11 @@ export interface ReceiptCheckTable {
 /** Every callback body exactly as it arrived, whatever became of it. */
 export interface CallbackTable {
   id: string;
-  /** Which Daraja API's result it is (which callback route it came to). */
-  kind: CallbackKind;
+  /**
+   * Which Daraja API's result it is (which callback route it came to): a kind a feature names
+   * (features/index.ts), at most 16 characters.
+   */
+  kind: string;
   received_at: string;
   checkout_request_id: string | null;
   transaction_id: string | null;

@@ -1,16 +1,20 @@
 /**
  * The API's features, one folder each (feature.ts says what each gives). A new one is a new folder
- * and one line here, with its migration, and its kind in db/callback-kinds.ts if M-PESA calls it
- * back. The order is the order of their routes (and so of the API description). The operators'
- * sign-in comes before them all (app.ts): every feature's routes are guarded by it.
+ * and one line here, with its migration: the kinds of callback it handles are its own. The order is
+ * the order of their routes (and so of the API description). The operators' sign-in comes before
+ * them all (app.ts): every feature's routes are guarded by it.
  */
 import type { FastifyBaseLogger, onRequestAsyncHookHandler } from 'fastify';
 import type { Config } from '../config.ts';
 import type { DbHandle } from '../db/create-db.ts';
-import { CALLBACK_KINDS, type CallbackKind } from '../db/callback-kinds.ts';
 import type { DarajaMoneyClient } from '../daraja/daraja-client.ts';
-import type { CallbackUrlFor } from '../callbacks/callback-paths.ts';
-import type { CallbackHandler } from '../callbacks/callback.routes.ts';
+import {
+  callbackRoute,
+  type CallbackRoute,
+  type CallbackUrlFor,
+} from '../callbacks/callback-paths.ts';
+import type { CallbackKindRoute } from '../callbacks/callback.routes.ts';
+import { QUEUE_TIMEOUT, QUEUE_TIMEOUT_ROUTE } from '../callbacks/kept-callback.ts';
 import type { ApiFeature } from './feature.ts';
 import { c2b } from './c2b/index.ts';
 import { history } from './history/index.ts';
@@ -55,24 +59,53 @@ export const FEATURES = [
   refunds,
   privacy,
   system,
-] as const satisfies readonly ApiFeature<FeatureContext, RoutesContext>[];
+] as const satisfies readonly ApiFeature<FeatureContext, RoutesContext, string>[];
+
+type Feature = ApiFeature<FeatureContext, RoutesContext, string>;
+
+/** The kinds of callback the features handle, and callbacks/ own `queue-timeout`. */
+export type CallbackKind =
+  | ((typeof FEATURES)[number] extends infer F
+      ? F extends { callbacks?: infer Kinds }
+        ? keyof NonNullable<Kinds> & string
+        : never
+      : never)
+  | typeof QUEUE_TIMEOUT;
 
 /**
- * Each kind of callback's handler, from the features and `more` (what callbacks/ handles itself);
- * a kind with no handler, or with two, stops the app at start-up.
+ * Every kind's route, from a list of features: a kind two features name, a kind longer than its
+ * column (16 characters) or two kinds on one route stop the app at start-up, instead of M-PESA's
+ * callbacks reaching the wrong handler.
  */
-export function callbackHandlers(
-  context: FeatureContext,
-  more: Partial<Record<CallbackKind, CallbackHandler>>,
-): Record<CallbackKind, CallbackHandler> {
-  const handlers: Partial<Record<CallbackKind, CallbackHandler>> = { ...more };
-  for (const feature of FEATURES as readonly ApiFeature<FeatureContext, RoutesContext>[]) {
-    for (const [kind, handler] of Object.entries(feature.callbacks?.(context) ?? {})) {
-      if (handlers[kind as CallbackKind]) throw new Error(`Two handlers for the ${kind} callback`);
-      handlers[kind as CallbackKind] = handler;
+export function callbackRoutesOf(features: readonly Feature[]): Record<string, CallbackRoute> {
+  const routes: Record<string, CallbackRoute> = { [QUEUE_TIMEOUT]: QUEUE_TIMEOUT_ROUTE };
+  const taken = new Map([[callbackRoute(QUEUE_TIMEOUT_ROUTE), QUEUE_TIMEOUT]]);
+  for (const feature of features) {
+    for (const [kind, { route }] of Object.entries(feature.callbacks ?? {})) {
+      if (routes[kind]) throw new Error(`Two handlers for the ${kind} callback`);
+      if (kind.length > 16) throw new Error(`The ${kind} callback’s kind is over 16 characters`);
+      const path = callbackRoute(route);
+      const other = taken.get(path);
+      if (other) throw new Error(`The ${kind} and ${other} callbacks share the route ${path}`);
+      routes[kind] = route;
+      taken.set(path, kind);
     }
   }
-  const missing = CALLBACK_KINDS.filter((kind) => !handlers[kind]);
-  if (missing.length > 0) throw new Error(`No handler for the ${missing.join(', ')} callback`);
-  return handlers as Record<CallbackKind, CallbackHandler>;
+  return routes;
+}
+
+/** Where each kind of callback is posted (`callbackUrls` and the routes take it from here). */
+export const CALLBACK_ROUTES = callbackRoutesOf(FEATURES) as Readonly<
+  Record<CallbackKind, CallbackRoute>
+>;
+
+/** Each kind the features handle, with its route and its handler made from the app's context. */
+export function featureCallbacks(context: FeatureContext): CallbackKindRoute[] {
+  return (FEATURES as readonly Feature[]).flatMap((feature) =>
+    Object.entries(feature.callbacks ?? {}).map(([kind, { route, handler }]) => ({
+      kind,
+      route,
+      handler: handler(context),
+    })),
+  );
 }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
 import { callbackUrls } from '../../callbacks/callback-paths.ts';
+import { CALLBACK_ROUTES } from '../index.ts';
 import { DarajaError } from '../../daraja/daraja-error.ts';
 import type { C2bRegistration } from '../../daraja/daraja-client.ts';
 import { startSimulator, type RunningSimulator } from '../../test/simulator.ts';
@@ -54,14 +55,22 @@ describe('registering the C2B URLs', () => {
     const attempt = registerC2b({
       money,
       settings: SETTINGS,
-      callbackUrlFor: callbackUrls('https://pay.mpesa-shop.example', 'secret-of-the-shop-0001'),
+      callbackUrlFor: callbackUrls(
+        CALLBACK_ROUTES,
+        'https://pay.mpesa-shop.example',
+        'secret-of-the-shop-0001',
+      ),
     });
     await expect(attempt).rejects.toThrow(C2bRegistrationError);
     await expect(attempt).rejects.toThrow(/"MPESA".*MPESA_CALLBACK_URL or MPESA_CALLBACK_SECRET/);
     const inSecret = registerC2b({
       money,
       settings: SETTINGS,
-      callbackUrlFor: callbackUrls('https://shop.example', 'secret-with-sql-in-it-0001'),
+      callbackUrlFor: callbackUrls(
+        CALLBACK_ROUTES,
+        'https://shop.example',
+        'secret-with-sql-in-it-0001',
+      ),
     });
     await expect(inSecret).rejects.toThrow(/"SQL"/);
     await expect(inSecret).rejects.not.toThrow(/secret-with/);
@@ -75,7 +84,11 @@ describe('registering the C2B URLs', () => {
     const registration = startC2bRegistration({
       money,
       settings: SETTINGS,
-      callbackUrlFor: callbackUrls('http://127.0.0.1:3000', 'secret-of-the-shop-0001'),
+      callbackUrlFor: callbackUrls(
+        CALLBACK_ROUTES,
+        'http://127.0.0.1:3000',
+        'secret-of-the-shop-0001',
+      ),
       log,
       firstDelayMs: 5,
     });
@@ -106,7 +119,11 @@ describe('registering the C2B URLs', () => {
     const options = {
       money,
       settings: SETTINGS,
-      callbackUrlFor: callbackUrls('http://127.0.0.1:3000', 'secret-of-the-shop-0001'),
+      callbackUrlFor: callbackUrls(
+        CALLBACK_ROUTES,
+        'http://127.0.0.1:3000',
+        'secret-of-the-shop-0001',
+      ),
       log,
     };
     expect(await startC2bRegistration(options).done).toBe(false);

@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { DbHandle } from '../../db/create-db.ts';
 import type { DarajaMoneyClient } from '../../daraja/daraja-client.ts';
-import type { CallbackUrlFor } from '../../callbacks/callback-paths.ts';
+import { c2bRoute, resultRoute, type CallbackUrlFor } from '../../callbacks/callback-paths.ts';
 import type { HistoryGuards } from '../operators/index.ts';
 import type { ApiFeature } from '../feature.ts';
 import { c2bConfirmationCallback } from './c2b-confirmation.callback.ts';
@@ -35,7 +35,11 @@ const callbackDeps = ({ config, database, now }: C2bContext) => ({
 });
 
 /** Till and paybill payments: their URLs registered, M-PESA's validation and confirmation, receipt checks. */
-export const c2b: ApiFeature<C2bContext, C2bContext & { guards: HistoryGuards | undefined }> = {
+export const c2b: ApiFeature<
+  C2bContext,
+  C2bContext & { guards: HistoryGuards | undefined },
+  'receipt-status' | 'c2b-validation' | 'c2b-confirmation'
+> = {
   routes: async (api, context) => {
     const { receiptCheckRoutes } = await import('./receipt-checks.routes.ts');
     await api.register(receiptCheckRoutes, {
@@ -48,11 +52,21 @@ export const c2b: ApiFeature<C2bContext, C2bContext & { guards: HistoryGuards | 
       gate: context.guards?.takePayments,
     });
   },
-  callbacks: (context) => ({
-    'receipt-status': receiptStatusCallback(callbackDeps(context)),
-    'c2b-validation': c2bValidationCallback(callbackDeps(context)),
-    'c2b-confirmation': c2bConfirmationCallback(callbackDeps(context)),
-  }),
+  callbacks: {
+    'receipt-status': {
+      route: resultRoute('/receipt-status'),
+      handler: (context) => receiptStatusCallback(callbackDeps(context)),
+    },
+    // Daraja refuses to register a URL with the word "mpesa" in it (docs/daraja-protocol.md §M3.1).
+    'c2b-validation': {
+      route: c2bRoute('/validation'),
+      handler: (context) => c2bValidationCallback(callbackDeps(context)),
+    },
+    'c2b-confirmation': {
+      route: c2bRoute('/confirmation'),
+      handler: (context) => c2bConfirmationCallback(callbackDeps(context)),
+    },
+  },
   // In the background, never stopping the app (c2b-registration.ts).
   onListen: ({ config, money, registerC2b, callbackUrlFor, log }) => {
     const settings = config.c2b;

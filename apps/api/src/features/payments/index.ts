@@ -4,6 +4,7 @@
  * What other features use of it, and the feature itself (features/feature.ts).
  */
 import type { Config } from '../../config.ts';
+import { resultRoute } from '../../callbacks/callback-paths.ts';
 import type { HistoryGuards } from '../operators/index.ts';
 import type { ApiFeature } from '../feature.ts';
 import type { PaymentDeps } from './transactions.service.ts';
@@ -45,7 +46,8 @@ interface PaymentsContext {
 /** Asking for a payment (`POST /api/mpesa/stkpush`) and learning its outcome by STK callback. */
 export const payments: ApiFeature<
   PaymentsContext,
-  PaymentsContext & { guards: HistoryGuards | undefined }
+  PaymentsContext & { guards: HistoryGuards | undefined },
+  'stk-push'
 > = {
   routes: async (api, { config, payments: deps, guards }) => {
     const { transactionRoutes } = await import('./transactions.routes.ts');
@@ -67,5 +69,8 @@ export const payments: ApiFeature<
         30_000,
     });
   },
-  callbacks: ({ payments: deps }) => ({ 'stk-push': stkPushCallback(deps) }),
+  callbacks: {
+    // The URL Daraja has always been given: no suffix after the secret.
+    'stk-push': { route: resultRoute(''), handler: ({ payments: deps }) => stkPushCallback(deps) },
+  },
 };

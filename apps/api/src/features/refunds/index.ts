@@ -4,8 +4,10 @@
  */
 import type { onRequestAsyncHookHandler } from 'fastify';
 import type { Config } from '../../config.ts';
+import { resultRoute } from '../../callbacks/callback-paths.ts';
 import type { ApiFeature } from '../feature.ts';
 import type { RefundDeps } from './refunds.service.ts';
+import type { RefundResultKind } from './refund-results.ts';
 import { reversalCallback } from './reversal.callback.ts';
 import { refundStatusCallback } from './refund-status.callback.ts';
 import { startRefundRecovery } from './refund-recovery.ts';
@@ -24,15 +26,22 @@ interface RefundsContext {
  */
 export const refunds: ApiFeature<
   RefundsContext,
-  RefundsContext & { ownerGate: onRequestAsyncHookHandler[] }
+  RefundsContext & { ownerGate: onRequestAsyncHookHandler[] },
+  RefundResultKind
 > = {
   routes: async (api, { refunds: deps, ownerGate }) => {
     const { refundRoutes } = await import('./refunds.routes.ts');
     await api.register(refundRoutes, { deps, ownerGate });
   },
-  callbacks: ({ refunds: deps }) => ({
-    reversal: reversalCallback(deps),
-    'refund-status': refundStatusCallback(deps),
-  }),
+  callbacks: {
+    reversal: {
+      route: resultRoute('/reversal'),
+      handler: ({ refunds: deps }) => reversalCallback(deps),
+    },
+    'refund-status': {
+      route: resultRoute('/refund-status'),
+      handler: ({ refunds: deps }) => refundStatusCallback(deps),
+    },
+  },
   loops: ({ config, refunds: deps }) => [startRefundRecovery(deps, config.reconcile.intervalMs)],
 };

@@ -5,7 +5,6 @@
  * is found by the request's ids, and decide-refund.ts says what the Result does.
  */
 import type { Kysely } from 'kysely';
-import type { CallbackKind } from '../../db/callback-kinds.ts';
 import { keepCallback, settleKeptCallback } from '../../callbacks/kept-callback.ts';
 import { lookUpOvertaken } from '../../callbacks/overtaken-lookup.ts';
 import { parameter, parseResult, type DarajaResult } from '../../daraja/result-parser.ts';
@@ -18,7 +17,8 @@ import * as repo from './refunds.repository.ts';
 
 type Db = Kysely<Database>;
 
-export type RefundResultKind = Extract<CallbackKind, 'reversal' | 'refund-status'>;
+/** The kinds of callback refunds handle: a reversal's Result, and a status query's about it. */
+export type RefundResultKind = 'reversal' | 'refund-status';
 
 /**
  * The refund a Result is about. A reversal's: by its OriginatorConversationID, then its

@@ -8,6 +8,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { callbackUrls } from '../../callbacks/callback-paths.ts';
+import { CALLBACK_ROUTES } from '../index.ts';
 import { createDarajaClient } from '../../daraja/daraja-client.ts';
 import {
   addStaff,
@@ -96,7 +97,11 @@ for (const dialect of DIALECTS) {
         now: () => new Date(Date.now() + aheadS * 1000),
         log: silent,
         money: createDarajaClient({ ...config.mpesa, initiator: config.refunds.initiator }),
-        callbackUrlFor: callbackUrls(config.mpesa.callbackBaseUrl, TEST_CALLBACK_SECRET),
+        callbackUrlFor: callbackUrls(
+          CALLBACK_ROUTES,
+          config.mpesa.callbackBaseUrl,
+          TEST_CALLBACK_SECRET,
+        ),
         settings: config.refunds,
         partyB: config.mpesa.partyB,
         leaseMs: config.reconcile.leaseMs,
