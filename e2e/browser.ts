@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /** One Chromium for a test file: Debian's own, never a downloaded one. */
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -20,12 +20,50 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** How many requests each watched page has in flight, and when the last one ended. */
+const network = new WeakMap<Page, { inFlight: number; lastEnded: number }>();
+
+/** Counts the requests of every page the context opens, for `networkQuiet`. */
+export function watchNetwork(context: BrowserContext): void {
+  const of = (page: Page | null) => (page ? network.get(page) : undefined);
+  context.on('page', (page) => network.set(page, { inFlight: 0, lastEnded: Date.now() }));
+  context.on('request', (request) => {
+    const seen = of(request.frame().page());
+    if (seen) seen.inFlight += 1;
+  });
+  const ended = (request: { frame(): { page(): Page | null } }) => {
+    const seen = of(request.frame().page());
+    if (!seen) return;
+    seen.inFlight = Math.max(0, seen.inFlight - 1);
+    seen.lastEnded = Date.now();
+  };
+  context.on('requestfinished', ended);
+  context.on('requestfailed', ended);
+}
+
+/**
+ * Resolves once the page has had no request in flight for `quietMs` (Playwright's `networkidle`
+ * waits a fixed 500 ms): whatever a screen loads after its heading is then in place, and a timer
+ * the page's clock has just run has had its request answered. The page's context must be watched
+ * (`watchNetwork`; `phonePage` and page-checks.ts's `newContext` do).
+ */
+export async function networkQuiet(page: Page, quietMs = 200, timeoutMs = 10_000): Promise<void> {
+  const seen = network.get(page);
+  if (!seen) throw new Error('networkQuiet: this page’s context is not watched (watchNetwork)');
+  const deadline = Date.now() + timeoutMs;
+  while (seen.inFlight > 0 || Date.now() - seen.lastEnded < quietMs) {
+    if (Date.now() > deadline) throw new Error(`the network was not quiet in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 /** A phone-sized page (360 px wide) that fails the test on any error in the page's console. */
 export async function phonePage(browser: Browser): Promise<{ page: Page; errors: string[] }> {
   const context = await browser.newContext({
     viewport: { width: 360, height: 740 },
     locale: 'en-KE',
   });
+  watchNetwork(context);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (message) => {

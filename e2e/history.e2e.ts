@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { withApiDatabase } from './api-database.ts';
-import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
+import { fitsWidth, launchBrowser, networkQuiet, phonePage } from './browser.ts';
 import { storedPayment } from '../apps/api/src/test/stored-payment.ts';
 import { stack } from './stack.ts';
 import { POLL_INTERVAL_MS, polledIn } from './time.ts';
@@ -152,10 +152,11 @@ describe('the history', () => {
       page.on('request', (request) => {
         if (request.url().includes('/api/mpesa/transactions?')) asked.push(request.url());
       });
-      // Past two of the 5 s polls there would have been, in the page's time, and a second of ours.
+      // Past two of the 5 s polls there would have been, in the page's time, and until any request
+      // they made has been answered.
       await page.clock.fastForward(POLL_INTERVAL_MS);
       await page.clock.fastForward(POLL_INTERVAL_MS);
-      await page.waitForTimeout(1_000);
+      await networkQuiet(page);
       expect(asked).toEqual([]);
     });
   });

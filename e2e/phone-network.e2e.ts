@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from './browser.ts';
+import { launchBrowser, networkQuiet } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations, newContext, sticksOut } from './page-checks.ts';
 import { stack } from './stack.ts';
 import { callbacksNow, polledIn } from './time.ts';
@@ -146,8 +146,10 @@ describe.each([
 
   it('offline, a payment fails at once with a plain message and never reaches the server, even once the connection is back', async () => {
     const phone = ownPhone();
+    // The page's timers on a clock of ours, to move past its 5 s retries once back online.
+    await page.clock.install();
     await fillForm(phone, '22');
-    await page.waitForLoadState('networkidle');
+    await networkQuiet(page);
     await context.setOffline(true);
     const pay = page.getByRole('button', { name: 'Pay with M-PESA' });
     const tapped = Date.now();
@@ -164,7 +166,8 @@ describe.each([
 
     // The connection comes back: nothing is sent by itself.
     await context.setOffline(false);
-    await page.waitForTimeout(6_000);
+    await page.clock.fastForward(6_000);
+    await networkQuiet(page);
     expect(await paymentsTo(phone)).toEqual([]);
     expect(await pushesTo(phone)).toBe(0);
 

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { fitsWidth, launchBrowser } from './browser.ts';
+import { fitsWidth, launchBrowser, networkQuiet } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations } from './page-checks.ts';
 import {
   SIGN_IN,
@@ -81,7 +81,7 @@ for (const [language, viewport] of [
           await page.locator('main h2').first().waitFor();
           await page.getByText(`${words.signedIn} ${name}`).waitFor();
           // Whatever loads after the heading (the figures, the list) is in place before axe looks.
-          await page.waitForLoadState('networkidle');
+          await networkQuiet(page);
           expect(await axeViolations(page), `${name} on ${screen}`).toEqual([]);
           expect(await fitsWidth(page), `${name} on ${screen}`).toBe(true);
         }
