@@ -21,6 +21,7 @@ import {
   startWithOperators,
 } from './operators-app.ts';
 import { stack } from './stack.ts';
+import { polledIn } from './time.ts';
 
 const { simulatorUrl } = stack();
 const OWNER = 'Wanjiru Owner';
@@ -37,9 +38,13 @@ afterAll(async () => {
   await app?.stop();
 });
 
-/** A signed-in owner's page, recording console errors other than the browser's line for a 4xx. */
+/**
+ * A signed-in owner's page, recording console errors other than the browser's line for a 4xx, on a
+ * clock the test moves on to the deliveries list's next look (time.ts).
+ */
 async function ownerPage(viewport: { width: number; height: number }) {
   const opened = await pageKeepingErrors(browser, viewport);
+  await opened.page.clock.install();
   await signInAs(app, opened.page, OWNER, PASSWORD);
   return opened;
 }
@@ -109,8 +114,8 @@ describe('webhooks', () => {
     expect(heard).not.toContain('The payer cancelled a payment');
     await endpoint.getByRole('button', { name: `Send a test event: ${receiver}` }).click();
     const row = endpoint.locator('.webhook-deliveries tbody tr').first();
-    // The list asks again every 2 s while a delivery is due.
-    await cell(row, 'State').getByText('Delivered').waitFor({ timeout: 20_000 });
+    // The list asks again every 2 s while a delivery is due: its clock moved on each time.
+    await polledIn(page, cell(row, 'State').getByText('Delivered'));
     expect(await cell(row, 'Event').textContent()).toContain('Test event');
     expect((await cell(row, 'HTTP status').textContent())?.trim()).toBe('200');
     expect(await cell(row, 'Time taken').textContent()).toMatch(/^\d+ ms$/);
@@ -123,7 +128,7 @@ describe('webhooks', () => {
 
     await row.getByRole('button', { name: `Resend Test event ${eventId}` }).click();
     await page.getByText('Sent again: its new attempt appears here in a moment.').waitFor();
-    await cell(row, 'Attempts').getByText('2', { exact: true }).waitFor({ timeout: 20_000 });
+    await polledIn(page, cell(row, 'Attempts').getByText('2', { exact: true }));
     await cell(row, 'State').getByText('Delivered').waitFor();
 
     // The receiver got the same event twice, signed with the secret shown on screen.
