@@ -131,9 +131,12 @@ export type InitiatePaymentResponse = z.infer<typeof initiatePaymentResponseSche
 export const LIST_PAGE = { defaultSize: 50, maxSize: 200 } as const;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** A parameter's refusal when it is given twice (`?q=a&q=b` arrives as a list). */
+const once = (name: string) => ({ error: `${name} must be given once` });
+
 const day = (name: string) =>
   z
-    .string()
+    .string(once(name))
     .trim()
     .refine((value) => {
       const time = DAY.test(value) ? Date.parse(`${value}T00:00:00Z`) : Number.NaN;
@@ -184,7 +187,7 @@ const filterFields = {
   from: day('from'),
   to: day('to'),
   q: z
-    .string()
+    .string(once('q'))
     .trim()
     .max(SEARCH_MAX_LENGTH, `q must be at most ${SEARCH_MAX_LENGTH} characters`)
     .transform((value) =>
@@ -225,7 +228,7 @@ export const transactionListQuerySchema = z
       .min(1, 'limit must be at least 1')
       .max(LIST_PAGE.maxSize, `limit must be at most ${LIST_PAGE.maxSize}`)
       .default(LIST_PAGE.defaultSize),
-    cursor: z.string().optional(),
+    cursor: z.string(once('cursor')).optional(),
   })
   .refine(inOrder, OUT_OF_ORDER);
 

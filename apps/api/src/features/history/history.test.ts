@@ -239,6 +239,9 @@ for (const dialect of DIALECTS) {
       ],
       [`?cursor=${'A'.repeat(5000)}`, /^cursor is not one/],
       [`?q=${'9'.repeat(101)}`, /^q must be at most 100 characters$/],
+      ['?q=a&q=b', /^q must be given once$/],
+      ['?from=2026-11-01&from=2026-11-02', /^from must be given once$/],
+      ['?cursor=a&cursor=b', /^cursor must be given once$/],
     ])('refuses %s with a 400 that names the parameter', async (query, message) => {
       const answer = await list(query);
       expect(answer.status).toBe(400);
