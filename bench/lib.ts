@@ -205,7 +205,7 @@ export async function startApi(
 const KEPT_DIR = path.join(tmpdir(), 'mpesa-bench-history');
 const KEPT_SCHEMA = 'bench_history';
 
-async function countKept(dialect: Dialect, dir: string): Promise<number | null> {
+async function countKept(dialect: Dialect, dir: string, schema: string): Promise<number | null> {
   try {
     if (dialect === 'sqlite') {
       const { DatabaseSync } = await import('node:sqlite');
@@ -218,7 +218,7 @@ async function countKept(dialect: Dialect, dir: string): Promise<number | null> 
     await client.connect();
     try {
       const { rows } = await client.query<{ n: string }>(
-        `select count(*) as n from ${KEPT_SCHEMA}.transactions`,
+        `select count(*) as n from ${schema}.transactions`,
       );
       return Number(rows[0]!.n);
     } finally {
@@ -229,11 +229,11 @@ async function countKept(dialect: Dialect, dir: string): Promise<number | null> 
   }
 }
 
-async function dropKeptSchema(): Promise<void> {
+async function dropSchema(schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await client.connect();
   try {
-    await client.query(`drop schema if exists ${KEPT_SCHEMA} cascade`);
+    await client.query(`drop schema if exists ${schema} cascade`);
   } finally {
     await client.end();
   }
@@ -242,7 +242,8 @@ async function dropKeptSchema(): Promise<void> {
 /**
  * A database of `count` seeded payments, as the API's settings (`npm run db:seed`, seed 9). With
  * `keep` a kept copy of exactly that many is used as it is, and what is seeded is kept for the
- * next run; without it, it is seeded afresh and removed by `cleanUp`.
+ * next run; without it, it is seeded afresh, in a folder or schema of this run's own (two runs at
+ * once never share one), and removed by `cleanUp`.
  */
 export async function seededPayments(
   dialect: Dialect,
@@ -255,16 +256,17 @@ export async function seededPayments(
       : keep
         ? KEPT_DIR
         : mkdtempSync(path.join(tmpdir(), 'mpesa-bench-'));
+  const schema = keep ? KEPT_SCHEMA : `bench_run_${process.pid}_${Date.now().toString(36)}`;
   const env: Record<string, string> =
     dialect === 'sqlite'
       ? { DATA_DIR: dir }
-      : { DATABASE_URL: TEST_DATABASE_URL!, DATABASE_SCHEMA: KEPT_SCHEMA };
-  if (!(keep && (await countKept(dialect, dir)) === count)) {
+      : { DATABASE_URL: TEST_DATABASE_URL!, DATABASE_SCHEMA: schema };
+  if (!(keep && (await countKept(dialect, dir, schema)) === count)) {
     if (dialect === 'sqlite') {
       rmSync(dir, { recursive: true, force: true });
       mkdirSync(dir, { recursive: true });
     } else {
-      await dropKeptSchema();
+      await dropSchema(schema);
     }
     const seed = path.join(ROOT, 'apps/api/src/seed/seed-cli.ts');
     await runNode([seed, '--count', String(count), '--seed', '9'], env);
@@ -272,7 +274,7 @@ export async function seededPayments(
       // As autovacuum would a little later: the visibility map lets index-only scans skip rows.
       const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
       await client.connect();
-      await client.query(`vacuum analyze ${KEPT_SCHEMA}.transactions`);
+      await client.query(`vacuum analyze ${schema}.transactions`);
       await client.end();
     }
   }
@@ -281,7 +283,7 @@ export async function seededPayments(
     cleanUp: async () => {
       if (keep) return;
       if (dialect === 'sqlite') rmSync(dir, { recursive: true, force: true });
-      else await dropKeptSchema();
+      else await dropSchema(schema);
     },
   };
 }
