@@ -85,3 +85,76 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+if (DIALECTS.includes('postgres')) {
+  describe('a PostgreSQL copy a test is done with', () => {
+    const schemaOf = async (database: TestDatabase) =>
+      (await sql<{ name: string }>`select current_schema() as name`.execute(database.db)).rows[0]!
+        .name;
+    const rateLimits = async (database: TestDatabase) =>
+      Number(
+        (
+          await database.db
+            .selectFrom('rate_limits')
+            .select(sql<number>`count(*)`.as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const exists = async (database: TestDatabase, schema: string) =>
+      (
+        await sql<{
+          n: number;
+        }>`select count(*)::int as n from pg_namespace where nspname = ${schema}`.execute(
+          database.db,
+        )
+      ).rows[0]!.n === 1;
+
+    it('is used again, emptied, with the migrations still recorded', async () => {
+      const first = await createTestDatabase('postgres');
+      const used = await schemaOf(first);
+      await first.db
+        .insertInto('rate_limits')
+        .values({ key: 'k', window_index: 1, hits: 1 })
+        .execute();
+      await first.destroy();
+      const next = await createTestDatabase('postgres');
+      const fresh = await createTestDatabase('postgres', { runMigrations: true });
+      try {
+        expect(await schemaOf(next)).toBe(used);
+        expect(await rateLimits(next)).toBe(0);
+        expect(await migrationsRecorded(next)).toEqual(await migrationsRecorded(fresh));
+        expect(await describeSchema(next)).toEqual(await describeSchema(fresh));
+      } finally {
+        await next.destroy();
+        await fresh.destroy();
+      }
+    });
+
+    it('is not used again once its test has changed its tables', async () => {
+      const first = await createTestDatabase('postgres');
+      const used = await schemaOf(first);
+      await first.db.schema.dropTable('rate_limits').execute();
+      await first.destroy();
+      const next = await createTestDatabase('postgres');
+      try {
+        expect(await schemaOf(next)).not.toBe(used);
+        expect(await rateLimits(next)).toBe(0);
+      } finally {
+        await next.destroy();
+      }
+    });
+
+    it('is dropped, not used again, once its test has asked its schema’s name (another process may use it)', async () => {
+      const first = await createTestDatabase('postgres');
+      const named = first.schema!;
+      await first.destroy();
+      const next = await createTestDatabase('postgres');
+      try {
+        expect(await schemaOf(next)).not.toBe(named);
+        expect(await exists(next, named)).toBe(false);
+      } finally {
+        await next.destroy();
+      }
+    });
+  });
+}

@@ -9,7 +9,9 @@
  * - PostgreSQL: a schema of its own, migrated once and dropped at the end of the run, and a script
  *   that makes a schema like it: each table by `LIKE` (columns, NOT NULL, defaults, collations),
  *   its rows, then its constraints and indexes under their own names, as a migration down expects
- *   to find them.
+ *   to find them. A copy a test is done with is emptied and used again (`resetScript`: 11 ms,
+ *   where a copy took 160 and dropping it 100), unless its tables are no longer the template's
+ *   (`fingerprint`); the copies are named after the template and dropped with it.
  */
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
@@ -34,7 +36,32 @@ export interface PostgresTemplate {
   schema: string;
   /** Run with search_path set to the new, empty schema. */
   script: string;
+  /**
+   * Run with search_path set to a copy: every table emptied (a table before those it references)
+   * and given the template's rows again.
+   */
+  resetScript: string;
+  /** What `FINGERPRINT` reads of the template: a copy that reads otherwise is not used again. */
+  fingerprint: string;
 }
+
+/**
+ * A schema's tables, columns (with their types), indexes, constraints and triggers, as one text:
+ * a test that dropped a table or added a trigger leaves a copy that no longer reads as the
+ * template does.
+ */
+export const FINGERPRINT = `
+  select coalesce(string_agg(part, ',' order by part), '') as fingerprint from (
+    select concat_ws(':', 'c', c.relname, a.attname, a.atttypid, a.atttypmod, a.attnotnull) as part
+    from pg_attribute a join pg_class c on c.oid = a.attrelid
+    where c.relnamespace = $1::regnamespace and a.attnum > 0 and not a.attisdropped
+    union all
+    select concat_ws(':', 'k', conname, contype) from pg_constraint
+    where connamespace = $1::regnamespace
+    union all
+    select concat_ws(':', 't', g.tgname) from pg_trigger g join pg_class c on c.oid = g.tgrelid
+    where c.relnamespace = $1::regnamespace and not g.tgisinternal
+  ) parts`;
 
 /** Migrates to `target` (the latest when undefined), or throws why it could not. */
 export async function migrateTo(handle: DbHandle, target?: string): Promise<void> {
@@ -104,7 +131,8 @@ export async function makePostgresTemplate(url: string): Promise<PostgresTemplat
     } finally {
       await handle.db.destroy();
     }
-    return { schema, script: await copyScript(admin, schema) };
+    const { rows } = await admin.query<{ fingerprint: string }>(FINGERPRINT, [schema]);
+    return { schema, ...(await copyScripts(admin, schema)), fingerprint: rows[0]!.fingerprint };
   } catch (error) {
     await admin.query(`DROP SCHEMA IF EXISTS ${quote(schema)} CASCADE`);
     throw error;
@@ -113,17 +141,31 @@ export async function makePostgresTemplate(url: string): Promise<PostgresTemplat
   }
 }
 
+/** Drops the template and every copy of it the run has left (`copyName`). */
 export async function dropPostgresTemplate(url: string, template: PostgresTemplate): Promise<void> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
+    const { rows: copies } = await admin.query<{ name: string }>(
+      `SELECT nspname AS name FROM pg_namespace WHERE starts_with(nspname, $1)`,
+      [`${template.schema}_`],
+    );
+    for (const { name } of copies) await admin.query(`DROP SCHEMA ${quote(name)} CASCADE`);
     await admin.query(`DROP SCHEMA IF EXISTS ${quote(template.schema)} CASCADE`);
   } finally {
     await admin.end();
   }
 }
 
-async function copyScript(admin: pg.Client, template: string): Promise<string> {
+/** A new copy's schema name: the template's, so that the run's end drops it whatever happened. */
+export function copyName(template: PostgresTemplate): string {
+  return `${template.schema}_${randomBytes(6).toString('hex')}`;
+}
+
+async function copyScripts(
+  admin: pg.Client,
+  template: string,
+): Promise<Pick<PostgresTemplate, 'script' | 'resetScript'>> {
   await admin.query('BEGIN');
   try {
     // Names in the definitions below unqualified: they are then the new schema's.
@@ -166,9 +208,10 @@ async function copyScript(admin: pg.Client, template: string): Promise<string> {
         `CREATE TABLE ${quote(name)} (LIKE ${source(name)} INCLUDING ALL EXCLUDING CONSTRAINTS EXCLUDING INDEXES)`,
       );
     }
-    for (const { name } of tables) {
-      script.push(`INSERT INTO ${quote(name)} SELECT * FROM ${source(name)}`);
-    }
+    const refill = tables.map(
+      ({ name }) => `INSERT INTO ${quote(name)} SELECT * FROM ${source(name)}`,
+    );
+    script.push(...refill);
     for (const { tbl, name, def } of constraints) {
       script.push(`ALTER TABLE ${quote(tbl)} ADD CONSTRAINT ${quote(name)} ${def}`);
     }
@@ -179,9 +222,60 @@ async function copyScript(admin: pg.Client, template: string): Promise<string> {
     for (const { def } of indexes) {
       script.push(def.replace(qualified, (_match, only?: string) => ` ON ${only ?? ''}`));
     }
-    return script.join(';\n');
+    const emptied = referencingFirst(
+      tables.map(({ name }) => name),
+      constraints.filter(({ def }) => def.startsWith('FOREIGN KEY')),
+    ).map((name) => `DELETE FROM ${quote(name)}`);
+    // A lock left by a killed process's connection fails the reset instead of holding it up.
+    const resetScript = ["SET LOCAL lock_timeout = '2s'", ...emptied, ...refill].join(';\n');
+    return { script: script.join(';\n'), resetScript };
   } finally {
     await admin.query('ROLLBACK');
+  }
+}
+
+/**
+ * The tables in an order that empties them: each after every table whose foreign keys reference
+ * it (a foreign key's definition names the table it references after REFERENCES).
+ */
+function referencingFirst(tables: string[], foreignKeys: { tbl: string; def: string }[]): string[] {
+  const referencedBy = new Map(tables.map((table) => [table, new Set<string>()]));
+  for (const { tbl, def } of foreignKeys) {
+    const target = /REFERENCES\s+(?:"?[^".\s]+"?\.)?"?([^"(\s]+)"?/.exec(def)?.[1];
+    if (target && target !== tbl) referencedBy.get(target)?.add(tbl);
+  }
+  const order: string[] = [];
+  const placed = new Set<string>();
+  const place = (table: string, path: Set<string>) => {
+    if (placed.has(table) || path.has(table)) return;
+    path.add(table);
+    for (const child of referencedBy.get(table) ?? []) place(child, path);
+    placed.add(table);
+    order.push(table);
+  };
+  for (const table of tables) place(table, new Set());
+  return order;
+}
+
+/**
+ * Empties a copy a test is done with and gives it the template's rows again, through `handle`'s
+ * own pool (as `copyPostgresTemplate`); false when its tables are no longer the template's or it
+ * could not be emptied, and the copy is then not to be used.
+ */
+export async function resetPostgresCopy(
+  handle: DbHandle,
+  schema: string,
+  template: PostgresTemplate,
+): Promise<boolean> {
+  try {
+    const { rows } = await sql
+      .raw<{ fingerprint: string }>(FINGERPRINT.replaceAll('$1', `'${schema}'`))
+      .execute(handle.db);
+    if (rows[0]?.fingerprint !== template.fingerprint) return false;
+    await sql.raw(template.resetScript).execute(handle.db);
+    return true;
+  } catch {
+    return false;
   }
 }
 

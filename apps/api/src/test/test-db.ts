@@ -4,17 +4,21 @@
  * or its own schema (PostgreSQL), dropped afterwards.
  *
  * Under Vitest each is a copy of the migrated template the run made once (template-db.ts) rather
- * than 15 migrations run again. A test that migrates itself (down, step by step) asks for
+ * than 15 migrations run again; on PostgreSQL a copy a test is done with is emptied and used by the
+ * next test of the same process. A test that migrates itself (down, step by step) asks for
  * `runMigrations`; an SQLite file, and any database made outside Vitest (the benches), is migrated.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createDb, migrateToLatest, type DbHandle, type DialectName } from '../db/create-db.ts';
 import {
+  copyName,
   copyPostgresTemplate,
   copySqliteTemplate,
   migrateTo,
+  resetPostgresCopy,
   type DatabaseTemplate,
+  type PostgresTemplate,
 } from './template-db.ts';
 
 export { migrateTo };
@@ -57,17 +61,14 @@ export async function createTestDatabase(
     return { ...handle, url, schema: undefined, destroy: () => handle.db.destroy() };
   }
   if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
+  if (template?.postgres) return postgresCopy(TEST_DATABASE_URL, template.postgres);
   const schema = `test_${randomBytes(6).toString('hex')}`;
   const handle = createDb(TEST_DATABASE_URL, { schema, poolSize: 5 });
-  if (template?.postgres) {
-    await copyPostgresTemplate(handle, schema, template.postgres);
-  } else {
-    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA "${schema}"`);
-    await admin.end();
-    await migrateTo(handle);
-  }
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA "${schema}"`);
+  await admin.end();
+  await migrateTo(handle);
   return {
     ...handle,
     url: TEST_DATABASE_URL,
@@ -77,6 +78,59 @@ export async function createTestDatabase(
       const cleanup = new pg.Client({ connectionString: TEST_DATABASE_URL });
       await cleanup.connect();
       await cleanup.query(`DROP SCHEMA "${schema}" CASCADE`);
+      await cleanup.end();
+    },
+  };
+}
+
+/** This process's copies of the template that their tests are done with: used again, emptied. */
+const spareCopies: string[] = [];
+
+/**
+ * A copy of the template: one a test of this process is done with, emptied, or a new one. Its
+ * `destroy` closes its pool and keeps it for the next test; the run's end drops it with the
+ * template (template-db.ts). A test that asked for its schema's name may have given it to another
+ * process (an API, a command line), which may still be writing there: that copy is dropped, never
+ * used again.
+ */
+async function postgresCopy(url: string, template: PostgresTemplate): Promise<TestDatabase> {
+  let schema: string | undefined;
+  let handle: DbHandle | undefined;
+  for (let spare = spareCopies.pop(); spare !== undefined; spare = spareCopies.pop()) {
+    const reused = createDb(url, { schema: spare, poolSize: 5 });
+    if (await resetPostgresCopy(reused, spare, template)) {
+      [schema, handle] = [spare, reused];
+      break;
+    }
+    // Changed by its test, or held by a lock: left for the run's end to drop.
+    await reused.db.destroy();
+  }
+  if (schema === undefined || handle === undefined) {
+    schema = copyName(template);
+    handle = createDb(url, { schema, poolSize: 5 });
+    await copyPostgresTemplate(handle, schema, template);
+  }
+  const [kept, pool] = [schema, handle];
+  let named = false;
+  let destroyed = false;
+  return {
+    ...pool,
+    url,
+    get schema() {
+      named = true;
+      return kept;
+    },
+    async destroy() {
+      await pool.db.destroy();
+      if (destroyed) return;
+      destroyed = true;
+      if (!named) {
+        spareCopies.push(kept);
+        return;
+      }
+      const cleanup = new pg.Client({ connectionString: url });
+      await cleanup.connect();
+      await cleanup.query(`DROP SCHEMA "${kept}" CASCADE`);
       await cleanup.end();
     },
   };
