@@ -12,6 +12,7 @@ import {
   type Command,
 } from './cli.ts';
 import { SETTING_NAMES, loadSimulatorConfig, type SettingName } from './config.ts';
+import { startProcess } from './test/process.ts';
 
 /** A valid value for each setting that is not its default. */
 const SAMPLE: Record<SettingName, string> = {
@@ -216,6 +217,40 @@ describe('a command line that makes no sense', () => {
     expect(refused(parseCommandLine(['--port', '1'], { SIM_PIN: '12' }))).toMatch(
       /^Configuration error: SIM_PIN /,
     );
+  });
+});
+
+describe('a variable named like a setting that is none', () => {
+  it('is named, with the setting it was likely meant to be', () => {
+    const command = parseCommandLine([], {
+      SIM_PORT: '4000',
+      SIMULATOR_PIN: '0000',
+      SIM_CALLBAK_DELAY_MS: '5',
+      SIM_COLOUR: 'blue',
+      SIM_PIN: '1111',
+      PATH: '/usr/bin',
+    });
+    if (command.kind !== 'serve') throw new Error(command.kind);
+    expect(command.config).toMatchObject({ port: 3001, pin: '1111', callbackDelayMs: 6000 });
+    expect(command.warnings).toEqual([
+      'SIMULATOR_PIN is not a setting; did you mean SIM_PIN? It is ignored.',
+      'SIM_CALLBAK_DELAY_MS is not a setting; did you mean SIM_CALLBACK_DELAY_MS? It is ignored.',
+      'SIM_COLOUR is not a setting of the simulator (--help lists them); it is ignored.',
+      'SIM_PORT is not a setting; did you mean SIMULATOR_PORT? It is ignored.',
+    ]);
+    const quiet = parseCommandLine([], { SIM_PIN: '1111', LOG_LEVEL: 'warn' });
+    expect(quiet.kind === 'serve' && quiet.warnings).toEqual([]);
+  });
+
+  it('is warned about at start-up, in the log', async () => {
+    const sim = await startProcess({ SIM_PORT: '4000' });
+    try {
+      await expect
+        .poll(sim.output)
+        .toContain('SIM_PORT is not a setting; did you mean SIMULATOR_PORT? It is ignored.');
+    } finally {
+      await sim.kill();
+    }
   });
 });
 

@@ -10,9 +10,11 @@ import { parseArgs } from 'node:util';
 import {
   SETTING_HELP,
   SETTING_NAMES,
+  SETTING_PREFIX,
   SimulatorConfigError,
   loadSimulatorConfig,
   settingDefaults,
+  unknownSettings,
   type SettingName,
   type SimulatorConfig,
 } from './config.ts';
@@ -23,7 +25,8 @@ import { REPLAY_TIMEOUT_MS, ReplayError, checkReplayUrl } from './replay.ts';
 export const COMMAND_NAME = 'daraja-simulator';
 
 export type Command =
-  | { kind: 'serve'; config: SimulatorConfig }
+  /** `warnings`: the environment's variables named like settings that are none (start-up logs them). */
+  | { kind: 'serve'; config: SimulatorConfig; warnings: string[] }
   | { kind: 'replay'; file: string; to: string; timeoutMs: number }
   | { kind: 'help'; text: string }
   | { kind: 'version'; text: string }
@@ -31,10 +34,7 @@ export type Command =
 
 /** SIM_CALLBACK_DELAY_MS → callback-delay-ms, SIMULATOR_PORT → port, LOG_LEVEL → log-level. */
 export function flagName(setting: SettingName): string {
-  return setting
-    .replace(/^SIM(?:ULATOR)?_/, '')
-    .toLowerCase()
-    .replaceAll('_', '-');
+  return setting.replace(SETTING_PREFIX, '').toLowerCase().replaceAll('_', '-');
 }
 
 const defaults = settingDefaults();
@@ -246,7 +246,8 @@ export function parseCommandLine(
     if (value !== undefined) fromFlags[name] = String(value);
   }
   try {
-    return { kind: 'serve', config: loadSimulatorConfig({ ...env, ...fromFlags }) };
+    const config = loadSimulatorConfig({ ...env, ...fromFlags });
+    return { kind: 'serve', config, warnings: unknownSettings(env) };
   } catch (error) {
     if (!(error instanceof SimulatorConfigError)) throw error;
     const setting = SETTING_FLAGS.find(({ name }) => name === error.setting);

@@ -206,6 +206,62 @@ export const SETTING_HELP: Record<SettingName, string> = {
   SIM_PROXY_CA_DIR: `Folder for the proxy's certificate authority (unset: SIM_STATE's folder, else ${DEFAULT_CA_DIR}).`,
 };
 
+/** What the simulator's own settings' names start with (all but LOG_LEVEL). */
+export const SETTING_PREFIX = /^SIM(?:ULATOR)?_/;
+
+/** The fewest single-character edits that turn `a` into `b`. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(
+        row[j]! + 1,
+        next[j - 1]! + 1,
+        row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/**
+ * The setting a name that is none was likely meant to be: the same words under the other prefix
+ * (SIM_PORT for SIMULATOR_PORT), else one a slip or two away (SIM_CALLBAK_DELAY_MS).
+ */
+function meantSetting(name: string): SettingName | undefined {
+  const words = name.replace(SETTING_PREFIX, '');
+  const samePrefixless = SETTING_NAMES.find(
+    (setting) => setting.replace(SETTING_PREFIX, '') === words,
+  );
+  if (samePrefixless) return samePrefixless;
+  const [nearest] = SETTING_NAMES.map((setting) => ({
+    setting,
+    distance: editDistance(name, setting),
+  })).sort((a, b) => a.distance - b.distance);
+  return nearest && nearest.distance <= 2 ? nearest.setting : undefined;
+}
+
+/**
+ * A sentence for each variable named like a setting (SIM_…, SIMULATOR_…) that is none: the schema
+ * ignores it, so a misspelt setting would leave its default in place without a word. Start-up
+ * logs them as warnings.
+ */
+export function unknownSettings(source: Record<string, string | undefined>): string[] {
+  return Object.keys(source)
+    .filter(
+      (name) => SETTING_PREFIX.test(name) && !(SETTING_NAMES as readonly string[]).includes(name),
+    )
+    .sort()
+    .map((name) => {
+      const meant = meantSetting(name);
+      return meant
+        ? `${name} is not a setting; did you mean ${meant}? It is ignored.`
+        : `${name} is not a setting of the simulator (--help lists them); it is ignored.`;
+    });
+}
+
 /** Each setting's value when it is not set, as the schema gives it. */
 export function settingDefaults() {
   return EnvSchema.parse({});

@@ -139,9 +139,49 @@ describe('a credential made with Safaricom’s certificate', () => {
     expect(sim.initiators.check(b2c(SAFARICOM_MADE), 'InitiatorName')).toEqual(INVALID);
     expect(sim.initiators.check(b2c(ABOVE_OUR_MODULUS), 'InitiatorName')).toEqual(INVALID);
     expect(sim.initiators.list()[0]).toMatchObject({ failures: 2 });
-    expect(warnings()).toEqual([]);
+    expect(warnings()).toEqual([
+      expect.stringMatching(/testapi does not decrypt with the simulator's key: .*SIM_STRICT/),
+      expect.stringMatching(/testapi does not decrypt with the simulator's key: .*SIM_STRICT/),
+    ]);
     expect(sim.initiators.check(b2c(await credentialFor(sim, PASSWORD)), 'InitiatorName')).toEqual(
       PASSED,
     );
+  });
+});
+
+describe('a wrong credential’s line in the log', () => {
+  it('says what kind of wrong it was, never showing a password', async () => {
+    const { sim, warnings } = await simulator({ SIM_INITIATOR_LOCK_AFTER: '0' });
+    const wrongs = [
+      // mpesakit's helper: the password with a timestamp appended.
+      await credentialFor(sim, `${PASSWORD}20260314093000`),
+      await credentialFor(sim, `${PASSWORD}!x`),
+      await credentialFor(sim, ` ${PASSWORD}\n`),
+      await credentialFor(sim, 'Safaricom123!!'),
+      PASSWORD,
+      Buffer.from(PASSWORD).toString('base64'),
+    ];
+    for (const credential of wrongs) {
+      expect(sim.initiators.check(b2c(credential), 'InitiatorName')).toEqual(INVALID);
+    }
+    expect(sim.initiators.check(b2c(wrongs[0], 'apiop37'), 'InitiatorName')).toEqual(INVALID);
+    const lines = warnings();
+    expect(lines).toEqual([
+      expect.stringContaining(
+        "decrypts to the initiator's password with 14 characters appended: 20260314093000, a timestamp perhaps, so it fails (2001)",
+      ),
+      expect.stringContaining("decrypts to the initiator's password with 2 characters appended,"),
+      expect.stringContaining("the initiator's password with spaces or line breaks around it"),
+      expect.stringContaining(
+        "decrypts to another password (14 characters) than SIM_INITIATOR_PASSWORD's",
+      ),
+      expect.stringContaining('is not encrypted, so it fails (2001): plain text of 15 characters'),
+      expect.stringContaining('is not encrypted, so it fails (2001): base64 of 15 bytes'),
+      expect.stringContaining("Initiator apiop37 is not known: the simulator's is testapi"),
+    ]);
+    for (const line of lines) {
+      expect(line).not.toContain(PASSWORD);
+      expect(line).not.toContain('Safaricom123');
+    }
   });
 });

@@ -78,6 +78,38 @@ describe('redactUrl', () => {
   });
 });
 
+describe('a path’s words', () => {
+  it('are never masked: Daraja’s long path names and a receiver’s words, in the path or a query', () => {
+    for (const url of [
+      '/mpesa/transactionstatus/v1/query',
+      '/mpesa/accountbalance/v1/query',
+      'https://shop.example.com/hooks/payment-confirmation-callback/AccountBalanceResult',
+      'https://shop.example.com/mpesa/TRANSACTION_STATUS_RESULT?kind=transactionstatusresult',
+    ]) {
+      expect(redactUrl(url)).toBe(url);
+    }
+  });
+
+  it('leave a token among them masked, whatever its letters', () => {
+    expect(redactUrl('/mpesa/transactionstatus/cb/Zx9_k2-LmQ8vR4tYw7Np')).toBe(
+      '/mpesa/transactionstatus/cb/Zx9_…',
+    );
+    // Letters only, but not as words are written: two capitals together, a one-letter word.
+    expect(redactUrl('/cb/qWERtyuiopASdfghJK')).toBe('/cb/qWER…');
+    expect(redactUrl('/cb/abcdefghijklmnopQ')).toBe('/cb/abcd…');
+    expect(redactUrl('/cb/Abcdefgh-ijklmnoP')).toBe('/cb/Abcd…');
+  });
+
+  it('are left whole on every route the simulator has, as its description lists them', async () => {
+    const sim = await buildSimulator(loadSimulatorConfig({}), { logger: false });
+    const answer = await sim.app.inject('/_sim/openapi.json');
+    await sim.app.close();
+    const paths = Object.keys((answer.json() as { paths: Record<string, unknown> }).paths);
+    expect(paths).toContain('/mpesa/transactionstatus/v1/query');
+    for (const path of paths) expect(redactUrl(path)).toBe(path);
+  });
+});
+
 describe('redactAuthorization', () => {
   it('masks Basic credentials and bearer tokens, keeping the scheme', () => {
     const basic = Buffer.from('consumer-key:consumer-secret').toString('base64');

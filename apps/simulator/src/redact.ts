@@ -6,8 +6,10 @@
  * What counts as a secret:
  * - in a URL or request path: every run of 16 or more of [A-Za-z0-9_-] in a path segment or a query
  *   value (the API's /api/mpesa/callback/<secret>, and the tokens other Daraja clients put in paths
- *   or query strings), any query value whose name says it is a secret, and a password in the
- *   userinfo. The host stays readable: it says where a callback went;
+ *   or query strings) that is not written as words (`isWords`: Daraja's own
+ *   /mpesa/transactionstatus/v1/query, a receiver's /payment-confirmation-callback), any query
+ *   value whose name says it is a secret, and a password in the userinfo. The host stays readable:
+ *   it says where a callback went;
  * - in a body: any field whose name says it is a secret, above all STK's `Password`, which is
  *   base64(shortcode + passkey + timestamp) and so gives the passkey away, and OAuth's
  *   `access_token`; URLs in any field, as above;
@@ -34,7 +36,19 @@ export function mask(secret: string): string {
   return secret.length >= TOKEN_LENGTH ? `${secret.slice(0, 4)}${ELLIPSIS}` : ELLIPSIS;
 }
 
-const maskTokens = (text: string) => text.replace(TOKEN_RUN, mask);
+/**
+ * Whether a run is written as words, and so is a path's name, not a token: no digit, and each part
+ * between `-` and `_` in one case (`transactionstatus`, `RESULT`) or camel case whose every capital
+ * starts a word of at least 3 letters (`paymentConfirmation`, `AccountBalanceResult`). A random
+ * base64url token rarely passes (it has a digit, or a `-` or `_` between two cases, or two capitals
+ * close together, almost always): about three times in ten thousand for 16 characters, once in
+ * twenty thousand for 20 (the API's callback secrets).
+ */
+const WORD = /^(?:[a-z]+|[A-Z]+|(?:[a-z]+|[A-Z][a-z]{2,})(?:[A-Z][a-z]{2,})*)$/;
+export const isWords = (run: string) => run.split(/[-_]/).every((part) => WORD.test(part));
+
+const maskTokens = (text: string) =>
+  text.replace(TOKEN_RUN, (run) => (isWords(run) ? run : mask(run)));
 
 const ORIGIN =
   /^(?<scheme>[A-Za-z][A-Za-z0-9+.-]*:\/\/)(?:(?<userinfo>[^@/?#]*)@)?(?<host>[^/?#]*)/;

@@ -57,6 +57,7 @@ if (command.kind === 'help' || command.kind === 'version') {
   if (authority) app.log.info(proxyBanner(`http://${host}:${port}`, authority.certificateFile));
   const warning = exposureWarning(config);
   if (warning) app.log.warn(warning);
+  for (const unknown of command.warnings) app.log.warn(unknown);
 }
 
 /** Why the simulator could not listen, in a sentence; undefined for what is not the user's doing. */

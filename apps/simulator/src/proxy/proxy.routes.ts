@@ -45,7 +45,7 @@ export function proxyDocs(): Record<string, RouteDocs> {
         '`https://sandbox.safaricom.co.ke` or `https://api.safaricom.co.ke` reaches the ' +
         'simulator’s Daraja routes, over TLS with a certificate from this authority (which may ' +
         'vouch for those two hosts only). Give it to the client with `NODE_EXTRA_CA_CERTS`, ' +
-        '`REQUESTS_CA_BUNDLE` or `SSL_CERT_FILE`. Made at first use and kept (`SIM_PROXY_CA_DIR`), ' +
+        '`REQUESTS_CA_BUNDLE` (requests) or `SSL_CERT_FILE` (httpx, urllib). Made at first use and kept (`SIM_PROXY_CA_DIR`), ' +
         'so it stays the same across restarts.',
       tags: CONTROL_TAGS,
       response: {

@@ -15,7 +15,11 @@ const body = z
   .object({
     Initiator: text('The initiator'),
     SecurityCredential: text("The initiator's password, encrypted (GET /_sim/certificate)"),
-    CommandID: z.enum(B2B_COMMANDS),
+    CommandID: z
+      .enum(B2B_COMMANDS)
+      .describe(
+        'The two Daraja documents; older words SDKs send (BusinessToBusinessTransfer, MerchantToMerchantTransfer, DisburseFundsToBusiness) get 400.002.02 Invalid CommandID',
+      ),
     SenderIdentifierType: numeric('4'),
     RecieverIdentifierType: numeric(
       '4 (2 taken too). Spelt so: the correct spelling is not read, and the field is then missing',

@@ -126,6 +126,24 @@ describe('B2B’s refusals at once', () => {
     });
   });
 
+  // Only the two CommandIDs of the current B2B pages are taken (§M8.1); SDKs still send words of
+  // older docs: mpesa-node's default is BusinessToBusinessTransfer.
+  it.each(['BusinessToBusinessTransfer', 'MerchantToMerchantTransfer', 'DisburseFundsToBusiness'])(
+    'refuses the CommandID %s as Daraja refuses a field it does not take, moving nothing',
+    async (CommandID) => {
+      const answer = await rig.post(B2B_PATH, payment({ CommandID }));
+      expect(answer).toEqual({
+        status: 400,
+        body: {
+          requestId: expect.any(String),
+          errorCode: '400.002.02',
+          errorMessage: 'Bad Request - Invalid CommandID',
+        },
+      });
+      expect(rig.sim.ledger.transactions()).toEqual([]);
+    },
+  );
+
   it('is named b2b by the fault rules', async () => {
     const rules = [{ operation: 'b2b', probability: 1, error: 'spike-arrest' }];
     expect((await rig.control('/faults', { rules })).status).toBe(200);

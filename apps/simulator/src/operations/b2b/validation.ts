@@ -20,6 +20,13 @@ import {
   type Checked,
 } from '../b2c/fields.ts';
 
+/**
+ * The CommandIDs Daraja's current B2B pages document (§M8.1). Others that SDKs send, from older
+ * docs (`BusinessToBusinessTransfer`, npm mpesa-node's default; `MerchantToMerchantTransfer`;
+ * `DisburseFundsToBusiness`), are refused with `Invalid CommandID`, as Daraja refuses any field
+ * value it does not take: the simulator cannot tell what Daraja does with them today, and taking
+ * them would tell a client that they work.
+ */
 export const B2B_COMMANDS = ['BusinessPayBill', 'BusinessBuyGoods'] as const;
 export type B2bCommand = (typeof B2B_COMMANDS)[number];
 

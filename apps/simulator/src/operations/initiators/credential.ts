@@ -24,8 +24,11 @@ const PRIVATE_KEY_FILE = path.join(KEYS, 'security-credential-key.pem');
 export type CredentialReading =
   /** Neither base64 nor a password typed in: refused at once (§M2.3). */
   | { kind: 'malformed' }
-  /** Something that cannot be any certificate's credential: plain text, or base64 of a wrong size. */
-  | { kind: 'not-encrypted' }
+  /**
+   * Something that cannot be any certificate's credential: plain text, or base64 of a wrong size.
+   * `what` says which without repeating it (it may be the password as it is).
+   */
+  | { kind: 'not-encrypted'; what: string }
   /** 256 bytes our key does not decrypt: made with another certificate, Safaricom's above all. */
   | { kind: 'foreign' }
   /** Made with our certificate but with OAEP padding, which Daraja does not take (§M2.1). */
@@ -61,11 +64,13 @@ export class CredentialKey {
   read(credential: string): CredentialReading {
     if (!BASE64.test(credential)) {
       return credential.length <= PLAIN_TEXT_MAX
-        ? { kind: 'not-encrypted' }
+        ? { kind: 'not-encrypted', what: `plain text of ${credential.length} characters` }
         : { kind: 'malformed' };
     }
     const ciphertext = Buffer.from(credential, 'base64');
-    if (ciphertext.length !== CIPHERTEXT_BYTES) return { kind: 'not-encrypted' };
+    if (ciphertext.length !== CIPHERTEXT_BYTES) {
+      return { kind: 'not-encrypted', what: `base64 of ${ciphertext.length} bytes` };
+    }
     // OAEP first: its check is exact (a block made otherwise fails it but for a chance of 2^-160),
     // while one OAEP block in a few hundred happens to look like PKCS#1 v1.5 padding.
     if (this.#isOaep(ciphertext)) return { kind: 'oaep' };

@@ -81,15 +81,28 @@ export class InitiatorBook {
     if (reading.kind === 'malformed') return { kind: 'refused', failure: INVALID_CREDENTIAL };
     const state = this.#states.get(name);
     // A name nobody configured cannot be locked: there is no such operator to lock.
-    if (!state) return { kind: 'failed', resultCode: '2001' };
+    if (!state) {
+      this.#notice(
+        `Initiator ${name} is not known: the simulator's is ${this.#config.initiatorName} ` +
+          '(SIM_INITIATOR_NAME), so the request fails (2001).',
+      );
+      return { kind: 'failed', resultCode: '2001' };
+    }
     if (state.locked) return { kind: 'failed', resultCode: '8006' };
     switch (reading.kind) {
       case 'ours':
-        return reading.password === this.#config.initiatorPassword
-          ? this.#passed(state)
-          : this.#failed(state);
+        if (reading.password === this.#config.initiatorPassword) return this.#passed(state);
+        this.#notice(this.#wrongPassword(name, reading.password));
+        return this.#failed(state);
       case 'foreign':
-        if (this.#config.strictCredentials) return this.#failed(state);
+        if (this.#config.strictCredentials) {
+          this.#notice(
+            `The SecurityCredential of initiator ${name} does not decrypt with the simulator's key: ` +
+              "it was made with another certificate (Safaricom's, most likely), which " +
+              'SIM_STRICT_CREDENTIALS fails (2001). Encrypt with the certificate at GET /_sim/certificate.',
+          );
+          return this.#failed(state);
+        }
         this.#noticeForeign(name);
         return this.#passed(state);
       case 'oaep':
@@ -99,9 +112,36 @@ export class InitiatorBook {
             '(2001). Encrypt with RSA_PKCS1_PADDING (PKCS1v15, RSA/ECB/PKCS1Padding).',
         );
         return this.#failed(state);
-      default:
+      case 'not-encrypted':
+        this.#notice(
+          `The SecurityCredential of initiator ${name} is not encrypted, so it fails (2001): ` +
+            `${reading.what}, where a credential is 256 bytes of RSA in base64 (344 characters). ` +
+            'Encrypt the password with the certificate at GET /_sim/certificate.',
+        );
         return this.#failed(state);
     }
+  }
+
+  /**
+   * What a credential made with our certificate held instead of the password, without showing the
+   * password it held: the right one with something after it (a client that appends a timestamp,
+   * as STK push's Password does), or another one. Digits appended are shown: a timestamp is no
+   * secret.
+   */
+  #wrongPassword(name: string, password: string): string {
+    const expected = this.#config.initiatorPassword;
+    const start = `The SecurityCredential of initiator ${name} decrypts to`;
+    const end = 'so it fails (2001). Encrypt SIM_INITIATOR_PASSWORD alone.';
+    const characters = (count: number) => `${count} character${count === 1 ? '' : 's'}`;
+    if (password.trim() === expected) {
+      return `${start} the initiator's password with spaces or line breaks around it, ${end}`;
+    }
+    if (password.startsWith(expected)) {
+      const extra = password.slice(expected.length);
+      const shown = /^[0-9]{1,20}$/.test(extra) ? `: ${extra}, a timestamp perhaps` : '';
+      return `${start} the initiator's password with ${characters(extra.length)} appended${shown}, ${end}`;
+    }
+    return `${start} another password (${characters(password.length)}) than SIM_INITIATOR_PASSWORD's, ${end}`;
   }
 
   /** Every initiator the simulator knows, with its failures and whether it is locked. */

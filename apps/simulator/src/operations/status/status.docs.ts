@@ -17,7 +17,7 @@ const body = z.object({
       "The OriginatorConversationID of the transaction asked about (note the key's spelling)",
     ),
   PartyA: numeric(
-    'A party to the transaction: its shortcode, or the customer number with IdentifierType 1',
+    'A party to the transaction, its shortcode or the customer number, matched by its digits whatever IdentifierType says',
   ),
   IdentifierType: IDENTIFIER_TYPE,
   Occasion: z.string().optional().describe('Up to 100 characters; comes back as the ReferenceItem'),

@@ -3,7 +3,7 @@
  * B2C, B2B, reversal) by its receipt or its OriginatorConversationID, and posts its real state in
  * the Result. §M5.1 says what the simulator chose where Daraja is not known.
  */
-import { MSISDN, SHORTCODE } from '../../money/accounts.ts';
+import { MSISDN } from '../../money/accounts.ts';
 import type { Transaction } from '../../money/ledger.schema.ts';
 import { customerOf, isPartyTo } from '../../results/parties.ts';
 import type { FieldReader, ResultUrls } from '../../results/request-fields.ts';
@@ -34,8 +34,10 @@ function read(fields: FieldReader): StatusRequest {
     fields.invalid('TransactionID');
   }
   const partyA = fields.digits('PartyA', /^[0-9]{5,12}$/);
+  // 1, 2 and 4 as clients send them, but not checked against PartyA's shape: `daraja.js` always
+  // sends 1 with the shortcode as PartyA. A party with no part in the transaction is not refused
+  // here: it finds nothing, and the Result says so (§M5.1).
   const identifierType = fields.oneOf('IdentifierType', IDENTIFIER_TYPES);
-  if (!(identifierType === '1' ? MSISDN : SHORTCODE).test(partyA)) fields.invalid('PartyA');
   const urls = fields.urls();
   fields.text('Remarks');
   return {
@@ -58,13 +60,14 @@ function find({ ledger }: OperationContext, request: StatusRequest): Transaction
 
 /**
  * The transaction's state, or R000002 when PartyA has none by that receipt or id: reversal's code
- * for "no such transaction", as nothing was ever captured for transaction status (§M5.1).
+ * for "no such transaction", as nothing was ever captured for transaction status (§M5.1). PartyA is
+ * matched by its digits against either side, whatever IdentifierType says it is.
  */
 function decide(request: StatusRequest, _ids: unknown, context: OperationContext): Decided {
   const found = find(context, request);
   const phone = found
     ? customerOf(found)
-    : request.identifierType === '1'
+    : MSISDN.test(request.partyA)
       ? request.partyA
       : undefined;
   const forced = phone === undefined ? undefined : context.outcomes.take('status', phone);

@@ -144,6 +144,47 @@ describe('POST /mpesa/transactionstatus/v1/query', () => {
     expect((await rig.result(0)).Result.ResultCode).toBe('R000002');
   });
 
+  it.each([
+    ['1 with the shortcode as PartyA, as daraja.js always sends it', '1', SHORTCODE],
+    ['2 (a till) with the shortcode', '2', SHORTCODE],
+    ['4 with the customer’s number', '4', '254708374149'],
+  ])(
+    'takes IdentifierType %s: PartyA is matched by its number',
+    async (_case, IdentifierType, PartyA) => {
+      const receipt = await rig.stkPayment('254708374149', 10);
+      const request = rig.request('status', { TransactionID: receipt, IdentifierType, PartyA });
+      expect((await rig.send('status', request)).status).toBe(200);
+      const { Result } = await rig.result(0);
+      expect(Result.ResultCode).toBe(0);
+      expect(Result.ResultParameters.ResultParameter).toContainEqual({
+        Key: 'ReceiptNo',
+        Value: receipt,
+      });
+    },
+  );
+
+  it('is in the request log (and so the journal) under its whole path', async () => {
+    await rig.send('status', rig.request('status', { TransactionID: 'UAA0000001' }));
+    const paths = rig.sim.log
+      .list({ kind: 'request' })
+      .map((entry) => ('path' in entry ? entry.path : ''));
+    expect(paths).toContain('/mpesa/transactionstatus/v1/query');
+  });
+
+  it('acknowledges an unknown party with any IdentifierType, then posts R000002', async () => {
+    const receipt = await rig.stkPayment('254708374149', 10);
+    for (const [IdentifierType, PartyA] of [
+      ['1', '600000'],
+      ['4', '254711000111'],
+    ]) {
+      const request = rig.request('status', { TransactionID: receipt, IdentifierType, PartyA });
+      expect((await rig.send('status', request)).status).toBe(200);
+    }
+    for (const index of [0, 1]) {
+      expect((await rig.result(index)).Result.ResultCode).toBe('R000002');
+    }
+  });
+
   it('plays a magic number: a payment from 254700040003 is reported SFC_IC0003', async () => {
     const receipt = await rig.stkPayment('254700040003', 10);
     await rig.send('status', rig.request('status', { TransactionID: receipt }));
@@ -160,8 +201,9 @@ describe('POST /mpesa/transactionstatus/v1/query', () => {
     // A client that spells the key as the Result does gets no OriginalConversationID at all.
     ['TransactionID', { TransactionID: undefined, OriginatorConversationID: 'oc-1' }],
     ['PartyA', { PartyA: undefined }],
-    ['PartyA', { PartyA: '254708374149' }],
-    ['PartyA', { PartyA: '600000', IdentifierType: '1' }],
+    ['PartyA', { PartyA: '1234' }],
+    ['PartyA', { PartyA: '2547083741490' }],
+    ['PartyA', { PartyA: 'sixhundred' }],
     ['IdentifierType', { IdentifierType: '3' }],
     ['IdentifierType', { IdentifierType: undefined }],
     ['ResultURL', { ResultURL: 'not a url' }],
