@@ -17,6 +17,7 @@ import {
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../../test/test-db.ts';
 import { storedPayment } from '../../test/stored-payment.ts';
 import { listTransactions, type ListQuery } from './history.repository.ts';
+import { selectionTotals } from './selection-totals.repository.ts';
 
 const PAYMENTS = 3000;
 
@@ -59,8 +60,11 @@ for (const dialect of DIALECTS) {
     const readAlone = (index: string) =>
       dialect === 'postgres' ? `Index Only Scan using ${index}` : `COVERING INDEX ${index}`;
 
-    /** Each query a search runs, with the database's plan for it as one text. */
-    async function plansOf(query: ListQuery): Promise<{ sql: string; plan: string }[]> {
+    /** Each query a search runs (a page, or with `totals` the selection's totals), with its plan. */
+    async function plansOf(
+      query: ListQuery,
+      totals = false,
+    ): Promise<{ sql: string; plan: string }[]> {
       // Every query built is shown to the plugin, a subquery on its own too; only those run
       // have their results shown, by the same id.
       const built = new Map<QueryId, RootOperationNode>();
@@ -75,7 +79,8 @@ for (const dialect of DIALECTS) {
           return result;
         },
       };
-      await listTransactions(database.db.withPlugin(watcher), query);
+      const watched = database.db.withPlugin(watcher);
+      await (totals ? selectionTotals(watched, query) : listTransactions(watched, query));
       const executor = database.db.getExecutor();
       return Promise.all(
         run.map(async (queryId) => {
@@ -114,6 +119,15 @@ for (const dialect of DIALECTS) {
       for (const { plan } of references) {
         expect(plan).toContain(readAlone('transactions_reference_lower_idx'));
       }
+    });
+
+    it('adds up what a reference’s start selects off the reference index alone', async () => {
+      const plans = await plansOf({ limit: 51, text: 'SUKARI 12', since: '2026-11-01' }, true);
+      const ranges = plans.filter((each) => each.sql.includes('lower(reference) >='));
+      // Its own part, and the "not found by it" of the receipt's part after it.
+      expect(ranges).toHaveLength(2);
+      const own = ranges.find((each) => !each.sql.includes('mpesa_receipt_number'));
+      expect(own?.plan).toContain(readAlone('transactions_reference_lower_idx'));
     });
   });
 }

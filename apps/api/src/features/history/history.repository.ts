@@ -1,8 +1,8 @@
 /**
  * The SQL of the merchant's history: its pages and filters (the figures at a glance are in
- * summary.repository.ts). Every query reads an index that starts with its filter and ends with the
- * list's order (migrations 003, 004 and 016, docs/performance.md). Functions take `db` or `trx`
- * first.
+ * summary.repository.ts, what a selection adds up to in selection-totals.repository.ts). Every
+ * query reads an index that starts with its filter and ends with the list's order (migrations 003,
+ * 004 and 016, docs/performance.md). Functions take `db` or `trx` first.
  */
 import {
   sql,
@@ -23,7 +23,7 @@ export interface ListQuery extends Selection {
 }
 
 /** Which payments the filters select, from a position in the list's order on. */
-interface Selection {
+export interface Selection {
   /** Only rows after this position in the list's order. */
   after?: { createdAt: string; id: string };
   statuses?: readonly TransactionRow['status'][];
@@ -43,7 +43,7 @@ interface Selection {
 }
 
 /** A filter on the transactions that one branch of a page adds. */
-type Condition = (query: FromTransactions) => FromTransactions;
+export type Condition = (query: FromTransactions) => FromTransactions;
 type FromTransactions = ReturnType<typeof fromTransactions>;
 
 function fromTransactions(db: Db) {
@@ -70,7 +70,7 @@ export const PREFIX_SCAN_ROWS = 10_000;
  * databases (SQLite's built-in one; PostgreSQL's on the column's "C" collation), and
  * `lowerCaseAtoZ` does the same to the search text.
  */
-const LOWER_REFERENCE = sql<string>`lower(reference)`;
+export const LOWER_REFERENCE = sql<string>`lower(reference)`;
 
 /**
  * The phone number written backwards, as migration 016 indexes it, so that the numbers that end
@@ -79,7 +79,7 @@ const LOWER_REFERENCE = sql<string>`lower(reference)`;
  * length) to the first; past a number's end substr() gives ''. A database uses the index only for
  * a query that writes its expression exactly so (history-search-plans.test.ts).
  */
-const REVERSED_PHONE = sql<string>`(${sql.raw(
+export const REVERSED_PHONE = sql<string>`(${sql.raw(
   Array.from({ length: 16 }, (_, index) => `substr(phone_number, ${16 - index}, 1)`).join(' || '),
 )})`;
 
@@ -161,7 +161,7 @@ function pageConditions<DB, TB extends keyof DB>(
 }
 
 /** The rows the query's filters and this branch's condition select. */
-function filtered(db: Db, query: Selection, condition: Condition) {
+export function filtered(db: Db, query: Selection, condition: Condition) {
   const { phone } = query;
   return condition(fromTransactions(db))
     .where((eb) => pageConditions(eb, query))
@@ -330,59 +330,4 @@ function newestFirst<R extends Sortable>(parts: readonly R[][], limit: number): 
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** What a selection of the history adds up to: its payments, and those of them paid. */
-export interface SelectionTotals {
-  count: number;
-  /** Payments of the selection that succeeded (refunded ones are no longer paid), and their sum. */
-  paidCount: number;
-  paid: number;
-}
-
-/**
- * How many payments the filters select and what those paid, over the whole selection rather than
- * a page. A search's three parts (a receipt, a reference's start, a phone number's end) are each
- * read off their own index, as the list reads them, and a payment found by two counts once.
- */
-export async function selectionTotals(
-  db: Db,
-  query: Omit<Selection, 'after'>,
-): Promise<SelectionTotals> {
-  const { text, phoneEnding } = query;
-  // Each part a range or a match on its own index: one OR, which both databases read as the
-  // union of those indexes' rows (SQLite's OR-by-union, PostgreSQL's BitmapOr).
-  const found = (eb: ExpressionBuilder<Database, 'transactions'>) => {
-    const inRange = (key: RawBuilder<string>, prefix: string) => {
-      const end = prefixEnd(prefix);
-      return end === null
-        ? eb(key, '>=', prefix)
-        : eb.and([eb(key, '>=', prefix), eb(key, '<', end)]);
-    };
-    return eb.or([
-      eb('mpesa_receipt_number', '=', text!.toUpperCase()),
-      inRange(LOWER_REFERENCE, lowerCaseAtoZ(text!)),
-      ...(phoneEnding === undefined
-        ? []
-        : [inRange(REVERSED_PHONE, [...phoneEnding].reverse().join(''))]),
-    ]);
-  };
-  const row = await filtered(db, query, (select) =>
-    text === undefined ? select : select.where(found),
-  )
-    .select((eb) => [
-      eb.fn.countAll<number>().as('count'),
-      eb.fn
-        .sum<number>(eb.case().when('status', '=', 'success').then(1).else(0).end())
-        .as('paidCount'),
-      eb.fn
-        .sum<number>(eb.case().when('status', '=', 'success').then(eb.ref('amount')).else(0).end())
-        .as('paid'),
-    ])
-    .executeTakeFirstOrThrow();
-  return {
-    count: Number(row.count),
-    paidCount: Number(row.paidCount ?? 0),
-    paid: Number(row.paid ?? 0),
-  };
 }

@@ -18,6 +18,10 @@ import { decodeCursor, encodeCursor } from '../../db/list-cursor.ts';
 import { toTransactionDto } from '../payments/index.ts';
 import type { PaymentDeps } from '../payments/index.ts';
 import * as repo from './history.repository.ts';
+import {
+  selectionTotals as totalsOfSelection,
+  type SelectionTotals,
+} from './selection-totals.repository.ts';
 import { totalsByPeriod, type PeriodTotals } from './summary.repository.ts';
 
 export type HistoryDeps = Pick<PaymentDeps, 'db'> & { businessTimeZone: string };
@@ -101,8 +105,8 @@ export async function listTransactions(
 export function selectionTotals(
   deps: HistoryDeps,
   filters: TransactionFilters,
-): Promise<repo.SelectionTotals> {
-  return repo.selectionTotals(deps.db, selectionFor(filters, deps.businessTimeZone));
+): Promise<SelectionTotals> {
+  return totalsOfSelection(deps.db, selectionFor(filters, deps.businessTimeZone));
 }
 
 /**

@@ -76,6 +76,33 @@ for (const dialect of DIALECTS) {
       });
     });
 
+    it('counts what its receipt or its number alone finds (no receipt: not found by one), and once what its receipt and its reference both find', async () => {
+      await add('till', { reference: 'Goods', mpesa_receipt_number: 'TIL1A2B3C4', amount: 80 });
+      await add('pending', {
+        reference: 'Goods',
+        mpesa_receipt_number: null,
+        phone_number: '254733339876',
+        amount: 20,
+      });
+      await add('twice', {
+        reference: 'REC1A2B3C4',
+        mpesa_receipt_number: 'REC1A2B3C4',
+        amount: 5,
+      });
+      await add('by-reference', { reference: 'rec1a2b3c4 extra', amount: 7 });
+      expect((await totals('?q=til1a2b3c4')).body.data).toEqual({
+        count: 1,
+        paidCount: 1,
+        paid: 80,
+      });
+      expect((await totals('?q=9876')).body.data).toEqual({ count: 1, paidCount: 1, paid: 20 });
+      expect((await totals('?q=REC1A2B3C4')).body.data).toEqual({
+        count: 2,
+        paidCount: 2,
+        paid: 12,
+      });
+    });
+
     it('refuses filters it cannot read, in our shape', async () => {
       const answer = await totals('?status=paid');
       expect(answer.status).toBe(400);
