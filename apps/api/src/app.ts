@@ -15,7 +15,6 @@ import {
 import { CALLBACK_SECRET_LENGTH, type Config } from './config.ts';
 import { routeMethods } from './lib/route-methods.ts';
 import { callbackRoutes } from './callbacks/callback.routes.ts';
-import { queueTimeoutCallback } from './callbacks/kept-callback.ts';
 import { FEATURES, featureCallbacks, type FeatureContext } from './features/index.ts';
 import type { Stoppable } from './features/feature.ts';
 import { openApiRoutes, registerOpenApi } from './features/system/index.ts';
@@ -95,9 +94,7 @@ async function registerApi(app: FastifyInstance, deps: AppDeps, context: Feature
         secret: deps.callbackSecret,
         allowedIps: config.callbackAllowedIps,
         bodyLimit: config.limits.callbackBodyBytes,
-        // Each feature's kinds, and what callbacks/ handles itself: any Result API's word that its
-        // request timed out.
-        kinds: [...featureCallbacks(context), queueTimeoutCallback(database.db, now)],
+        kinds: featureCallbacks(context),
       });
       // /api/openapi.json and the page /api/docs.
       await api.register(openApiRoutes, { document: () => app.swagger() });

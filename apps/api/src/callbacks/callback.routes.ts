@@ -1,5 +1,5 @@
 /**
- * The callback routes, one per kind of callback (each feature's, features/index.ts), all alike: the body is taken
+ * The callback routes, one per kind of callback (features/index.ts), all alike: the body is taken
  * as text so that it is recorded exactly as it arrived, even when it is not valid JSON; the sender
  * and the path's secret are checked (callback-guard.ts); then the kind's handler keeps the raw body
  * first and applies it.

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { CallbackOutcome, Database } from '../db/schema.ts';
 import { transact } from '../db/transact.ts';
 import { sortableId } from '../lib/sortable-id.ts';
-import type { CallbackHandler, CallbackKindRoute } from './callback.routes.ts';
+import type { CallbackHandler } from './callback.routes.ts';
 import { resultRoute } from './callback-paths.ts';
 import { CALLBACK_ANSWERS, CALLBACK_ACCEPTED } from './callbacks.openapi.ts';
 
@@ -97,21 +97,19 @@ export function keptOnlyCallback(
 }
 
 /**
- * The one kind callbacks/ handles itself: any Result API's QueueTimeOutURL, which every feature
- * that calls a Result API gives Daraja (`callbackUrlFor('queue-timeout')`).
+ * The one kind callbacks/ handles itself, in a feature's shape (features/feature.ts): any Result
+ * API's QueueTimeOutURL, which every feature that calls a Result API gives Daraja
+ * (`callbackUrlFor('queue-timeout')`).
  */
-export const QUEUE_TIMEOUT = 'queue-timeout';
-export const QUEUE_TIMEOUT_ROUTE = resultRoute('/queue-timeout');
-
-export function queueTimeoutCallback(db: Kysely<Database>, now: () => Date): CallbackKindRoute {
-  return {
-    kind: QUEUE_TIMEOUT,
-    route: QUEUE_TIMEOUT_ROUTE,
-    handler: keptOnlyCallback(
-      db,
-      QUEUE_TIMEOUT,
-      now,
-      'M-PESA’s word that a Result API request timed out in its queue',
-    ),
-  };
-}
+export const QUEUE_TIMEOUT_CALLBACK = {
+  'queue-timeout': {
+    route: resultRoute('/queue-timeout'),
+    handler: ({ database, now }: { database: { db: Kysely<Database> }; now: () => Date }) =>
+      keptOnlyCallback(
+        database.db,
+        'queue-timeout',
+        now,
+        'M-PESA’s word that a Result API request timed out in its queue',
+      ),
+  },
+};

@@ -37,7 +37,9 @@ describe('the callbacks the features handle', () => {
   it('gives each kind a handler, and each handled kind a route', () => {
     const kinds = featureCallbacks(context).map(({ kind }) => kind);
     expect(new Set(kinds).size).toBe(kinds.length);
-    expect([...kinds, 'queue-timeout'].sort()).toEqual(Object.keys(CALLBACK_ROUTES).sort());
+    // The features' kinds, and the queue-timeout callbacks/ handles itself.
+    expect(kinds.sort()).toEqual(Object.keys(CALLBACK_ROUTES).sort());
+    expect(kinds).toContain('queue-timeout');
   });
 
   it('takes a new kind from the feature that names it, and no edit elsewhere', () => {

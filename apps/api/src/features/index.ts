@@ -14,7 +14,7 @@ import {
   type CallbackUrlFor,
 } from '../callbacks/callback-paths.ts';
 import type { CallbackKindRoute } from '../callbacks/callback.routes.ts';
-import { QUEUE_TIMEOUT, QUEUE_TIMEOUT_ROUTE } from '../callbacks/kept-callback.ts';
+import { QUEUE_TIMEOUT_CALLBACK } from '../callbacks/kept-callback.ts';
 import type { ApiFeature } from './feature.ts';
 import { c2b } from './c2b/index.ts';
 import { history } from './history/index.ts';
@@ -63,6 +63,9 @@ export const FEATURES = [
 
 type Feature = ApiFeature<FeatureContext, RoutesContext, string>;
 
+/** What callbacks/ handles itself, beside the features' kinds. */
+const CALLBACKS_OWN: Feature = { callbacks: QUEUE_TIMEOUT_CALLBACK };
+
 /** The kinds of callback the features handle, and callbacks/ own `queue-timeout`. */
 export type CallbackKind =
   | ((typeof FEATURES)[number] extends infer F
@@ -70,17 +73,17 @@ export type CallbackKind =
         ? keyof NonNullable<Kinds> & string
         : never
       : never)
-  | typeof QUEUE_TIMEOUT;
+  | keyof typeof QUEUE_TIMEOUT_CALLBACK;
 
 /**
- * Every kind's route, from a list of features: a kind two features name, a kind longer than its
- * column (16 characters) or two kinds on one route stop the app at start-up, instead of M-PESA's
- * callbacks reaching the wrong handler.
+ * Every kind's route, from a list of features and what callbacks/ handles itself: a kind named
+ * twice, a kind longer than its column (16 characters) or two kinds on one route stop the app at
+ * start-up, instead of M-PESA's callbacks reaching the wrong handler.
  */
 export function callbackRoutesOf(features: readonly Feature[]): Record<string, CallbackRoute> {
-  const routes: Record<string, CallbackRoute> = { [QUEUE_TIMEOUT]: QUEUE_TIMEOUT_ROUTE };
-  const taken = new Map([[callbackRoute(QUEUE_TIMEOUT_ROUTE), QUEUE_TIMEOUT]]);
-  for (const feature of features) {
+  const routes: Record<string, CallbackRoute> = {};
+  const taken = new Map<string, string>();
+  for (const feature of [...features, CALLBACKS_OWN]) {
     for (const [kind, { route }] of Object.entries(feature.callbacks ?? {})) {
       if (routes[kind]) throw new Error(`Two handlers for the ${kind} callback`);
       if (kind.length > 16) throw new Error(`The ${kind} callback’s kind is over 16 characters`);
@@ -99,9 +102,12 @@ export const CALLBACK_ROUTES = callbackRoutesOf(FEATURES) as Readonly<
   Record<CallbackKind, CallbackRoute>
 >;
 
-/** Each kind the features handle, with its route and its handler made from the app's context. */
+/**
+ * Each kind the features and callbacks/ handle, with its route and its handler made from the
+ * app's context.
+ */
 export function featureCallbacks(context: FeatureContext): CallbackKindRoute[] {
-  return (FEATURES as readonly Feature[]).flatMap((feature) =>
+  return [...(FEATURES as readonly Feature[]), CALLBACKS_OWN].flatMap((feature) =>
     Object.entries(feature.callbacks ?? {}).map(([kind, { route, handler }]) => ({
       kind,
       route,
