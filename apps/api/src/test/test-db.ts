@@ -64,10 +64,7 @@ export async function createTestDatabase(
   if (template?.postgres) return postgresCopy(TEST_DATABASE_URL, template.postgres);
   const schema = `test_${randomBytes(6).toString('hex')}`;
   const handle = createDb(TEST_DATABASE_URL, { schema, poolSize: 5 });
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA "${schema}"`);
-  await admin.end();
+  await onServer(TEST_DATABASE_URL, `CREATE SCHEMA "${schema}"`);
   await migrateTo(handle);
   return {
     ...handle,
@@ -75,12 +72,20 @@ export async function createTestDatabase(
     schema,
     async destroy() {
       await handle.db.destroy();
-      const cleanup = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await cleanup.connect();
-      await cleanup.query(`DROP SCHEMA "${schema}" CASCADE`);
-      await cleanup.end();
+      await onServer(TEST_DATABASE_URL!, `DROP SCHEMA "${schema}" CASCADE`);
     },
   };
+}
+
+/** One statement on the server, over a connection of its own (a schema made or dropped). */
+async function onServer(url: string, statement: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
 }
 
 /** This process's copies of the template that their tests are done with: used again, emptied. */
@@ -94,44 +99,40 @@ const spareCopies: string[] = [];
  * used again.
  */
 async function postgresCopy(url: string, template: PostgresTemplate): Promise<TestDatabase> {
-  let schema: string | undefined;
-  let handle: DbHandle | undefined;
-  for (let spare = spareCopies.pop(); spare !== undefined; spare = spareCopies.pop()) {
-    const reused = createDb(url, { schema: spare, poolSize: 5 });
-    if (await resetPostgresCopy(reused, spare, template)) {
-      [schema, handle] = [spare, reused];
-      break;
-    }
-    // Changed by its test, or held by a lock: left for the run's end to drop.
-    await reused.db.destroy();
-  }
-  if (schema === undefined || handle === undefined) {
-    schema = copyName(template);
-    handle = createDb(url, { schema, poolSize: 5 });
-    await copyPostgresTemplate(handle, schema, template);
-  }
-  const [kept, pool] = [schema, handle];
+  const { schema, handle } = (await reusedCopy(url, template)) ?? (await newCopy(url, template));
   let named = false;
   let destroyed = false;
   return {
-    ...pool,
+    ...handle,
     url,
     get schema() {
       named = true;
-      return kept;
+      return schema;
     },
     async destroy() {
-      await pool.db.destroy();
+      await handle.db.destroy();
       if (destroyed) return;
       destroyed = true;
-      if (!named) {
-        spareCopies.push(kept);
-        return;
-      }
-      const cleanup = new pg.Client({ connectionString: url });
-      await cleanup.connect();
-      await cleanup.query(`DROP SCHEMA "${kept}" CASCADE`);
-      await cleanup.end();
+      if (named) await onServer(url, `DROP SCHEMA "${schema}" CASCADE`);
+      else spareCopies.push(schema);
     },
   };
+}
+
+/** A spare copy of this process's, emptied; none when there is none it can use. */
+async function reusedCopy(url: string, template: PostgresTemplate) {
+  for (let spare = spareCopies.pop(); spare !== undefined; spare = spareCopies.pop()) {
+    const handle = createDb(url, { schema: spare, poolSize: 5 });
+    if (await resetPostgresCopy(handle, spare, template)) return { schema: spare, handle };
+    // Changed by its test, or held by a lock: left for the run's end to drop.
+    await handle.db.destroy();
+  }
+  return undefined;
+}
+
+async function newCopy(url: string, template: PostgresTemplate) {
+  const schema = copyName(template);
+  const handle = createDb(url, { schema, poolSize: 5 });
+  await copyPostgresTemplate(handle, schema, template);
+  return { schema, handle };
 }
