@@ -6,6 +6,7 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DIALECTS, createTestDatabase, type TestDatabase } from './test-db.ts';
+import { storedPayment } from './stored-payment.ts';
 
 /** The schema as its catalog describes it, with nothing that names the schema itself. */
 async function describeSchema(database: TestDatabase) {
@@ -115,6 +116,32 @@ if (DIALECTS.includes('postgres')) {
       await first.db
         .insertInto('rate_limits')
         .values({ key: 'k', window_index: 1, hits: 1 })
+        .execute();
+      // A refund references its payment (no cascade): the refund must be emptied first.
+      const at = '2026-11-29T08:00:00.000Z';
+      await first.db.insertInto('transactions').values(storedPayment('tx-1', at)).execute();
+      await first.db
+        .insertInto('refunds')
+        .values({
+          id: 'refund-1',
+          transaction_id: 'tx-1',
+          status: 'requested',
+          amount: 10,
+          reason: 'Returned goods',
+          requested_by: 'Amina',
+          requested_by_id: null,
+          originator_conversation_id: null,
+          conversation_id: null,
+          status_query_id: null,
+          result_code: null,
+          result_description: null,
+          reversal_receipt: null,
+          created_at: at,
+          updated_at: at,
+          next_check_at: null,
+          lease_until: null,
+          lease_owner: null,
+        })
         .execute();
       await first.destroy();
       const next = await createTestDatabase('postgres');

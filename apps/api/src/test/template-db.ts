@@ -14,7 +14,7 @@
  *   (`fingerprint`); the copies are named after the template and dropped with it.
  */
 import { randomBytes } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { createDb, migrateToLatest, type DbHandle } from '../db/create-db.ts';
 
@@ -175,9 +175,17 @@ async function copyScripts(
        WHERE c.relnamespace = $1::regnamespace AND c.relkind = 'r' ORDER BY c.oid`,
       [template],
     );
-    const { rows: constraints } = await admin.query<{ tbl: string; name: string; def: string }>(
-      `SELECT t.relname AS tbl, k.conname AS name, pg_get_constraintdef(k.oid) AS def
+    const { rows: constraints } = await admin.query<{
+      tbl: string;
+      name: string;
+      def: string;
+      /** The table a foreign key references. */
+      ref: string | null;
+    }>(
+      `SELECT t.relname AS tbl, k.conname AS name, pg_get_constraintdef(k.oid) AS def,
+         r.relname AS ref
        FROM pg_constraint k JOIN pg_class t ON t.oid = k.conrelid
+       LEFT JOIN pg_class r ON r.oid = k.confrelid
        WHERE k.connamespace = $1::regnamespace AND k.contype IN ('p', 'u', 'x', 'c', 'f')
        ORDER BY CASE k.contype WHEN 'f' THEN 1 ELSE 0 END, k.oid`,
       [template],
@@ -224,7 +232,7 @@ async function copyScripts(
     }
     const emptied = referencingFirst(
       tables.map(({ name }) => name),
-      constraints.filter(({ def }) => def.startsWith('FOREIGN KEY')),
+      constraints,
     ).map((name) => `DELETE FROM ${quote(name)}`);
     // A lock left by a killed process's connection fails the reset instead of holding it up.
     const resetScript = ["SET LOCAL lock_timeout = '2s'", ...emptied, ...refill].join(';\n');
@@ -234,15 +242,11 @@ async function copyScripts(
   }
 }
 
-/**
- * The tables in an order that empties them: each after every table whose foreign keys reference
- * it (a foreign key's definition names the table it references after REFERENCES).
- */
-function referencingFirst(tables: string[], foreignKeys: { tbl: string; def: string }[]): string[] {
+/** The tables in an order that empties them: each after every table whose foreign keys reference it. */
+function referencingFirst(tables: string[], constraints: { tbl: string; ref: string | null }[]) {
   const referencedBy = new Map(tables.map((table) => [table, new Set<string>()]));
-  for (const { tbl, def } of foreignKeys) {
-    const target = /REFERENCES\s+(?:"?[^".\s]+"?\.)?"?([^"(\s]+)"?/.exec(def)?.[1];
-    if (target && target !== tbl) referencedBy.get(target)?.add(tbl);
+  for (const { tbl, ref } of constraints) {
+    if (ref !== null && ref !== tbl) referencedBy.get(ref)?.add(tbl);
   }
   const order: string[] = [];
   const placed = new Set<string>();
@@ -268,9 +272,9 @@ export async function resetPostgresCopy(
   template: PostgresTemplate,
 ): Promise<boolean> {
   try {
-    const { rows } = await sql
-      .raw<{ fingerprint: string }>(FINGERPRINT.replaceAll('$1', `'${schema}'`))
-      .execute(handle.db);
+    const { rows } = await handle.db.executeQuery<{ fingerprint: string }>(
+      CompiledQuery.raw(FINGERPRINT, [schema]),
+    );
     if (rows[0]?.fingerprint !== template.fingerprint) return false;
     await sql.raw(template.resetScript).execute(handle.db);
     return true;
