@@ -1,8 +1,9 @@
 /// <reference lib="dom" />
 /** One Chromium for a test file: Debian's own, never a downloaded one. */
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromiumPath } from '../scripts/lib.ts';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_PATH = chromiumPath();
 
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({

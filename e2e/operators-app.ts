@@ -48,6 +48,9 @@ export async function startOperatorsApp(
     HISTORY_ACCESS: 'operators',
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
     STKPUSH_RATE_LIMIT: '100',
+    // scrypt at 2^10 instead of 2^15: a sign-in's hash takes about 3 ms instead of 94, and these
+    // tests sign in some 30 times and add operators by the command line (docs/performance.md).
+    PASSWORD_HASH_COST: '10',
     ...more,
   };
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'apps/api/src/server.ts')], {

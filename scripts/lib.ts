@@ -11,6 +11,17 @@ export const ROOT = path.resolve(import.meta.dirname, '..');
  * of the API loads some 500 modules, and the tests start hundreds of them. The cache is keyed by
  * each file's contents, so a changed file is compiled afresh. NODE_COMPILE_CACHE="" turns it off.
  */
+/**
+ * The Chromium the browser tests drive, Debian's own (never a downloaded one): CHROMIUM_PATH if
+ * set, else Debian's headless shell (package chromium-headless-shell, the build Playwright itself
+ * runs headless tests in, decision 008), else the full browser (package chromium).
+ */
+export function chromiumPath(): string {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  const shell = '/usr/bin/chromium-headless-shell';
+  return fs.existsSync(shell) ? shell : '/usr/bin/chromium';
+}
+
 export function useCompileCache(): void {
   process.env.NODE_COMPILE_CACHE ??= path.join(ROOT, 'node_modules/.cache/node-compile-cache');
 }

@@ -9,10 +9,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, run } from './lib.ts';
+import { ROOT, chromiumPath, run } from './lib.ts';
 
 const vitest = path.join(ROOT, 'node_modules/vitest/vitest.mjs');
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromium = chromiumPath();
 const extraArgs = process.argv.slice(2);
 const notes: string[] = [];
 let failed = false;
@@ -44,7 +44,7 @@ if (fs.existsSync(chromium)) {
   else notes.push(`Browser tests ran in ${chromium}.`);
 } else {
   notes.push(
-    `SKIPPED: the browser tests (no Chromium at ${chromium}; install it with "apt-get install -y chromium" or set CHROMIUM_PATH).`,
+    `SKIPPED: the browser tests (no Chromium at ${chromium}; install it with "apt-get install -y chromium-headless-shell" or set CHROMIUM_PATH).`,
   );
   if (process.env.REQUIRE_BROWSER_TESTS === '1') failed = true;
 }
