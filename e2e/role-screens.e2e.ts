@@ -1,8 +1,9 @@
 /**
  * HISTORY_ACCESS=operators: every role's screens, in English and Kiswahili at 360 and 1280 px,
- * as each role goes through them signed in: each passes axe and fits the width, the header says
- * who is signed in, and only the owner is shown the owner's screens. (A file of its own, beside
- * operators.e2e.ts, so that the two run side by side.)
+ * as each role goes through them signed in (once per role and language, the page resized for each
+ * width): each passes axe and fits the width, the header says who is signed in, and only the owner
+ * is shown the owner's screens. (A file of its own, beside operators.e2e.ts, so that the two run
+ * side by side.)
  *
  * This file starts an API of its own, with a paid payment and a timed-out one made as a payer
  * makes them.
@@ -60,40 +61,52 @@ const SCREENS_OF = {
   'Cate Cashier': ['/', '/transactions'],
   'Olive Owner': ['/', '/transactions', '/operators', '/keys', '/audit'],
 } as const;
-const FIRST_ROLE = Object.keys(SCREENS_OF)[0];
+const WIDTHS = [PHONE, DESKTOP] as const;
 
-for (const [language, viewport] of [
-  ['English', PHONE],
-  ['English', DESKTOP],
-  ['Kiswahili', PHONE],
-  ['Kiswahili', DESKTOP],
-] as const) {
+for (const language of ['English', 'Kiswahili'] as const) {
   const words = SIGN_IN[language];
-  describe(`every role’s screens in ${language} at ${viewport.width} px`, () => {
+  describe(`every role’s screens in ${language}`, () => {
+    it('the sign-in screen passes axe and fits the width, at 360 and 1280 px', async () => {
+      const { context, page, errors } = await pageKeepingErrors(browser, PHONE, words.locale);
+      for (const viewport of WIDTHS) {
+        await page.setViewportSize(viewport);
+        await page.goto(`${app.url}/sign-in`);
+        await page.getByRole('button', { name: words.button, exact: true }).waitFor();
+        expect(await axeViolations(page), `/sign-in at ${viewport.width} px`).toEqual([]);
+        expect(await fitsWidth(page), `/sign-in at ${viewport.width} px`).toBe(true);
+      }
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+
     for (const [name, screens] of Object.entries(SCREENS_OF)) {
-      it(`${name}: each screen passes axe and fits the width; the header says who is signed in`, async () => {
-        const { context, page, errors } = await pageKeepingErrors(browser, viewport, words.locale);
-        // The sign-in screen is the same for every role: checked once per language and width.
-        if (name === FIRST_ROLE) {
-          await page.goto(`${app.url}/sign-in`);
-          await page.getByRole('button', { name: words.button, exact: true }).waitFor();
-          expect(await axeViolations(page), 'the sign-in screen').toEqual([]);
-          expect(await fitsWidth(page), 'the sign-in screen').toBe(true);
+      // One sign-in for both widths: the page is resized, and each screen loaded afresh at its width.
+      describe(name, () => {
+        let session: Awaited<ReturnType<typeof pageKeepingErrors>>;
+        beforeAll(async () => {
+          session = await pageKeepingErrors(browser, PHONE, words.locale);
+          await signInAs(app, session.page, name, PASSWORD, words);
+        });
+        afterAll(() => session?.context.close());
+
+        for (const viewport of WIDTHS) {
+          it(`at ${viewport.width} px: each screen passes axe and fits the width; the header says who is signed in`, async () => {
+            const { page, errors } = session;
+            await page.setViewportSize(viewport);
+            for (const screen of [...screens, paidPath]) {
+              await page.goto(`${app.url}${screen}`);
+              await page.locator('main h2').first().waitFor();
+              await page.getByText(`${words.signedIn} ${name}`).waitFor();
+              // Whatever loads after the heading (the figures, the list) is in place before axe looks.
+              await networkQuiet(page);
+              expect(await axeViolations(page), `${name} on ${screen}`).toEqual([]);
+              expect(await fitsWidth(page), `${name} on ${screen}`).toBe(true);
+            }
+            const ownerNav = await page.getByRole('navigation', { name: words.ownerNav }).count();
+            expect(ownerNav).toBe(name === 'Olive Owner' ? 1 : 0);
+            expect(errors).toEqual([]);
+          });
         }
-        await signInAs(app, page, name, PASSWORD, words);
-        for (const screen of [...screens, paidPath]) {
-          await page.goto(`${app.url}${screen}`);
-          await page.locator('main h2').first().waitFor();
-          await page.getByText(`${words.signedIn} ${name}`).waitFor();
-          // Whatever loads after the heading (the figures, the list) is in place before axe looks.
-          await networkQuiet(page);
-          expect(await axeViolations(page), `${name} on ${screen}`).toEqual([]);
-          expect(await fitsWidth(page), `${name} on ${screen}`).toBe(true);
-        }
-        const ownerNav = await page.getByRole('navigation', { name: words.ownerNav }).count();
-        expect(ownerNav).toBe(name === 'Olive Owner' ? 1 : 0);
-        expect(errors).toEqual([]);
-        await context.close();
       });
     }
   });
