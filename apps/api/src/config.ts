@@ -15,7 +15,7 @@ import {
   reconcileSettings,
   warningsFor,
 } from './config/settings.ts';
-import { c2bSettings, refundSettings } from './config/money-settings.ts';
+import { c2bSettings, payoutSettings, refundSettings } from './config/money-settings.ts';
 import { webhookSettings } from './config/webhook-settings.ts';
 import { ConfigError, Problems, readSettings } from './config/problems.ts';
 
@@ -44,6 +44,7 @@ export function loadConfig(source: Record<string, string | undefined>) {
   const operators = operatorSettings(env, problems);
   const refunds = refundSettings(env, problems);
   const c2b = c2bSettings(env, problems);
+  const payouts = payoutSettings(env, problems, mpesa.shortcode);
   const webhooks = webhookSettings(env, problems);
   problems.throwIfAny();
 
@@ -88,6 +89,8 @@ export function loadConfig(source: Record<string, string | undefined>) {
     refunds,
     /** Till and paybill payments (C2B); undefined: none taken. */
     c2b,
+    /** Payouts by B2C and B2B: the shortcode they pay from, who approves, the shop's limits. */
+    payouts,
     /** Webhooks' delivery and the addresses they may go to (webhooks/, docs/webhooks.md). */
     webhooks,
   });

@@ -154,6 +154,9 @@ export const AUDIT_ACTIONS = [
   'webhook_secret_rotated',
   'webhook_resent',
   'webhook_test_sent',
+  'payout_proposed',
+  'payout_approved',
+  'payout_declined',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

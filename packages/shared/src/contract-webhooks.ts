@@ -5,10 +5,14 @@
  */
 import { z } from 'zod';
 import { transactionSchema } from './contract.ts';
+import { payoutSchema } from './contract-payouts.ts';
 
 const ok = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
 
-/** What an endpoint can ask to hear of: a payment's outcome, a refund, a till or paybill payment. */
+/**
+ * What an endpoint can ask to hear of: a payment's outcome, a refund, a till or paybill payment,
+ * a payout's outcome.
+ */
 export const WEBHOOK_EVENT_TYPES = [
   'payment.succeeded',
   'payment.failed',
@@ -18,6 +22,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'payment.flagged',
   'payment.refunded',
   'payment.received',
+  'payout.succeeded',
+  'payout.failed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -41,13 +47,13 @@ export const WEBHOOK_ENDPOINTS_MAX = 20;
 /**
  * The body POSTed to an endpoint, as Stripe's events are: a stable `id` (`evt_…`) to de-duplicate
  * on, the `type`, `created` in Unix seconds, and the payment as `GET /api/mpesa/transactions/:id`
- * shows it to the merchant.
+ * shows it to the merchant (a `payout.*` event: the payout as `GET /api/payouts/:id` shows it).
  */
 export const webhookEventBodySchema = /* @__PURE__ */ z.object({
   id: z.string(),
   type: z.string(),
   created: z.number().int(),
-  data: z.object({ payment: transactionSchema }),
+  data: z.union([z.object({ payment: transactionSchema }), z.object({ payout: payoutSchema })]),
 });
 export type WebhookEventBody = z.infer<typeof webhookEventBodySchema>;
 

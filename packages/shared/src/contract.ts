@@ -300,5 +300,9 @@ export const errorResponseSchema = z.object({
    * failed payment, and its page can be opened.
    */
   transactionId: z.string().optional(),
+  /** A batch file refused: each row's problems (row 1 is the first after the header). */
+  problems: z
+    .array(z.object({ row: z.number().int(), field: z.string(), message: z.string() }))
+    .optional(),
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;

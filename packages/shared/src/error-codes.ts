@@ -65,6 +65,15 @@ const ERROR_CODES = [
   'REFUND_AMOUNT_MISMATCH',
   'RECEIPT_CHECK_NOT_FOUND',
   'C2B_NOT_SET_UP',
+  // Payouts (issue 37): why one cannot be proposed, approved or declined.
+  'PAYOUT_NOT_FOUND',
+  'PAYOUT_BATCH_REFUSED',
+  'PAYOUT_DECIDED',
+  'PAYOUT_OWN_APPROVAL',
+  'PAYOUT_OVER_LIMIT',
+  'PAYOUT_DAILY_LIMIT',
+  'PAYOUTS_NOT_SET_UP',
+  'PAYOUT_NOT_CORRECTABLE',
   // M-PESA's refusals of a push, and its silence.
   'MPESA_INVALID_PHONE',
   'MPESA_INVALID_AMOUNT',

@@ -37,6 +37,8 @@ export const auditDetail = {
   roleChanged: (from: OperatorRole, to: OperatorRole) => `${from} → ${to}`,
   reviewed: (from: string, to: string, note: string) => `${from} → ${to}: ${note}`,
   refunded: (amount: number, reason: string) => `${amount} KES: ${reason}`,
+  /** payout_proposed, payout_approved, payout_declined: what, how much, and why. */
+  payout: (kind: string, amount: number, reason: string) => `${kind} of ${amount} KES: ${reason}`,
   key: (scope: ApiKeyScope) => `scope ${scope}`,
   /** A key revoked with its maker, removed (`role` null) or no longer an owner. */
   keyOfMaker: (scope: ApiKeyScope, maker: string, role: OperatorRole | null) =>

@@ -56,6 +56,10 @@ describe('callback paths', () => {
       'queue-timeout': '/api/mpesa/callback/s/queue-timeout',
       'c2b-validation': '/api/c2b/s/validation',
       'c2b-confirmation': '/api/c2b/s/confirmation',
+      'payout-b2c': '/api/mpesa/callback/s/payout-b2c',
+      'payout-b2b': '/api/mpesa/callback/s/payout-b2b',
+      'payout-status': '/api/mpesa/callback/s/payout-status',
+      balance: '/api/mpesa/callback/s/balance',
     });
     expect(() => callbackUrlFor('pull-transactions')).toThrow(
       'No callback route for the pull-transactions kind',

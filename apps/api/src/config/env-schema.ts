@@ -81,6 +81,20 @@ export const EnvSchema = z.object({
   REFUND_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   REFUND_CHECK_AFTER_S: seconds(60, 1),
   REFUND_GIVE_UP_S: seconds(3600, 1),
+  MPESA_B2C_SHORTCODE: shortcode('must be a 5 to 7 digit shortcode').optional(),
+  PAYOUT_APPROVAL: z
+    .string()
+    .trim()
+    .default('always')
+    .refine(
+      (value) => /^(always|off|[1-9][0-9]{0,8})$/.test(value),
+      'must be always, off, or an amount in whole shillings under which one owner’s word is enough',
+    ),
+  PAYOUT_MAX_AMOUNT: z.coerce.number().int().min(1).max(10_000_000).default(150_000),
+  PAYOUT_DAILY_LIMIT: z.coerce.number().int().min(1).max(1_000_000_000).default(1_000_000),
+  PAYOUT_CHECK_AFTER_S: seconds(60, 1),
+  PAYOUT_GIVE_UP_S: seconds(3600, 1),
+  BALANCE_INTERVAL_S: seconds(3600),
   MPESA_C2B_SHORTCODE: shortcode('must be a 5 to 7 digit till or paybill number').optional(),
   MPESA_C2B_VERSION: z.enum(['v1', 'v2']).default('v2'),
   MPESA_C2B_VALIDATION: z.enum(['off', 'amount', 'invoice']).default('off'),

@@ -99,3 +99,34 @@ export function c2bSettings(env: Env, problems: Problems) {
     maxAmount: env.C2B_MAX_AMOUNT,
   });
 }
+
+/**
+ * Payouts (features/payouts/): the shortcode B2C and B2B pay from (the STK shortcode unless it
+ * differs), who must approve (PAYOUT_APPROVAL: `always` a second owner; `off` one owner's word is
+ * enough; an amount: one owner's word is enough under it), the shop's limits, and the recovery's
+ * timings. They are made as the refunds' initiator (refundSettings): none, no payouts.
+ */
+export function payoutSettings(env: Env, problems: Problems, collectionShortcode: string) {
+  problems.require(
+    ['PAYOUT_GIVE_UP_S', 'PAYOUT_CHECK_AFTER_S'],
+    env.PAYOUT_GIVE_UP_S >= env.PAYOUT_CHECK_AFTER_S,
+    'PAYOUT_GIVE_UP_S must not be shorter than PAYOUT_CHECK_AFTER_S (a payout would be given up before M-PESA is first asked about it)',
+  );
+  problems.require(
+    ['PAYOUT_DAILY_LIMIT', 'PAYOUT_MAX_AMOUNT'],
+    env.PAYOUT_DAILY_LIMIT >= env.PAYOUT_MAX_AMOUNT,
+    'PAYOUT_DAILY_LIMIT must not be less than PAYOUT_MAX_AMOUNT (no payout could use the whole of its limit)',
+  );
+  const approval = env.PAYOUT_APPROVAL;
+  return Object.freeze({
+    shortcode: env.MPESA_B2C_SHORTCODE ?? collectionShortcode,
+    /** Under this amount (KES), one owner's word is enough: 0 never, Infinity always. */
+    oneOwnerUnder: approval === 'always' ? 0 : approval === 'off' ? Infinity : Number(approval),
+    maxAmount: env.PAYOUT_MAX_AMOUNT,
+    dailyLimit: env.PAYOUT_DAILY_LIMIT,
+    checkAfterS: env.PAYOUT_CHECK_AFTER_S,
+    giveUpS: env.PAYOUT_GIVE_UP_S,
+    /** How often the balance is read on its own (features/balance/); 0: only when asked. */
+    balanceIntervalS: env.BALANCE_INTERVAL_S,
+  });
+}

@@ -154,6 +154,43 @@ describe('copying an SQLite file’s data to another database', () => {
         gave_up_at: null,
       })
       .execute();
+    // Money out and the balance M-PESA held: the shop's too.
+    await source.db
+      .insertInto('payouts')
+      .values({
+        id: 'payout-1',
+        batch_id: null,
+        kind: 'SalaryPayment',
+        payee: '254708374149',
+        account: null,
+        amount: 1500,
+        reason: 'Wages',
+        status: 'succeeded',
+        proposed_by: 'Baraka',
+        proposed_by_id: 'op-2',
+        decided_by: 'Amina',
+        decided_by_id: 'op-1',
+        decided_at: at,
+        originator_conversation_id: 'payout-payout-1',
+        receipt: 'UF1E26WQJX',
+        receiver_name: '254708374149 - John Doe',
+        charge_cents: 2240,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    await source.db
+      .insertInto('balance_readings')
+      .values({
+        id: 'reading-1',
+        shortcode: '174379',
+        status: 'read',
+        asked_by: null,
+        asked_at: at,
+        accounts: '[]',
+        read_at: at,
+      })
+      .execute();
   });
   afterAll(async () => {
     await source.destroy();
@@ -183,6 +220,8 @@ describe('copying an SQLite file’s data to another database', () => {
           webhook_endpoints: 1,
           webhook_events: 1,
           webhook_deliveries: 1,
+          payouts: 1,
+          balance_readings: 1,
         });
         for (const table of TABLES) {
           const order =

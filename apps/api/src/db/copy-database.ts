@@ -20,6 +20,8 @@ export const TABLES = [
   'webhook_endpoints',
   'webhook_events',
   'webhook_deliveries',
+  'payouts',
+  'balance_readings',
 ] as const;
 type CopiedTable = (typeof TABLES)[number];
 

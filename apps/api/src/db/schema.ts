@@ -2,6 +2,7 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { EventKind, PaymentChannel, RefundStatus, TransactionStatus } from '@mpesa/shared';
 import type { OperatorRole } from '@mpesa/shared/contract-auth';
+import type { PayoutKind, PayoutStatus } from '@mpesa/shared/contract-payouts';
 import type {
   ApiKeyRevokedReason,
   ApiKeyScope,
@@ -85,6 +86,63 @@ export interface RefundTable {
   check_attempts: Generated<number>;
   lease_until: string | null;
   lease_owner: string | null;
+}
+
+/**
+ * A payout (features/payouts/): proposed, approved or declined by a second owner, sent once by B2C
+ * or B2B, with its outcome and the bookkeeping of asking transaction status when it is lost.
+ */
+export interface PayoutTable {
+  id: string;
+  batch_id: string | null;
+  kind: PayoutKind;
+  /** The phone (2547…) or the shortcode; masked in place past PHONE_RETENTION_DAYS. */
+  payee: string;
+  account: string | null;
+  amount: number;
+  reason: string;
+  status: PayoutStatus;
+  proposed_by: string;
+  proposed_by_id: string;
+  decided_by: string | null;
+  decided_by_id: string | null;
+  decided_at: string | null;
+  corrects_id: string | null;
+  originator_conversation_id: string | null;
+  conversation_id: string | null;
+  status_query_id: string | null;
+  result_code: string | null;
+  result_description: string | null;
+  receipt: string | null;
+  receiver_name: string | null;
+  charge_cents: number | null;
+  created_at: string;
+  updated_at: string;
+  next_check_at: string | null;
+  check_attempts: Generated<number>;
+  lease_until: string | null;
+  lease_owner: string | null;
+  payee_masked_at: string | null;
+}
+
+/** An Account Balance asked for (features/balance/), and what M-PESA said. */
+export interface BalanceReadingTable {
+  id: string;
+  shortcode: string;
+  /** asked: its Result awaited; read: the accounts came; failed: M-PESA said why not. */
+  status: 'asked' | 'read' | 'failed';
+  /** Who asked (an operator's name); null: the schedule. */
+  asked_by: string | null;
+  asked_at: string;
+  originator_conversation_id: string | null;
+  conversation_id: string | null;
+  result_code: string | null;
+  result_description: string | null;
+  /** The accounts as JSON: `[{name, currency, available, uncleared, reserved, other}]`, in cents. */
+  accounts: string | null;
+  /** M-PESA's BOCompletedTime, as an ISO time. */
+  completed_at: string | null;
+  read_at: string | null;
 }
 
 /** A receipt the merchant typed, and the transaction status query asked about it. */
@@ -281,6 +339,8 @@ export interface Database {
   api_keys: ApiKeyTable;
   password_links: PasswordLinkTable;
   refunds: RefundTable;
+  payouts: PayoutTable;
+  balance_readings: BalanceReadingTable;
   receipt_checks: ReceiptCheckTable;
   webhook_endpoints: WebhookEndpointTable;
   webhook_events: WebhookEventTable;
@@ -293,6 +353,8 @@ export type TransactionPatch = Updateable<TransactionTable>;
 export type NewCallbackRow = Insertable<CallbackTable>;
 export type NewTransactionEventRow = Insertable<TransactionEventTable>;
 export type RefundRow = Selectable<RefundTable>;
+export type PayoutRow = Selectable<PayoutTable>;
+export type BalanceReadingRow = Selectable<BalanceReadingTable>;
 export type ReceiptCheckRow = Selectable<ReceiptCheckTable>;
 export type OperatorRow = Selectable<OperatorTable>;
 export type OperatorSessionRow = Selectable<OperatorSessionTable>;

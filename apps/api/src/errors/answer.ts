@@ -52,6 +52,9 @@ export function answerError(thrown: FastifyError, request: FastifyRequest, reply
   if (error instanceof AppError) {
     if (error.retryAfterS !== undefined) reply.header('Retry-After', String(error.retryAfterS));
     if (error.allow !== undefined) reply.header('Allow', error.allow.join(', '));
+    if (error.problems !== undefined) {
+      return reply.code(statusCode).send({ ...body, problems: error.problems });
+    }
     if (error.transactionId !== undefined) {
       return reply.code(statusCode).send({ ...body, transactionId: error.transactionId });
     }

@@ -14,6 +14,8 @@ export interface AppErrorOptions {
   allow?: readonly string[];
   /** The input the refused value was in (a body's field, a query parameter). */
   field?: string;
+  /** A batch file refused: each row's problems. */
+  problems?: readonly { row: number; field: string; message: string }[];
 }
 
 /** What an error answers: its status, and the body's code, sentence and field. */
@@ -32,6 +34,7 @@ export class AppError extends Error implements Answer {
   readonly transactionId: string | undefined;
   readonly allow: readonly string[] | undefined;
   readonly field: string | undefined;
+  readonly problems: AppErrorOptions['problems'];
 
   constructor(statusCode: number, code: ErrorCode, message: string, options: AppErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -41,5 +44,6 @@ export class AppError extends Error implements Answer {
     this.transactionId = options.transactionId;
     this.allow = options.allow;
     this.field = options.field;
+    this.problems = options.problems;
   }
 }

@@ -16,10 +16,12 @@ import {
 import type { CallbackKindRoute } from '../callbacks/callback.routes.ts';
 import { QUEUE_TIMEOUT_CALLBACK } from '../callbacks/kept-callback.ts';
 import type { ApiFeature } from './feature.ts';
+import { balance } from './balance/index.ts';
 import { c2b } from './c2b/index.ts';
 import { history } from './history/index.ts';
 import type { HistoryGuards } from './operators/index.ts';
 import { payments, type PaymentDeps } from './payments/index.ts';
+import { payouts } from './payouts/index.ts';
 import { privacy } from './privacy/index.ts';
 import { reconciliation } from './reconciliation/index.ts';
 import { refunds, type RefundDeps } from './refunds/index.ts';
@@ -57,6 +59,8 @@ export const FEATURES = [
   review,
   webhooks,
   refunds,
+  payouts,
+  balance,
   privacy,
   system,
 ] as const satisfies readonly ApiFeature<FeatureContext, RoutesContext, string>[];

@@ -6,6 +6,8 @@
  * numbers on both dialects. Changing a number here needs a migration that changes the column.
  */
 
+import { PAYOUT_REASON_MAX_LENGTH } from '@mpesa/shared/contract-payouts';
+
 /** The longest value accepted from outside, by kind. */
 export const MAX_LENGTH = {
   /** Daraja's MerchantRequestID and CheckoutRequestID ("ws_CO_…" is about 40 characters). */
@@ -146,6 +148,43 @@ export const COLUMN_LENGTHS: Record<string, number> = {
   'refunds.next_check_at': 32,
   'refunds.lease_until': 32,
   'refunds.lease_owner': MAX_LENGTH.ownId,
+  'payouts.id': MAX_LENGTH.ownId,
+  'payouts.batch_id': MAX_LENGTH.ownId,
+  'payouts.kind': 32,
+  'payouts.payee': 16,
+  'payouts.account': 16,
+  'payouts.reason': PAYOUT_REASON_MAX_LENGTH,
+  'payouts.status': 16,
+  'payouts.proposed_by': MAX_LENGTH.operatorName,
+  'payouts.proposed_by_id': MAX_LENGTH.ownId,
+  'payouts.decided_by': MAX_LENGTH.operatorName,
+  'payouts.decided_by_id': MAX_LENGTH.ownId,
+  'payouts.decided_at': 32,
+  'payouts.corrects_id': MAX_LENGTH.ownId,
+  'payouts.originator_conversation_id': MAX_LENGTH.conversationId,
+  'payouts.conversation_id': MAX_LENGTH.conversationId,
+  'payouts.status_query_id': MAX_LENGTH.conversationId,
+  'payouts.result_code': MAX_LENGTH.resultCode,
+  'payouts.result_description': MAX_LENGTH.resultDescription,
+  'payouts.receipt': MAX_LENGTH.receiptNumber,
+  'payouts.receiver_name': MAX_LENGTH.payerName,
+  'payouts.created_at': 32,
+  'payouts.updated_at': 32,
+  'payouts.next_check_at': 32,
+  'payouts.lease_until': 32,
+  'payouts.lease_owner': MAX_LENGTH.ownId,
+  'payouts.payee_masked_at': 32,
+  'balance_readings.id': MAX_LENGTH.ownId,
+  'balance_readings.shortcode': 16,
+  'balance_readings.status': 16,
+  'balance_readings.asked_by': MAX_LENGTH.operatorName,
+  'balance_readings.asked_at': 32,
+  'balance_readings.originator_conversation_id': MAX_LENGTH.conversationId,
+  'balance_readings.conversation_id': MAX_LENGTH.conversationId,
+  'balance_readings.result_code': MAX_LENGTH.resultCode,
+  'balance_readings.result_description': MAX_LENGTH.resultDescription,
+  'balance_readings.completed_at': 32,
+  'balance_readings.read_at': 32,
   'receipt_checks.id': MAX_LENGTH.ownId,
   'receipt_checks.receipt': MAX_LENGTH.receiptNumber,
   'receipt_checks.status': 16,

@@ -54,6 +54,7 @@ export function refusal(summary: string, error: AppError): DocumentedError {
       message: error.message,
       ...(error.field === undefined ? {} : { field: error.field }),
       ...(error.transactionId === undefined ? {} : { transactionId: error.transactionId }),
+      ...(error.problems === undefined ? {} : { problems: [...error.problems] }),
     },
     retryAfter: error.retryAfterS !== undefined,
   };

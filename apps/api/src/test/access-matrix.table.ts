@@ -83,7 +83,80 @@ const aPaidReceipt = async (database: TestDatabase) => {
   return '/api/mpesa/receipt-checks';
 };
 
+/** A payout of its own for each decision, proposed by someone who is not an operator here. */
+const aProposedPayout = async (database: TestDatabase, decision: 'approve' | 'decline') => {
+  const id = `payout-${made++}`;
+  const at = '2026-11-25T08:00:00.000Z';
+  await database.db
+    .insertInto('payouts')
+    .values({
+      id,
+      batch_id: null,
+      kind: 'SalaryPayment',
+      payee: '254708374149',
+      account: null,
+      amount: 100,
+      reason: 'Wages',
+      status: 'proposed',
+      proposed_by: 'Someone else',
+      proposed_by_id: 'someone-else',
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return `/api/payouts/${id}/${decision}`;
+};
+
 export const ROUTES: RouteCase[] = [
+  {
+    name: 'the payouts',
+    method: 'GET',
+    url: () => '/api/payouts',
+    access: { role: 'viewer' },
+    csrf: false,
+    ok: 200,
+  },
+  {
+    name: 'the balance',
+    method: 'GET',
+    url: () => '/api/balance',
+    access: { role: 'viewer' },
+    csrf: false,
+    ok: 200,
+  },
+  {
+    name: 'asking for the balance',
+    method: 'POST',
+    url: () => '/api/balance/read',
+    access: { role: 'cashier' },
+    csrf: true,
+    ok: 202,
+  },
+  {
+    name: 'proposing a payout',
+    method: 'POST',
+    url: () => '/api/payouts',
+    payload: () => ({ to: '0708374149', amount: 100, reason: 'Wages' }),
+    access: { role: 'cashier' },
+    csrf: true,
+    ok: 201,
+  },
+  {
+    name: 'approving a payout',
+    method: 'POST',
+    url: (database) => aProposedPayout(database, 'approve'),
+    access: { role: 'owner' },
+    csrf: true,
+    ok: 200,
+  },
+  {
+    name: 'declining a payout',
+    method: 'POST',
+    url: (database) => aProposedPayout(database, 'decline'),
+    access: { role: 'owner' },
+    csrf: true,
+    ok: 200,
+  },
   {
     name: 'the history',
     method: 'GET',

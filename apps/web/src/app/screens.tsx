@@ -14,17 +14,23 @@ import { paths } from '../lib/paths';
 import { OperatorBar as Bar } from '../features/auth/components/operator-bar';
 import { withQueries } from '../lib/queries';
 
+const payoutsScreen = lazyScreen(() =>
+  import('../features/payouts/components/payouts-screen').then((m) => m.PayoutsScreen),
+);
+
 const ownerScreens = lazyScreen(() =>
   import('../features/admin/owner-screens').then((m) => m.OwnerScreens),
 );
 /** For the tests, which render every screen at once. */
-export const preloadOwnerScreens = ownerScreens.preload;
+export const preloadOwnerScreens = () =>
+  Promise.all([ownerScreens.preload(), payoutsScreen.preload()]);
 
 export const OperatorBar = withQueries(Bar);
 
 export const OtherScreens = withQueries(function OtherScreens() {
   return useRoutes([
     { path: paths.signIn, element: <SignInForm /> },
+    { path: paths.payouts, element: <payoutsScreen.Component /> },
     ...Object.values(ownerPaths).map((path) => ({ path, element: <ownerScreens.Component /> })),
     { path: '*', element: <NotFound /> },
   ]);

@@ -56,6 +56,19 @@ export const sw: RefusalWords = {
     REFUND_AMOUNT_MISMATCH: () =>
       'Kiasi hakilingani na malipo: malipo yote ndiyo yanarudishwa. Pakia upya kisha ujaribu tena.',
     RECEIPT_CHECK_NOT_FOUND: () => 'Ukaguzi huu wa risiti haukupatikana.',
+    PAYOUT_NOT_FOUND: () => 'Malipo haya kwa mpokeaji hayakupatikana.',
+    PAYOUT_BATCH_REFUSED: () =>
+      'Faili halikupokelewa: kuna safu zenye makosa (zimeorodheshwa hapa chini). Hakuna kilichopendekezwa.',
+    PAYOUT_DECIDED: () =>
+      'Malipo haya hayasubiri idhini tena: yamekwisha idhinishwa au kukataliwa. Hakuna kilichobadilishwa.',
+    PAYOUT_OWN_APPROVAL: () =>
+      'Hakuna anayeidhinisha malipo aliyopendekeza mwenyewe: mmiliki mwingine ayaidhinishe.',
+    PAYOUT_OVER_LIMIT: () => 'Kiasi kinazidi kikomo cha duka kwa malipo moja.',
+    PAYOUT_DAILY_LIMIT: () => 'Malipo ya leo yangezidi kikomo cha duka kwa siku.',
+    PAYOUTS_NOT_SET_UP: () =>
+      'Malipo kwa wapokeaji hayajawekwa kwenye seva hii: mmiliki aweke MPESA_INITIATOR_NAME.',
+    PAYOUT_NOT_CORRECTABLE: () =>
+      'Malipo ambayo M-PESA haikulipa tu ndiyo yanaweza kusahihishwa, na mara moja tu.',
     C2B_NOT_SET_UP: () =>
       'Seva hii haipokei malipo ya till au paybill (MPESA_C2B_SHORTCODE haijawekwa).',
     REVIEW_REFUSED: () =>

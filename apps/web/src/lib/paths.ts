@@ -3,5 +3,6 @@ export const paths = {
   home: '/',
   transactions: '/transactions',
   signIn: '/sign-in',
+  payouts: '/payouts',
   transaction: (id: string) => `/transactions/${encodeURIComponent(id)}`,
 } as const;

@@ -5,6 +5,7 @@
  */
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { TransactionStatus } from '@mpesa/shared';
+import type { PayoutStatus } from '@mpesa/shared/contract-payouts';
 import type { DialectName } from '../../db/create-db.ts';
 import type { Database, TransactionRow } from '../../db/schema.ts';
 import { MAX_LENGTH } from '../../lib/stored-lengths.ts';
@@ -258,5 +259,37 @@ export async function saveMaskedCallback(
       phone_masked_at: at,
     })
     .where('id', '=', masked.id)
+    .execute();
+}
+
+/** Settled payouts created before `cutoff` whose payee is not masked yet, oldest first. */
+export function nextUnmaskedPayouts(
+  db: Trx | Kysely<Database>,
+  cutoff: string,
+  settled: readonly PayoutStatus[],
+  limit: number,
+) {
+  return db
+    .selectFrom('payouts')
+    .select(['id', 'payee', 'receiver_name'])
+    .where('payee_masked_at', 'is', null)
+    .where('status', 'in', settled)
+    .where('created_at', '<', cutoff)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Saves a payout's masked payee, unless another instance masked it first. */
+export async function saveMaskedPayout(
+  db: Trx | Kysely<Database>,
+  id: string,
+  masked: { payee: string; receiver_name: string | null; payee_masked_at: string },
+): Promise<void> {
+  await db
+    .updateTable('payouts')
+    .set(masked)
+    .where('id', '=', id)
+    .where('payee_masked_at', 'is', null)
     .execute();
 }

@@ -26,6 +26,8 @@ import {
   maskPayment,
   nextUnclaimedCallbacks,
   nextUnmasked,
+  nextUnmaskedPayouts,
+  saveMaskedPayout,
   saveMaskedCallback,
   type Mask,
 } from './phone-retention.repository.ts';
@@ -121,16 +123,42 @@ export async function maskUnclaimedBatch(deps: RetentionDeps): Promise<number> {
   });
 }
 
+/** The payouts whose outcome is settled: nothing more is sent or asked about them. */
+const SETTLED_PAYOUTS = ['succeeded', 'failed', 'declined'] as const;
+
+/**
+ * Masks the next batch of due payouts, as payments are masked: the payee's number, and the
+ * receiver's public name M-PESA gave with it (`254705912645 - NICHOLAS JOHN SONGOK`), keeping the
+ * amount, the receipt and the outcome. A till or a paybill names a business, with no number to
+ * hide. Their Result bodies are masked with the callbacks no payment claimed. Returns how many.
+ */
+export async function maskPayeesBatch(deps: RetentionDeps): Promise<number> {
+  const now = deps.now();
+  const cutoff = new Date(now.getTime() - deps.days * DAY_MS).toISOString();
+  return transact(deps.db, async (trx) => {
+    const due = await nextUnmaskedPayouts(trx, cutoff, SETTLED_PAYOUTS, RETENTION_BATCH);
+    for (const payout of due) {
+      const phone = /^254[0-9]{9}$/.test(payout.payee);
+      await saveMaskedPayout(trx, payout.id, {
+        payee: phone ? retainedPhone(payout.payee) : payout.payee,
+        receiver_name: payout.receiver_name === null ? null : maskNumbersIn(payout.receiver_name),
+        payee_masked_at: now.toISOString(),
+      });
+    }
+    return due.length;
+  });
+}
+
 /**
  * One round: every due payment, a batch at a time, then the callbacks no payment claimed, then
- * the locks left behind. Returns how many payments and callbacks were masked.
+ * the payouts' payees (payee-retention.ts), then the locks left behind. Returns how many payments and callbacks were masked.
  */
 export async function maskDuePhones(
   deps: RetentionDeps,
   keepGoing: () => boolean = () => true,
 ): Promise<number> {
   let masked = 0;
-  for (const batch of [maskDueBatch, maskUnclaimedBatch]) {
+  for (const batch of [maskDueBatch, maskUnclaimedBatch, maskPayeesBatch]) {
     for (;;) {
       const count = await batch(deps);
       masked += count;

@@ -7,6 +7,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Transaction as Payment } from '@mpesa/shared/contract';
+import type { Payout } from '@mpesa/shared/contract-payouts';
 import {
   WEBHOOK_TEST_EVENT,
   type WebhookEventBody,
@@ -20,14 +21,25 @@ import * as repo from './webhooks.repository.ts';
 
 export const EVENT_ID_PREFIX = 'evt_';
 
-export interface WebhookEventInput {
+export type WebhookEventInput = {
   type: WebhookEventType;
-  /** The payment the event is about. */
-  transactionId: string;
-  /** The payment as the merchant's API shows it (toTransactionDto). */
-  data: { payment: Payment };
   at: Date;
-}
+} & (
+  | {
+      /** The payment the event is about. */
+      transactionId: string;
+      /** The payment as the merchant's API shows it (toTransactionDto). */
+      data: { payment: Payment };
+    }
+  | {
+      /** A payout's event is about no payment. */
+      transactionId: null;
+      /** The payout as the shop's people see it (features/payouts/). */
+      data: { payout: Payout };
+    }
+);
+
+type EventData = WebhookEventBody['data'];
 
 /** The event types an endpoint wants (its `events` column, a JSON array). */
 export function endpointEvents(row: Pick<WebhookEndpointRow, 'events'>): WebhookEventType[] {
@@ -37,7 +49,7 @@ export function endpointEvents(row: Pick<WebhookEndpointRow, 'events'>): Webhook
 /** Writes an event and its deliveries to `endpoints`; returns the event's id. */
 async function writeEvent(
   trx: Kysely<Database>,
-  event: { type: WebhookSentType; transactionId: string | null; payment: Payment; at: Date },
+  event: { type: WebhookSentType; transactionId: string | null; data: EventData; at: Date },
   endpoints: readonly WebhookEndpointRow[],
 ): Promise<string> {
   const id = EVENT_ID_PREFIX + sortableId();
@@ -46,7 +58,7 @@ async function writeEvent(
     id,
     type: event.type,
     created: Math.floor(event.at.getTime() / 1000),
-    data: { payment: event.payment },
+    data: event.data,
   };
   await repo.insertEvent(trx, {
     id,
@@ -87,7 +99,7 @@ export async function enqueueWebhookEvent(
     {
       type: input.type,
       transactionId: input.transactionId,
-      payment: input.data.payment,
+      data: input.data,
       at: input.at,
     },
     endpoints,
@@ -125,7 +137,7 @@ export function enqueueTestEvent(
 ): Promise<string> {
   return writeEvent(
     trx,
-    { type: WEBHOOK_TEST_EVENT, transactionId: null, payment: samplePayment(at), at },
+    { type: WEBHOOK_TEST_EVENT, transactionId: null, data: { payment: samplePayment(at) }, at },
     [endpoint],
   );
 }

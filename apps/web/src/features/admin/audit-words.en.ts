@@ -33,6 +33,9 @@ export const en = {
     webhook_secret_rotated: 'Made a new webhook secret',
     webhook_resent: 'Resent webhooks',
     webhook_test_sent: 'Sent a test webhook',
+    payout_proposed: 'Proposed a payout',
+    payout_approved: 'Approved a payout',
+    payout_declined: 'Declined a payout',
   } satisfies Record<AuditAction, string> as Record<AuditAction, string>,
 
   /** Who did it, as an owner would say it (`null`: the line does not name them). */

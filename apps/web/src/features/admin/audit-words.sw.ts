@@ -34,6 +34,9 @@ export const sw: AuditWords = {
     webhook_secret_rotated: 'Alitengeneza siri mpya ya webhook',
     webhook_resent: 'Alituma webhooks tena',
     webhook_test_sent: 'Alituma webhook ya majaribio',
+    payout_proposed: 'Alipendekeza malipo kwa mpokeaji',
+    payout_approved: 'Aliidhinisha malipo kwa mpokeaji',
+    payout_declined: 'Alikataa malipo kwa mpokeaji',
   },
 
   actor: {

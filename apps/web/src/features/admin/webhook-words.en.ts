@@ -22,6 +22,8 @@ export const en = {
     'payment.flagged': 'A payment needs a review',
     'payment.refunded': 'A payment was refunded',
     'payment.received': 'A till or paybill payment arrived',
+    'payout.succeeded': 'A payout was paid',
+    'payout.failed': 'A payout failed',
     'webhook.test': 'Test event',
   } satisfies EventNames as EventNames,
 

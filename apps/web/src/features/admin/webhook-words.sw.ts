@@ -15,6 +15,8 @@ export const sw: WebhookWords = {
     'payment.flagged': 'Malipo yanahitaji ukaguzi',
     'payment.refunded': 'Pesa za malipo zimerudishwa',
     'payment.received': 'Malipo ya till au paybill yamefika',
+    'payout.succeeded': 'Malipo kwa mpokeaji yamelipwa',
+    'payout.failed': 'Malipo kwa mpokeaji yameshindwa',
     'webhook.test': 'Tukio la majaribio',
   },
 

@@ -16,6 +16,8 @@ export const en = {
   signInFailed: 'Signing in failed. Please try again.',
   /** The header: the role as the API names it, in English. */
   signedInAs: (name: string, role: OperatorRole) => `Signed in as ${name} (${role})`,
+  moneyNavigation: 'Money out',
+  payouts: 'Payouts',
   ownerNavigation: 'Owner',
   operators: 'Operators',
   apiKeys: 'API keys',

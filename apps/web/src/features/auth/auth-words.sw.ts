@@ -19,6 +19,8 @@ export const sw: AuthWords = {
   unreachable: `Seva haikuweza kufikiwa. ${CHECK_CONNECTION}`,
   signInFailed: 'Kuingia kumeshindwa. Tafadhali jaribu tena.',
   signedInAs: (name, role) => `Umeingia kama ${name} (${ROLE[role] ?? role})`,
+  moneyNavigation: 'Pesa zinazotoka',
+  payouts: 'Malipo kwa wapokeaji',
   ownerNavigation: 'Mmiliki',
   operators: 'Wahudumu',
   apiKeys: 'Funguo za API',

@@ -36,6 +36,10 @@ const SUBJECT_OF: Record<AuditAction, AuditSubjectKind | null> = {
   webhook_secret_rotated: 'webhook_endpoint',
   webhook_resent: 'webhook_endpoint',
   webhook_test_sent: 'webhook_endpoint',
+  // A payout is found on the Payouts screen by its id (the line's detail says what it was).
+  payout_proposed: null,
+  payout_approved: null,
+  payout_declined: null,
 };
 
 const subjectKindOf = (action: string): AuditSubjectKind | null =>

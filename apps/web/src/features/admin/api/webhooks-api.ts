@@ -18,7 +18,7 @@ export type { WebhookDelivery, WebhookEndpoint, WebhookEventType };
 /** An endpoint as changed, and its new secret when one was made (shown this once). */
 export type EndpointAnswer = WebhookEndpointResponse['data'];
 
-/** Ordered as the owner reads them: a prompt's outcomes, then refunds and till payments. */
+/** Ordered as the owner reads them: a prompt's outcomes, then refunds, till payments, payouts. */
 export const WEBHOOK_EVENTS: readonly WebhookEventType[] = [
   'payment.succeeded',
   'payment.failed',
@@ -28,6 +28,8 @@ export const WEBHOOK_EVENTS: readonly WebhookEventType[] = [
   'payment.flagged',
   'payment.refunded',
   'payment.received',
+  'payout.succeeded',
+  'payout.failed',
 ];
 
 /** A page of deliveries: small enough to read at 360 px, "Show older" for the rest. */

@@ -143,6 +143,8 @@ const ENTRIES: AuditEntry[] = [
         'payment.unknown',
         'payment.flagged',
         'payment.refunded',
+        'payout.succeeded',
+        'payout.failed',
       ],
       enabled: false,
     },
@@ -252,7 +254,7 @@ describe('the audit trail, read by a shop owner', () => {
     const later = entry('e-later', {
       actorKind: 'scheduler',
       actor: 'Night run',
-      action: 'payout_approved',
+      action: 'stock_counted',
       target: 'po_1',
       detail: 'KES 5,000',
       address: null,
@@ -266,7 +268,7 @@ describe('the audit trail, read by a shop owner', () => {
     const [, row] = await screen.findAllByRole('row');
     // Named as stored, not as someone signing in.
     expect(within(row!).getByText('Night run', { exact: true })).toBeInTheDocument();
-    expect(within(row!).getByText('payout_approved', { exact: true })).toBeInTheDocument();
+    expect(within(row!).getByText('stock_counted', { exact: true })).toBeInTheDocument();
     expect(row).toHaveTextContent('KES 5,000');
   });
 

@@ -78,6 +78,9 @@ export function OperatorBar() {
           </button>
         </p>
       )}
+      <nav aria-label={words.moneyNavigation}>
+        <NavLink to={paths.payouts}>{words.payouts}</NavLink>
+      </nav>
       {operator.role === 'owner' && (
         <nav aria-label={words.ownerNavigation}>
           <NavLink to={ownerPaths.operators}>{words.operators}</NavLink>

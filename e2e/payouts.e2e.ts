@@ -1,0 +1,197 @@
+/**
+ * Money out, end to end (docs/product.md §13): a cashier proposes a batch of three from a CSV
+ * file, a second owner approves it, the virtual phone's wallets receive each, and the shortcode's
+ * accounts move by the payouts plus their charges, to the cent; a payout whose acknowledgement is
+ * lost (a fault rule) is recovered by transaction status and paid once. In English and in
+ * Kiswahili, at 360 and 1280 px, axe-clean.
+ *
+ * This file starts an API of its own (HISTORY_ACCESS=operators), whose payout recovery runs every
+ * 200 ms and asks about a payout 1 s after it was approved.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { fitsWidth, launchBrowser } from './browser.ts';
+import { DESKTOP, PHONE, axeViolations } from './page-checks.ts';
+import {
+  PASSWORD,
+  SIGN_IN,
+  pageKeepingErrors,
+  signInAs,
+  startWithOperators,
+  type OperatorsApp,
+} from './operators-app.ts';
+import { stack } from './stack.ts';
+import { callbacksNow, polledIn } from './time.ts';
+
+const { simulatorUrl } = stack();
+const SHORTCODE = '174379';
+
+let browser: Browser;
+let app: OperatorsApp;
+
+interface Ledger {
+  shortcodes: { shortcode: string; accounts: Record<string, string> }[];
+  wallets: { msisdn: string; balance: string }[];
+  transactions?: { kind: string; originatorConversationId?: string }[];
+}
+
+async function ledger(): Promise<Ledger> {
+  return (await fetch(`${simulatorUrl}/_sim/ledger`)).json() as Promise<Ledger>;
+}
+const cents = (text: string | undefined) => Math.round(Number(text) * 100);
+/** A new wallet holds KES 250,000.00 from its first use (docs/daraja/ledger.md). */
+const NEW_WALLET = '250000.00';
+const walletOf = (book: Ledger, msisdn: string) =>
+  cents(book.wallets.find((wallet) => wallet.msisdn === msisdn)?.balance ?? NEW_WALLET);
+const accountsOf = (book: Ledger) =>
+  Object.values(book.shortcodes.find((known) => known.shortcode === SHORTCODE)?.accounts ?? {})
+    .map(cents)
+    .reduce((sum, each) => sum + each, 0);
+
+beforeAll(async () => {
+  app = await startWithOperators(
+    simulatorUrl,
+    [
+      ['Rita Owner', 'owner'],
+      ['Olga Owner', 'owner'],
+      ['Carl Cashier', 'cashier'],
+    ],
+    { PAYOUT_CHECK_AFTER_S: '1', RECONCILE_INTERVAL_MS: '200', BALANCE_INTERVAL_S: '0' },
+  );
+  browser = await launchBrowser();
+}, 90_000);
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+async function openPage(viewport: { width: number; height: number }, locale?: string) {
+  const opened = await pageKeepingErrors(browser, viewport, locale);
+  await opened.page.clock.install();
+  return opened;
+}
+
+let numbers = 0;
+/** A phone of this run's own, so that its wallet moves by this test's payouts only. */
+const aPhone = () => `07${String(Date.now() + numbers++).slice(-8)}`;
+const full = (local: string) => `254${local.slice(1)}`;
+
+/** The payout card for `amount` to `msisdn` (its name says both, in the page's language). */
+const card = (page: Page, pattern: RegExp) => page.getByRole('article', { name: pattern });
+
+const languages = [
+  {
+    name: 'English',
+    sign: SIGN_IN.English,
+    batch: 'Propose the file',
+    approve: 'Approve the batch',
+    paid: 'Paid',
+  },
+  {
+    name: 'Kiswahili',
+    sign: SIGN_IN.Kiswahili,
+    batch: 'Pendekeza faili',
+    approve: 'Idhinisha kundi',
+    paid: 'Yamelipwa',
+  },
+] as const;
+
+describe('payouts', () => {
+  for (const [index, language] of languages.entries()) {
+    it(`a cashier proposes a batch of three, a second owner approves, each arrives to the cent (${language.name})`, async () => {
+      const phones = [aPhone(), aPhone(), aPhone()];
+      const before = await ledger();
+      const csv = `to,amount,reason\n${phones[0]},1500,Wages\n${phones[1]},800,Delivery\n${phones[2]},250,Tips\n`;
+
+      // The cashier at 360 px in one language, the owner at 1280 px in the other.
+      const cashierLocale = index === 0 ? SIGN_IN.English : SIGN_IN.Kiswahili;
+      const cashier = await openPage(PHONE, cashierLocale.locale);
+      await signInAs(app, cashier.page, 'Carl Cashier', PASSWORD, cashierLocale);
+      await cashier.page.goto(`${app.url}/payouts`);
+      await cashier.page.locator('input[type=file]').setInputFiles({
+        name: 'payouts.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(csv),
+      });
+      await cashier.page.getByRole('button', { name: language.batch }).click();
+      await cashier.page.getByRole('status').filter({ hasText: /3/ }).waitFor();
+      expect(await fitsWidth(cashier.page)).toBe(true);
+      expect(await axeViolations(cashier.page)).toEqual([]);
+      expect(cashier.errors).toEqual([]);
+      await cashier.context.close();
+
+      const owner = await openPage(DESKTOP, language.sign.locale);
+      await signInAs(app, owner.page, 'Olga Owner', PASSWORD, language.sign);
+      await owner.page.goto(`${app.url}/payouts`);
+      const approve = owner.page.getByRole('button', { name: language.approve });
+      await approve.first().click();
+      // The Results come SIM_CALLBACK_DELAY_MS after each payout, on the simulator's clock.
+      await callbacksNow(simulatorUrl);
+      for (const phone of phones) {
+        await polledIn(
+          owner.page,
+          card(owner.page, new RegExp(full(phone))).getByText(language.paid, { exact: true }),
+        );
+      }
+      const after = await ledger();
+      for (const [i, amount] of [1500, 800, 250].entries()) {
+        expect(walletOf(after, full(phones[i]!)) - walletOf(before, full(phones[i]!))).toBe(
+          amount * 100,
+        );
+      }
+      // Out of the shortcode: the payouts and a charge of KES 22.40 each, to the cent.
+      expect(accountsOf(before) - accountsOf(after)).toBe((1500 + 800 + 250) * 100 + 3 * 22_40);
+      expect(await fitsWidth(owner.page)).toBe(true);
+      expect(await axeViolations(owner.page)).toEqual([]);
+      expect(owner.errors).toEqual([]);
+      await owner.context.close();
+    }, 120_000);
+  }
+
+  it('a payout whose acknowledgement is lost is recovered by transaction status, paid once', async () => {
+    const phone = aPhone();
+    const before = await ledger();
+    const cashier = await openPage(DESKTOP);
+    await signInAs(app, cashier.page, 'Carl Cashier', PASSWORD);
+    await cashier.page.goto(`${app.url}/payouts`);
+    const form = cashier.page.getByRole('form', { name: 'Propose a payout' });
+    await form.getByLabel('Phone, till or paybill number').fill(phone);
+    await form.getByLabel('Amount (KES)').fill('640');
+    await form.getByLabel('Reason').fill('Lost answer');
+    await form.getByRole('button', { name: 'Propose' }).click();
+    await cashier.page.getByText('Proposed: it waits for a second owner’s approval.').waitFor();
+    await cashier.context.close();
+
+    // Every B2C request's connection is closed with no answer.
+    await fetch(`${simulatorUrl}/_sim/faults`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        seed: 1,
+        rules: [{ operation: 'b2c', probability: 1, error: 'drop' }],
+      }),
+    });
+    const owner = await openPage(PHONE);
+    await signInAs(app, owner.page, 'Rita Owner', PASSWORD);
+    await owner.page.goto(`${app.url}/payouts`);
+    const payout = card(owner.page, new RegExp(full(phone)));
+    await payout.getByRole('button', { name: 'Approve' }).click();
+    await payout.getByText('Sent, waiting for M-PESA', { exact: true }).waitFor();
+    await fetch(`${simulatorUrl}/_sim/faults`, { method: 'DELETE' });
+    // The recovery asks after 1 s, learns M-PESA has no record, and sends it again under its own
+    // OriginatorConversationID; its Results come on the simulator's clock.
+    for (let attempt = 0; attempt < 40; attempt++) {
+      await callbacksNow(simulatorUrl);
+      if ((await payout.getByText('Paid', { exact: true }).count()) > 0) break;
+      await owner.page.clock.fastForward(2000);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await payout.getByText('Paid', { exact: true }).waitFor();
+    const after = await ledger();
+    expect(walletOf(after, full(phone)) - walletOf(before, full(phone))).toBe(640_00);
+    expect(await fitsWidth(owner.page)).toBe(true);
+    expect(await axeViolations(owner.page)).toEqual([]);
+    expect(owner.errors).toEqual([]);
+    await owner.context.close();
+  }, 120_000);
+});
