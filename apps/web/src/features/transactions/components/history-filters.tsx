@@ -134,13 +134,26 @@ function DateField({
   pick: Pick;
 }) {
   const field = useRef<HTMLInputElement>(null);
+  /**
+   * The day this field last took from the address or gave to it. Compared on every render, not
+   * only when `value` changes: a Back pressed just after a date was applied can land before the
+   * page drew that date, and `value` is then what it was before, while the field still shows the
+   * date (seen in Chromium under load).
+   */
+  const agreed = useRef(value ?? '');
   useEffect(() => {
-    if (field.current && field.current.value !== (value ?? '')) field.current.value = value ?? '';
-  }, [value]);
+    const wanted = value ?? '';
+    if (agreed.current === wanted) return;
+    agreed.current = wanted;
+    if (field.current && field.current.value !== wanted) field.current.value = wanted;
+  });
   const changed = (input: HTMLInputElement) => {
     const whole = /^(\d{4})-\d{2}-\d{2}$/.exec(input.value);
     const cleared = input.value === '' && !input.validity.badInput;
-    if ((whole && Number(whole[1]) >= 1900) || cleared) pick({ [name]: input.value });
+    if ((whole && Number(whole[1]) >= 1900) || cleared) {
+      agreed.current = input.value;
+      pick({ [name]: input.value });
+    }
   };
   return (
     <label>
