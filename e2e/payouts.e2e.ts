@@ -2,7 +2,8 @@
  * Money out, end to end (docs/product.md §13): a cashier proposes a batch of three from a CSV
  * file, a second owner approves it, the virtual phone's wallets receive each, and the shortcode's
  * accounts move by the payouts plus their charges, to the cent; a payout whose acknowledgement is
- * lost (a fault rule) is recovered by transaction status and paid once. In English and in
+ * lost after M-PESA paid (the simulator's `lose-answer` fault) is recovered by transaction status
+ * without a second send. In English and in
  * Kiswahili, at 360 and 1280 px, axe-clean.
  *
  * This file starts an API of its own (HISTORY_ACCESS=operators), whose payout recovery runs every
@@ -55,6 +56,7 @@ beforeAll(async () => {
       ['Rita Owner', 'owner'],
       ['Olga Owner', 'owner'],
       ['Carl Cashier', 'cashier'],
+      ['Vera Viewer', 'viewer'],
     ],
     { PAYOUT_CHECK_AFTER_S: '1', RECONCILE_INTERVAL_MS: '200', BALANCE_INTERVAL_S: '0' },
   );
@@ -69,6 +71,44 @@ async function openPage(viewport: { width: number; height: number }, locale?: st
   const opened = await pageKeepingErrors(browser, viewport, locale);
   await opened.page.clock.install();
   return opened;
+}
+
+/** Replaces the simulator's fault rules (docs: apps/simulator/README.md, "Fault rules"). */
+const faults = (rules: object[]) =>
+  fetch(`${simulatorUrl}/_sim/faults`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ seed: 1, rules }),
+  });
+
+/** How many B2C requests the simulator has taken that pay `msisdn`. */
+async function b2cRequestsTo(msisdn: string): Promise<number> {
+  const { entries } = (await (
+    await fetch(`${simulatorUrl}/_sim/log?kind=request&limit=500`)
+  ).json()) as { entries: { path: string; requestBody: unknown }[] };
+  return entries.filter(
+    (entry) =>
+      entry.path.includes('/mpesa/b2c/') && JSON.stringify(entry.requestBody).includes(msisdn),
+  ).length;
+}
+
+/** Proposes one payout from the screen's form, in English, and waits until it is listed. */
+async function proposeOne(page: Page, phone: string, amount: string, reason: string) {
+  const form = page.getByRole('form', { name: 'Propose a payout' });
+  await form.getByLabel('Phone, till or paybill number').fill(phone);
+  await form.getByLabel('Amount (KES)').fill(amount);
+  await form.getByLabel('Reason').fill(reason);
+  await form.getByRole('button', { name: 'Propose' }).click();
+  await card(page, new RegExp(full(phone))).waitFor();
+}
+
+/** The id of the payout to `msisdn`, as the signed-in page's API lists it. */
+async function payoutIdTo(page: Page, msisdn: string): Promise<string> {
+  const listed = await page.request.get(`${app.url}/api/payouts`);
+  const { data } = (await listed.json()) as { data: { payouts: { id: string; to: string }[] } };
+  const found = data.payouts.find((payout) => payout.to === msisdn);
+  if (!found) throw new Error(`no payout to ${msisdn}`);
+  return found.id;
 }
 
 let numbers = 0;
@@ -148,7 +188,7 @@ describe('payouts', () => {
     }, 120_000);
   }
 
-  it('a payout whose acknowledgement is lost is recovered by transaction status, paid once', async () => {
+  it('a payout whose acknowledgement is lost is recovered by transaction status without a second send', async () => {
     const phone = aPhone();
     const before = await ledger();
     const cashier = await openPage(DESKTOP);
@@ -162,24 +202,23 @@ describe('payouts', () => {
     await cashier.page.getByText('Proposed: it waits for a second owner’s approval.').waitFor();
     await cashier.context.close();
 
-    // Every B2C request's connection is closed with no answer.
-    await fetch(`${simulatorUrl}/_sim/faults`, {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        seed: 1,
-        rules: [{ operation: 'b2c', probability: 1, error: 'drop' }],
-      }),
-    });
+    // M-PESA takes the B2C request and pays, but its acknowledgement is lost on the way back, and
+    // the Result that follows is lost too: the API is told nothing of the money that moved.
+    await faults([
+      { operation: 'b2c', probability: 1, error: 'lose-answer' },
+      { operation: 'callback', probability: 1, error: 'drop' },
+    ]);
     const owner = await openPage(PHONE);
     await signInAs(app, owner.page, 'Rita Owner', PASSWORD);
     await owner.page.goto(`${app.url}/payouts`);
     const payout = card(owner.page, new RegExp(full(phone)));
     await payout.getByRole('button', { name: 'Approve' }).click();
     await payout.getByText('Sent, waiting for M-PESA', { exact: true }).waitFor();
-    await fetch(`${simulatorUrl}/_sim/faults`, { method: 'DELETE' });
-    // The recovery asks after 1 s, learns M-PESA has no record, and sends it again under its own
-    // OriginatorConversationID; its Results come on the simulator's clock.
+    await callbacksNow(simulatorUrl);
+    expect(walletOf(await ledger(), full(phone)) - walletOf(before, full(phone))).toBe(640_00);
+    await faults([]);
+    // The recovery asks after 1 s by the payout's own OriginatorConversationID; M-PESA's answer
+    // says it was paid. Its Results come on the simulator's clock.
     for (let attempt = 0; attempt < 40; attempt++) {
       await callbacksNow(simulatorUrl);
       if ((await payout.getByText('Paid', { exact: true }).count()) > 0) break;
@@ -187,11 +226,95 @@ describe('payouts', () => {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     await payout.getByText('Paid', { exact: true }).waitFor();
+    // Recovered without a second send: one B2C request ever named this phone.
+    expect(await b2cRequestsTo(full(phone))).toBe(1);
     const after = await ledger();
     expect(walletOf(after, full(phone)) - walletOf(before, full(phone))).toBe(640_00);
     expect(await fitsWidth(owner.page)).toBe(true);
     expect(await axeViolations(owner.page)).toEqual([]);
     expect(owner.errors).toEqual([]);
     await owner.context.close();
+  }, 120_000);
+  it('two owners approving at once send once; a stranger, a viewer and the proposer cannot approve', async () => {
+    const phone = aPhone();
+    const mine = aPhone();
+    const before = await ledger();
+    // The cashier proposes one payout; an owner proposes another, which she may not approve.
+    const cashier = await openPage(DESKTOP);
+    await signInAs(app, cashier.page, 'Carl Cashier', PASSWORD);
+    await cashier.page.goto(`${app.url}/payouts`);
+    await proposeOne(cashier.page, phone, '450', 'Both at once');
+    await cashier.context.close();
+    const rita = await openPage(PHONE);
+    await signInAs(app, rita.page, 'Rita Owner', PASSWORD);
+    await rita.page.goto(`${app.url}/payouts`);
+    await proposeOne(rita.page, mine, '300', 'My own');
+    const own = card(rita.page, new RegExp(full(mine)));
+    await own.getByText('Another owner must approve this one.').waitFor();
+    expect(await own.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+
+    // A viewer sees both, and is offered no approval (in Kiswahili, at 360 px).
+    const vera = await openPage(PHONE, SIGN_IN.Kiswahili.locale);
+    await signInAs(app, vera.page, 'Vera Viewer', PASSWORD, SIGN_IN.Kiswahili);
+    await vera.page.goto(`${app.url}/payouts`);
+    await card(vera.page, new RegExp(full(phone))).waitFor();
+    expect(await vera.page.getByRole('button', { name: /Idhinisha/ }).count()).toBe(0);
+    expect(await axeViolations(vera.page)).toEqual([]);
+    expect(vera.errors).toEqual([]);
+    await vera.context.close();
+
+    // A stranger (no session) is refused, and changes nothing.
+    const stranger = await browser.newContext();
+    const id = await payoutIdTo(rita.page, full(phone));
+    const refused = await stranger.request.post(`${app.url}/api/payouts/${id}/approve`, {
+      data: {},
+    });
+    expect([401, 403]).toContain(refused.status());
+    await stranger.close();
+
+    // Both owners press Approve on the cashier's payout at the same moment.
+    const olga = await openPage(DESKTOP);
+    await signInAs(app, olga.page, 'Olga Owner', PASSWORD);
+    await olga.page.goto(`${app.url}/payouts`);
+    await rita.page.reload();
+    const buttons = [rita.page, olga.page].map((page) =>
+      card(page, new RegExp(full(phone))).getByRole('button', { name: 'Approve' }),
+    );
+    await Promise.all(buttons.map((button) => button.waitFor()));
+    await Promise.all(buttons.map((button) => button.click()));
+    // One of them is told it was decided already; the payout is sent once.
+    await expect
+      .poll(
+        async () =>
+          (
+            await Promise.all(
+              [rita.page, olga.page].map((page) =>
+                page
+                  .getByRole('alert')
+                  .filter({ hasText: 'This payout is no longer waiting for approval' })
+                  .count(),
+              ),
+            )
+          ).reduce((sum, each) => sum + each, 0),
+        { timeout: 10_000 },
+      )
+      .toBe(1);
+    await callbacksNow(simulatorUrl);
+    await polledIn(
+      olga.page,
+      card(olga.page, new RegExp(full(phone))).getByText('Paid', { exact: true }),
+    );
+    expect(await b2cRequestsTo(full(phone))).toBe(1);
+    const after = await ledger();
+    expect(walletOf(after, full(phone)) - walletOf(before, full(phone))).toBe(450_00);
+    expect(walletOf(after, full(mine)) - walletOf(before, full(mine))).toBe(0);
+    for (const { page, errors } of [rita, olga]) {
+      expect(await fitsWidth(page)).toBe(true);
+      expect(await axeViolations(page)).toEqual([]);
+      // The refused approval's 409 is the browser's own console line, which pageKeepingErrors skips.
+      expect(errors).toEqual([]);
+    }
+    await rita.context.close();
+    await olga.context.close();
   }, 120_000);
 });

@@ -169,7 +169,7 @@ describe('the rules themselves', () => {
     });
     expect(answer.statusCode).toBe(400);
     expect(answer.json().error).toBe(
-      `body/rules/0/error "${'z'.repeat(40)}…" is not an error for oauth (one of busy, spike-arrest, quota, internal-error, drop, gateway)`,
+      `body/rules/0/error "${'z'.repeat(40)}…" is not an error for oauth (one of busy, spike-arrest, quota, internal-error, drop, lose-answer, gateway)`,
     );
   });
 
@@ -266,6 +266,23 @@ describe('request faults', () => {
       expect(sim.prompts.list()).toEqual([]);
     },
   );
+
+  it('lose-answer carries the push out, then closes the connection before its answer leaves', async () => {
+    await setRules([{ operation: 'stkpush', probability: 1, error: 'lose-answer' }]);
+    const answered = fetch(`${sim.url}/mpesa/stkpush/v1/processrequest`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(pushBody({}, receiver.url)),
+    });
+    await expect(answered).rejects.toThrow();
+    // Unlike `drop`, the prompt is on the phone: only the acknowledgement was lost.
+    expect(sim.prompts.list()).toHaveLength(1);
+    expect(sim.log.list({ kind: 'request' })[0]).toMatchObject({
+      path: '/mpesa/stkpush/v1/processrequest',
+      status: null,
+      responseBody: null,
+    });
+  });
 
   it.each(REQUEST_OPERATIONS)(
     '%s: latency alone delays the usual answer by a fixed [n, n]',

@@ -45,7 +45,7 @@ describe('fault rules', () => {
     ],
     [
       { rules: [{ operation: 'stkpush', probability: 1, error: 'late' }] },
-      /^rules\.0\.error: "late" is not an error for stkpush \(one of busy, spike-arrest, quota, internal-error, drop, gateway\)$/,
+      /^rules\.0\.error: "late" is not an error for stkpush \(one of busy, spike-arrest, quota, internal-error, drop, lose-answer, gateway\)$/,
     ],
     [
       { rules: [{ operation: 'callback', probability: 1, error: 'busy' }] },

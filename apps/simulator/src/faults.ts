@@ -6,8 +6,9 @@
  * callback), and an error, an added latency, or both:
  * - for `oauth` and each API's requests: one of Daraja's refusals that `/_sim/numbers/:phone/next`
  *   knows (`busy`, `spike-arrest`, `quota`, `internal-error`), `drop` (the connection is closed with
- *   no answer) or `gateway` (a 5xx page that is not Daraja's JSON envelope, as a proxy in front of
- *   it sends);
+ *   no answer, the request never taken), `lose-answer` (the request is carried out, and the
+ *   connection closed before its answer leaves: a client cannot tell it from `drop`) or `gateway`
+ *   (a 5xx page that is not Daraja's JSON envelope, as a proxy in front of it sends);
  * - for `callback`: `drop` (never delivered), `duplicate` (delivered twice) or `late` (delivered
  *   LATE_CALLBACK_MS later than it would be, unless the rule's latency says how late).
  * A seed makes the draws repeatable: the same seed and the same traffic give the same faults.
@@ -18,7 +19,7 @@ import { REFUSALS, type RefusalName } from './catalogue.ts';
 /** What is said back of a value given: enough to recognise it, not a megabyte of it. */
 const shortened = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}…` : text);
 
-const REQUEST_ERRORS = [...Object.keys(REFUSALS), 'drop', 'gateway'] as const;
+const REQUEST_ERRORS = [...Object.keys(REFUSALS), 'drop', 'lose-answer', 'gateway'] as const;
 const CALLBACK_ERRORS = ['drop', 'duplicate', 'late'] as const;
 
 /** How much later a `late` callback comes when its rule gives no latency: past most clients' patience. */
@@ -162,7 +163,7 @@ export class FaultPlan {
   }
 }
 
-/** Whether a rule's error is one of Daraja's refusals (as against `drop` or `gateway`). */
+/** Whether a rule's error is one of Daraja's refusals (as against `drop`, `lose-answer` or `gateway`). */
 export function isRefusal(error: string): error is RefusalName {
   return Object.hasOwn(REFUSALS, error);
 }

@@ -11,6 +11,7 @@ import type { SimClock } from './clock.ts';
 import type { SimulatorConfig } from './config.ts';
 import { darajaError } from './daraja/envelope.ts';
 import { darajaRoutes } from './daraja/daraja.routes.ts';
+import { answerIsLost } from './daraja/gate.ts';
 import type { FaultPlan } from './faults.ts';
 import { openApiRoutes } from './openapi.ts';
 import type { RunningOperation } from './operations/operation.ts';
@@ -101,6 +102,12 @@ export async function darajaScope(daraja: FastifyInstance, stores: Stores) {
   // Before the log's hook, so that the log shows the answer that leaves.
   if (state) answerWhenSaved(daraja, state, () => darajaError(ERRORS.internal));
   daraja.addHook('onSend', async (request, reply, payload) => {
+    if (answerIsLost(reply)) {
+      // A `lose-answer` fault: done and saved, but the answer never leaves (gate.ts).
+      logRequest(request, reply, null, null);
+      reply.raw.destroy();
+      return payload;
+    }
     logRequest(request, reply, reply.statusCode, payload);
     return payload;
   });

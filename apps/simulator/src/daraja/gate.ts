@@ -21,6 +21,18 @@ export interface DarajaGate {
   authorizedBody(request: FastifyRequest, reply: FastifyReply): Fields | undefined;
 }
 
+/** The requests a `lose-answer` rule drew: carried out, and their answers never sent. */
+const answersToLose = new WeakSet<FastifyReply>();
+
+/**
+ * Whether this reply's answer is to be lost (a `lose-answer` rule): the scope's last onSend hook
+ * (scopes.ts) then logs the request with no status and closes the connection instead of answering,
+ * after the request's work and the state file's save are done.
+ */
+export function answerIsLost(reply: FastifyReply): boolean {
+  return answersToLose.has(reply);
+}
+
 /** What a proxy in front of Daraja answers when Daraja does not: a 5xx page, not Daraja's JSON. */
 const GATEWAY_PAGE =
   '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>\n';
@@ -46,6 +58,11 @@ export function darajaGate({
     const { error, latencyMs } = faults.decide(target);
     if (latencyMs > 0) await wait(latencyMs, undefined, { ref: false });
     if (error === null) return false;
+    if (error === 'lose-answer') {
+      // Carried out as if no rule applied; only the answer is lost on its way back.
+      answersToLose.add(reply);
+      return false;
+    }
     if (isRefusal(error)) {
       void fail(reply, REFUSALS[error]);
     } else if (error === 'gateway') {

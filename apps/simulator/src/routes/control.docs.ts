@@ -27,9 +27,11 @@ const PUT_FAULTS =
   '`error`, a `latencyMs` range `[lowest, highest]` (`[n, n]` for a fixed one), or both. ' +
   'Errors for `oauth`, `stkpush` and `query`: `busy`, `spike-arrest`, `quota` and ' +
   '`internal-error` answer as Daraja does (`500.003.02`, `500.003.03`, `500.003.1001`); ' +
-  '`drop` closes the connection with no answer; `gateway` answers a 502 HTML page, as a ' +
-  'proxy in front of Daraja does. They are drawn before the request is looked at: a faulted ' +
-  'push prompts no phone. Errors for `callback`: `drop` (never delivered), `duplicate` ' +
+  '`drop` closes the connection with no answer; `lose-answer` carries the request out, then ' +
+  'closes the connection instead of answering (the acknowledgement lost on its way back); ' +
+  '`gateway` answers a 502 HTML page, as a proxy in front of Daraja does. They are drawn ' +
+  'before the request is looked at: a push faulted but by `lose-answer` prompts no phone. ' +
+  'Errors for `callback`: `drop` (never delivered), `duplicate` ' +
   `(delivered twice), \`late\` (delivered ${LATE_CALLBACK_MS / 1000} s later, or by its ` +
   '`latencyMs`); a callback’s latency is on the simulator’s clock. A number’s own fault ' +
   '(`PUT /_sim/numbers/:phone/next`) applies as well. The first error that applies wins; ' +
@@ -68,7 +70,7 @@ const faultDocs: Record<string, RouteDocs> = {
           wrongError: {
             summary: 'An error the operation does not have',
             error:
-              'body/rules/0/error "late" is not an error for stkpush (one of busy, spike-arrest, quota, internal-error, drop, gateway)',
+              'body/rules/0/error "late" is not an error for stkpush (one of busy, spike-arrest, quota, internal-error, drop, lose-answer, gateway)',
           },
         },
       }),
