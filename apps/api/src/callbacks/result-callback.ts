@@ -4,10 +4,14 @@
  * at all, as the STK callback's route does (stk-push.callback.ts). Daraja reads nothing more of the
  * answer (§M1.5).
  */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { CallbackOutcome } from '../db/schema.ts';
+import { parseResult, type DarajaResult } from '../daraja/result-parser.ts';
+import type { CallbackOutcome, Database } from '../db/schema.ts';
 import { CALLBACK_ACCEPTED, callbackAnswers } from './callbacks.openapi.ts';
 import type { CallbackHandler, ReceivedCallback } from './callback.routes.ts';
+import { keepCallback, settleKeptCallback } from './kept-callback.ts';
 
 export const RESULT_REJECTED = { ResultCode: 1, ResultDesc: 'Rejected: not a Daraja Result' };
 
@@ -34,4 +38,32 @@ export function resultCallback(
       return reply.code(200).send(CALLBACK_ACCEPTED);
     },
   };
+}
+
+/**
+ * A Result API's callback body kept first (kept-callback.ts), then read as a Daraja Result: the
+ * kept callback's id and the Result, or `invalid` (the kept callback settled so, and logged) when
+ * the body is no Result at all. Each feature then applies the Result as it does.
+ */
+export async function keepResult(
+  deps: { db: Kysely<Database>; log: FastifyBaseLogger },
+  callback: { kind: string; raw: string; ip: string | null; at: string },
+): Promise<{ callbackId: string; result: DarajaResult } | 'invalid'> {
+  const callbackId = await keepCallback(deps.db, callback);
+  let body: unknown;
+  try {
+    body = JSON.parse(callback.raw);
+  } catch {
+    body = undefined;
+  }
+  const parsed = parseResult(body);
+  if (!parsed.ok) {
+    await settleKeptCallback(deps.db, callbackId, 'invalid');
+    deps.log.warn(
+      { kind: callback.kind, problem: parsed.problem },
+      'result rejected: not a Daraja Result',
+    );
+    return 'invalid';
+  }
+  return { callbackId, result: parsed.result };
 }

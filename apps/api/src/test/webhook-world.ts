@@ -8,8 +8,9 @@ import type { WebhookSettings } from '../config/webhook-settings.ts';
 import { deliverDue } from '../features/webhooks/deliverer.ts';
 import { enqueuePaymentEvent } from '../features/payments/payment-events.ts';
 import type { Resolve } from '../features/webhooks/url-guard.ts';
+import { silentLog } from './silent-log.ts';
 
-export const silentLog = { info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger;
+export { silentLog };
 
 export const TEST_SETTINGS: WebhookSettings = {
   allowPrivateUrls: true,

@@ -7,13 +7,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { BalanceDay, BalanceReading } from '@mpesa/shared/contract-balance';
-import { keepCallback, settleKeptCallback } from '../../callbacks/kept-callback.ts';
+import { settleKeptCallback } from '../../callbacks/kept-callback.ts';
+import { keepResult } from '../../callbacks/result-callback.ts';
 import type { CallbackUrlFor } from '../../callbacks/callback-paths.ts';
 import { lookUpOvertaken } from '../../callbacks/overtaken-lookup.ts';
 import type { DarajaMoneyClient } from '../../daraja/daraja-client.ts';
 import { DarajaError } from '../../daraja/daraja-error.ts';
 import { resultAckSchema } from '../../daraja/reversal.ts';
-import { parameter, parseResult } from '../../daraja/result-parser.ts';
+import { parameter } from '../../daraja/result-parser.ts';
 import type { BalanceReadingRow, CallbackOutcome, Database } from '../../db/schema.ts';
 import { businessDayOf, nextDay, startOfBusinessDay } from '../../lib/business-day.ts';
 import { sortableId } from '../../lib/sortable-id.ts';
@@ -126,24 +127,9 @@ export async function takeBalanceResult(
   received: { raw: string; ip: string | null },
 ): Promise<CallbackOutcome> {
   const at = deps.now().toISOString();
-  const callbackId = await keepCallback(deps.db, {
-    kind: 'balance',
-    raw: received.raw,
-    ip: received.ip,
-    at,
-  });
-  let body: unknown;
-  try {
-    body = JSON.parse(received.raw);
-  } catch {
-    body = undefined;
-  }
-  const parsed = parseResult(body);
-  if (!parsed.ok) {
-    await settleKeptCallback(deps.db, callbackId, 'invalid');
-    return 'invalid';
-  }
-  const { result } = parsed;
+  const kept = await keepResult(deps, { kind: 'balance', raw: received.raw, ip: received.ip, at });
+  if (kept === 'invalid') return 'invalid';
+  const { callbackId, result } = kept;
   const reading = await lookUpOvertaken(() => repo.findReadingByConversation(deps.db, result));
   if (!reading) {
     await settleKeptCallback(deps.db, callbackId, 'orphan');

@@ -3,7 +3,7 @@
  * cent as the simulator's ledger holds them; the day's payouts and their charges beside the change
  * in balance, which they make exactly; who may ask.
  */
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callbackUrls } from '../../callbacks/callback-paths.ts';
 import { createDarajaClient } from '../../daraja/daraja-client.ts';
@@ -20,8 +20,7 @@ import {
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../../test/test-db.ts';
 import { payoutDepsFor } from '../payouts/index.ts';
 import { recoverDuePayouts } from '../payouts/payout-recovery.ts';
-
-const silent = { info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger;
+import { silentLog } from '../../test/silent-log.ts';
 
 for (const dialect of DIALECTS) {
   describe(`the balance (${dialect})`, () => {
@@ -142,7 +141,7 @@ for (const dialect of DIALECTS) {
         config,
         database,
         now: () => new Date(Date.now() + 3600_000),
-        log: silent,
+        log: silentLog,
         money: createDarajaClient({ ...config.mpesa, initiator: config.refunds.initiator }),
         callbackUrlFor: callbackUrls(
           CALLBACK_ROUTES,

@@ -3,14 +3,13 @@
  * other proposal between its count and its insert (on PostgreSQL an advisory lock; SQLite writes
  * one transaction at a time). On both databases.
  */
-import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DarajaMoneyClient } from '../../daraja/daraja-client.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../../test/test-db.ts';
 import { proposePayout, type PayoutDeps } from './payouts.service.ts';
+import { silentLog } from '../../test/silent-log.ts';
 
-const silent = { info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger;
 /** Never asked: a cashier's proposals wait for an owner. */
 const money = { canReverse: true } as unknown as DarajaMoneyClient;
 const CASHIER = {
@@ -32,7 +31,7 @@ for (const dialect of DIALECTS) {
       const deps: PayoutDeps = {
         db: database.db,
         now: () => new Date(),
-        log: silent,
+        log: silentLog,
         money,
         callbackUrlFor: (kind) => `http://127.0.0.1:3000/api/callbacks/${kind}`,
         settings: {

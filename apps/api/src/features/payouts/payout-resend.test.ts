@@ -4,15 +4,14 @@
  * would offer it for correction, a new payout that could pay twice. A first send that cannot reach
  * Daraja sent nothing, and fails. On both databases.
  */
-import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DarajaMoneyClient } from '../../daraja/daraja-client.ts';
 import { DarajaError } from '../../daraja/daraja-error.ts';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../../test/test-db.ts';
 import { sendHeld, type PayoutDeps } from './payouts.service.ts';
 import * as repo from './payouts.repository.ts';
+import { silentLog } from '../../test/silent-log.ts';
 
-const silent = { info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger;
 const AT = '2026-11-29T09:00:00.000Z';
 const HOLDER = 'this-instance';
 
@@ -64,7 +63,7 @@ for (const dialect of DIALECTS) {
     const deps = (): PayoutDeps => ({
       db: database.db,
       now: () => new Date(AT),
-      log: silent,
+      log: silentLog,
       money: unreachable,
       callbackUrlFor: (kind) => `http://127.0.0.1:3000/api/callbacks/${kind}`,
       settings: { shortcode: '600000' } as PayoutDeps['settings'],

@@ -6,9 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isPhonePayout } from '@mpesa/shared/contract-payouts';
-import { keepCallback, settleKeptCallback } from '../../callbacks/kept-callback.ts';
+import { settleKeptCallback } from '../../callbacks/kept-callback.ts';
+import { keepResult } from '../../callbacks/result-callback.ts';
 import { lookUpOvertaken } from '../../callbacks/overtaken-lookup.ts';
-import { parameter, parseResult, type DarajaResult } from '../../daraja/result-parser.ts';
+import { parameter, type DarajaResult } from '../../daraja/result-parser.ts';
 import type { CallbackOutcome, Database, PayoutRow } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import type { Kysely } from 'kysely';
@@ -79,20 +80,9 @@ export async function takePayoutResult(
   received: { raw: string; ip: string | null },
 ): Promise<CallbackOutcome> {
   const at = deps.now().toISOString();
-  const callbackId = await keepCallback(deps.db, { kind, raw: received.raw, ip: received.ip, at });
-  let body: unknown;
-  try {
-    body = JSON.parse(received.raw);
-  } catch {
-    body = undefined;
-  }
-  const parsed = parseResult(body);
-  if (!parsed.ok) {
-    await settleKeptCallback(deps.db, callbackId, 'invalid');
-    deps.log.warn({ kind, problem: parsed.problem }, 'result rejected: not a Daraja Result');
-    return 'invalid';
-  }
-  const { result } = parsed;
+  const kept = await keepResult(deps, { kind, raw: received.raw, ip: received.ip, at });
+  if (kept === 'invalid') return 'invalid';
+  const { callbackId, result } = kept;
   // Outside the transaction: a Result can overtake the saving of the acknowledgement's ids.
   const known = await lookUpOvertaken(() => payoutFor(deps.db, kind, result));
   let resend: PayoutRow | undefined;

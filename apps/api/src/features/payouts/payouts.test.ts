@@ -6,7 +6,7 @@
  * acknowledgement is recovered by transaction status and never sent twice; M-PESA's failures in
  * plain words, corrected as a new payout; the shop's limits; webhooks and audit lines.
  */
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { callbackUrls } from '../../callbacks/callback-paths.ts';
 import { createDarajaClient } from '../../daraja/daraja-client.ts';
@@ -25,8 +25,8 @@ import { anEndpoint } from '../../test/webhooks.fixtures.ts';
 import { recoverDuePayouts } from './payout-recovery.ts';
 import { payoutDepsFor } from './index.ts';
 import { proposePayout } from './payouts.service.ts';
+import { silentLog } from '../../test/silent-log.ts';
 
-const silent = { info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger;
 const SECOND_OWNER = 'Wanjiru';
 const SHORTCODE = '174379';
 
@@ -103,7 +103,7 @@ for (const dialect of DIALECTS) {
           config,
           database,
           now: () => new Date(Date.now() + aheadS * 1000),
-          log: silent,
+          log: silentLog,
           money: createDarajaClient({ ...config.mpesa, initiator: config.refunds.initiator }),
           callbackUrlFor: callbackUrls(
             CALLBACK_ROUTES,
@@ -402,7 +402,7 @@ for (const dialect of DIALECTS) {
           config: { ...config, payouts: { ...config.payouts, oneOwnerUnder: Infinity } },
           database,
           now: () => new Date(),
-          log: silent,
+          log: silentLog,
           money: createDarajaClient({ ...config.mpesa, initiator: config.refunds.initiator }),
           callbackUrlFor: callbackUrls(
             CALLBACK_ROUTES,

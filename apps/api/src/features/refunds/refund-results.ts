@@ -5,9 +5,10 @@
  * is found by the request's ids, and decide-refund.ts says what the Result does.
  */
 import type { Kysely } from 'kysely';
-import { keepCallback, settleKeptCallback } from '../../callbacks/kept-callback.ts';
+import { settleKeptCallback } from '../../callbacks/kept-callback.ts';
+import { keepResult } from '../../callbacks/result-callback.ts';
 import { lookUpOvertaken } from '../../callbacks/overtaken-lookup.ts';
-import { parameter, parseResult, type DarajaResult } from '../../daraja/result-parser.ts';
+import { parameter, type DarajaResult } from '../../daraja/result-parser.ts';
 import type { CallbackOutcome, Database, RefundRow } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { decideRefund, type RefundReport } from './decide-refund.ts';
@@ -60,20 +61,9 @@ export async function takeRefundResult(
   received: { raw: string; ip: string | null },
 ): Promise<CallbackOutcome> {
   const at = deps.now().toISOString();
-  const callbackId = await keepCallback(deps.db, { kind, raw: received.raw, ip: received.ip, at });
-  let body: unknown;
-  try {
-    body = JSON.parse(received.raw);
-  } catch {
-    body = undefined;
-  }
-  const parsed = parseResult(body);
-  if (!parsed.ok) {
-    await settleKeptCallback(deps.db, callbackId, 'invalid');
-    deps.log.warn({ kind, problem: parsed.problem }, 'result rejected: not a Daraja Result');
-    return 'invalid';
-  }
-  const { result } = parsed;
+  const kept = await keepResult(deps, { kind, raw: received.raw, ip: received.ip, at });
+  if (kept === 'invalid') return 'invalid';
+  const { callbackId, result } = kept;
   // Looked for outside the transaction, which would keep the request's writer from saving the ids
   // on SQLite (one writer): a Result can overtake them (callbacks/overtaken-lookup.ts).
   const known = await lookUpOvertaken(() => refundFor(deps.db, kind, result));

@@ -5,7 +5,7 @@
  * again; who may not, and what may not be refunded, are refused with a sentence; a forged Result
  * changes nothing.
  */
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { callbackUrls } from '../../callbacks/callback-paths.ts';
 import { CALLBACK_ROUTES } from '../index.ts';
@@ -25,8 +25,8 @@ import { createTestApp, TEST_CALLBACK_SECRET } from '../../test/test-app.ts';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../../test/test-db.ts';
 import { anEndpoint } from '../../test/webhooks.fixtures.ts';
 import { recoverDueRefunds } from './refund-recovery.ts';
+import { silentLog } from '../../test/silent-log.ts';
 
-const silent = { info() {}, warn() {}, error() {} } as unknown as FastifyBaseLogger;
 const RESULT_PATH = `/api/mpesa/callback/${TEST_CALLBACK_SECRET}/reversal`;
 
 for (const dialect of DIALECTS) {
@@ -95,7 +95,7 @@ for (const dialect of DIALECTS) {
       recoverDueRefunds({
         db: database.db,
         now: () => new Date(Date.now() + aheadS * 1000),
-        log: silent,
+        log: silentLog,
         money: createDarajaClient({ ...config.mpesa, initiator: config.refunds.initiator }),
         callbackUrlFor: callbackUrls(
           CALLBACK_ROUTES,
