@@ -157,6 +157,7 @@ export const AUDIT_ACTIONS = [
   'payout_proposed',
   'payout_approved',
   'payout_declined',
+  'payouts_export',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

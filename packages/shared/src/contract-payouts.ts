@@ -5,6 +5,7 @@
  * problem alike, and a batch's row is refused with the very sentence a single payout would get.
  */
 import { z } from 'zod';
+import { EXPORT_LANGUAGES, queryParts } from './contract.ts';
 import { normaliseKenyanPhone } from './phone.ts';
 import { stripControlCharacters } from './text.ts';
 
@@ -240,10 +241,77 @@ export const declinePayoutBodySchema = z.object({ note: textField(200).optional(
 
 const ok = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
 export const payoutResponseSchema = ok(payoutSchema);
-export const payoutListResponseSchema = ok(z.object({ payouts: z.array(payoutSchema) }));
+export const payoutListResponseSchema = ok(
+  z.object({
+    payouts: z.array(payoutSchema),
+    /** Pass back as `cursor` for the next page; null on the last one. */
+    nextCursor: z.string().nullable(),
+  }),
+);
 export const payoutBatchResponseSchema = ok(
   z.object({ batchId: z.string(), payouts: z.array(payoutSchema) }),
 );
 export type PayoutListResponse = z.infer<typeof payoutListResponseSchema>;
+/** A batch's decision: the payouts it decided. */
+export const payoutDecisionsResponseSchema = ok(z.object({ payouts: z.array(payoutSchema) }));
+
+/** The list's pages: newest first (by when proposed), this many by default and at most. */
+export const PAYOUT_PAGE = { defaultSize: 50, maxSize: 200 } as const;
+
+const { day, oneOrSeveral, once, inOrder, OUT_OF_ORDER } = queryParts;
+/** Which payouts: one or several statuses, and the business days they were proposed on. */
+const payoutFilterFields = {
+  status: oneOrSeveral('status', PAYOUT_STATUSES),
+  from: day('from'),
+  to: day('to'),
+};
+export const payoutFiltersSchema = z.object(payoutFilterFields).refine(inOrder, OUT_OF_ORDER);
+export type PayoutFilters = z.output<typeof payoutFiltersSchema>;
+
+/** `GET /api/payouts`: the filters, a page size, and where the last page ended. */
+export const payoutListQuerySchema = z
+  .object({
+    ...payoutFilterFields,
+    limit: z.coerce
+      .number({ error: 'limit must be a number' })
+      .int('limit must be a whole number')
+      .min(1, 'limit must be at least 1')
+      .max(PAYOUT_PAGE.maxSize, `limit must be at most ${PAYOUT_PAGE.maxSize}`)
+      .default(PAYOUT_PAGE.defaultSize),
+    cursor: z.string(once('cursor')).optional(),
+  })
+  .refine(inOrder, OUT_OF_ORDER);
+
+/** `GET /api/payouts/export`: the filters, and the header row's language. */
+export const payoutExportQuerySchema = z
+  .object({
+    ...payoutFilterFields,
+    lang: z
+      .enum(EXPORT_LANGUAGES, { message: 'lang must be en or sw' })
+      .optional()
+      .describe('The language of the header row: `en` (the default) or `sw` (Kiswahili)'),
+  })
+  .refine(inOrder, OUT_OF_ORDER);
+
+/** Money out over a period: the payouts M-PESA paid, their total and M-PESA's charges for them. */
+export const moneyOutSchema = z.object({
+  count: z.number(),
+  amount: z.number(),
+  charges: z.number(),
+});
+export type MoneyOut = z.infer<typeof moneyOutSchema>;
+
+/**
+ * `GET /api/payouts/summary`: money out today and over the last 7 business days (by when each was
+ * approved, which is when M-PESA moves the money), and how many wait for an owner's approval.
+ */
+export const payoutSummaryResponseSchema = ok(
+  z.object({
+    today: moneyOutSchema,
+    last7Days: moneyOutSchema,
+    waiting: z.number(),
+  }),
+);
+export type PayoutSummary = z.infer<typeof payoutSummaryResponseSchema>['data'];
 
 export { PAYOUT_FAILURES_EN, PAYOUT_FAILURES_SW, payoutFailure } from './payout-failures.ts';

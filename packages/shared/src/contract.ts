@@ -199,6 +199,12 @@ const inOrder = (filters: { from?: string | undefined; to?: string | undefined }
   !filters.from || !filters.to || filters.from <= filters.to;
 const OUT_OF_ORDER = { message: 'from must not be after to' };
 
+/**
+ * The query parameters' pieces, for the other lists that filter as the history does (payouts): a
+ * business day, one or several of a set of values, a parameter given once, and from ≤ to.
+ */
+export const queryParts = { day, oneOrSeveral, once, inOrder, OUT_OF_ORDER } as const;
+
 export const transactionFiltersSchema = z.object(filterFields).refine(inOrder, OUT_OF_ORDER);
 export type TransactionFiltersInput = z.input<typeof transactionFiltersSchema>;
 export type TransactionFilters = z.output<typeof transactionFiltersSchema>;

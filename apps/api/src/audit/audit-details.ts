@@ -39,6 +39,15 @@ export const auditDetail = {
   refunded: (amount: number, reason: string) => `${amount} KES: ${reason}`,
   /** payout_proposed, payout_approved, payout_declined: what, how much, and why. */
   payout: (kind: string, amount: number, reason: string) => `${kind} of ${amount} KES: ${reason}`,
+  /** payouts_export: which payouts, as the filters said them (`all` for none). */
+  payoutsExport: (filters: { status?: readonly string[]; from?: string; to?: string }) =>
+    [
+      filters.status ? `status ${filters.status.join(', ')}` : '',
+      filters.from ? `from ${filters.from}` : '',
+      filters.to ? `to ${filters.to}` : '',
+    ]
+      .filter(Boolean)
+      .join('; ') || 'all',
   key: (scope: ApiKeyScope) => `scope ${scope}`,
   /** A key revoked with its maker, removed (`role` null) or no longer an owner. */
   keyOfMaker: (scope: ApiKeyScope, maker: string, role: OperatorRole | null) =>

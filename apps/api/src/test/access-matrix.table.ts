@@ -117,6 +117,22 @@ export const ROUTES: RouteCase[] = [
     ok: 200,
   },
   {
+    name: 'money out at a glance',
+    method: 'GET',
+    url: () => '/api/payouts/summary',
+    access: { role: 'viewer' },
+    csrf: false,
+    ok: 200,
+  },
+  {
+    name: 'the payouts as CSV',
+    method: 'GET',
+    url: () => '/api/payouts/export',
+    access: { role: 'owner' },
+    csrf: false,
+    ok: 200,
+  },
+  {
     name: 'the balance',
     method: 'GET',
     url: () => '/api/balance',

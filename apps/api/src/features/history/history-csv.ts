@@ -185,13 +185,18 @@ export function csvHeader(timeZone: string, now: Date, language: ExportLanguage 
  * to every spreadsheet already, by their asterisks or #.
  */
 function phoneCell(phone: string): string {
-  return /^[0-9]+$/.test(phone) ? phone.replace(/\B(?=(?:[0-9]{3})+$)/g, '-') : cell(phone);
+  return cell(spreadsheetPhone(phone));
+}
+
+/** A number as `phoneCell` writes it, before `csvLine` makes it a cell (payouts' payees). */
+export function spreadsheetPhone(phone: string): string {
+  return /^[0-9]+$/.test(phone) ? phone.replace(/\B(?=(?:[0-9]{3})+$)/g, '-') : phone;
 }
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/;
 
 /** An instant as a spreadsheet reads a date-time, in the zone's wall time: 2026-11-25 12:20:47. */
-function spreadsheetTime(instant: string, timeZone: string): string {
+export function spreadsheetTime(instant: string, timeZone: string): string {
   const iso = isoInZone(instant, timeZone);
   // A time stored in another form (none is: the database writes ISO 8601) is written as it is.
   return ISO_TIME.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 19)}` : cell(iso);

@@ -2,10 +2,14 @@
  * What the payouts' routes answer, and what the API description says of them
  * (openapi/responses.ts): each refusal made by the factory the route throws.
  */
+import type { Readable } from 'node:stream';
+import { z } from 'zod';
 import {
   payoutBatchResponseSchema,
+  payoutDecisionsResponseSchema,
   payoutListResponseSchema,
   payoutResponseSchema,
+  payoutSummaryResponseSchema,
   type Payout,
 } from '@mpesa/shared/contract-payouts';
 import { AUTH_REFUSED } from '../operators/index.ts';
@@ -69,14 +73,74 @@ const SIGNED_IN = [
 export const LIST_DESCRIBED = {
   summary: 'The payouts, newest first',
   description:
-    'Every payout proposed (the latest 200), with its status and outcome: for the shop’s signed-in people only, who see the payee’s number whole.',
+    'The payouts proposed (newest first, a page at a time: pass `nextCursor` back as `cursor`), each with its status and outcome; `status` (one or several) and `from`, `to` (the business days they were proposed on, both included) select some. For the shop’s signed-in people only, who see the payee’s number whole.',
   tags: TAGS,
 };
 export const LIST_ANSWERS = {
-  200: answer(payoutListResponseSchema, 'The payouts.', {
-    payouts: { summary: 'One paid', value: { success: true, data: { payouts: [PAID] } } },
+  200: answer(payoutListResponseSchema, 'A page of the payouts.', {
+    payouts: {
+      summary: 'One paid',
+      value: { success: true, data: { payouts: [PAID], nextCursor: null } },
+    },
+  }),
+  ...refusals([
+    REFUSED.validation,
+    REFUSED.invalidCursor,
+    AUTH_REFUSED.unauthenticated,
+    ...PATH_REFUSALS,
+    REFUSED.databaseUnavailable,
+  ]),
+};
+
+export const SUMMARY_DESCRIBED = {
+  summary: 'Money out at a glance',
+  description:
+    'The payouts M-PESA paid today and over the last 7 business days (by when each was approved, when M-PESA moves the money): how many, their total and M-PESA’s charges; and how many wait for an owner’s approval. Money out is never counted with the payments received (`GET /api/mpesa/summary`).',
+  tags: TAGS,
+};
+export const SUMMARY_ANSWERS = {
+  200: answer(payoutSummaryResponseSchema, 'Money out.', {
+    summary: {
+      summary: 'Three paid today, one waiting',
+      value: {
+        success: true,
+        data: {
+          today: { count: 3, amount: 4500, charges: 67.2 },
+          last7Days: { count: 9, amount: 13_800, charges: 201.6 },
+          waiting: 1,
+        },
+      },
+    },
   }),
   ...refusals([AUTH_REFUSED.unauthenticated, ...PATH_REFUSALS, REFUSED.databaseUnavailable]),
+};
+
+const SAMPLE_CSV =
+  "\uFEFFPayout ID,Proposed at (East Africa Time, UTC+03:00),Kind,Paid to,Account,Amount (KES),Charge (KES),Status,M-PESA receipt,Receiver's name,Reason,Proposed by,Decided by,Decided at (East Africa Time, UTC+03:00),Result\r\n" +
+  '01JDX4Y8W7R3T6Q2N5M9K1H0GF,2026-11-29 12:00:00,SalaryPayment,254-708-374-149,,1500,22.4,succeeded,UAB1C2D3E4,254708374149 - John Doe,Wages for the week,Baraka,Amina,2026-11-29 12:05:00,The service request is processed successfully.\r\n';
+
+export const EXPORT_DESCRIBED = {
+  summary: 'The payouts as CSV',
+  description:
+    'The payouts the filters select (as `GET /api/payouts`), newest first, as a CSV file with its header row in English or Kiswahili (`lang`): a phone written as the history’s export writes one, a till or paybill as it is. An owner’s; the export is in the audit trail.',
+  tags: TAGS,
+};
+export const EXPORT_ANSWERS = {
+  200: {
+    description: 'The payouts as CSV (RFC 4180), as an attachment.',
+    content: {
+      'text/csv': {
+        schema: z.custom<Readable>().meta({ type: 'string', examples: [SAMPLE_CSV] }),
+      },
+    },
+  },
+  ...refusals([
+    REFUSED.validation,
+    AUTH_REFUSED.unauthenticated,
+    AUTH_REFUSED.roleNotAllowed,
+    ...PATH_REFUSALS,
+    REFUSED.databaseUnavailable,
+  ]),
 };
 
 export const ONE_DESCRIBED = { summary: 'One payout', tags: TAGS };
@@ -208,10 +272,12 @@ export const DECLINE_ANSWERS = {
 
 export const BATCH_DECISION_DESCRIBED = {
   summary: 'Approve or decline every payout still proposed in a batch',
+  description:
+    'Each payout of the batch still proposed, one after the other (each approved is sent before the next). One that another owner approves or declines meanwhile is left as they decided it, and the rest go on: the answer lists the payouts decided by this request.',
   tags: TAGS,
 };
 export const BATCH_DECISION_ANSWERS = {
-  200: answer(payoutListResponseSchema, 'The batch’s payouts decided now.', {
+  200: answer(payoutDecisionsResponseSchema, 'The batch’s payouts decided now.', {
     decided: { summary: 'Approved', value: { success: true, data: { payouts: [PAID] } } },
   }),
   ...refusals([

@@ -2,6 +2,7 @@
 import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { PayoutStatus } from '@mpesa/shared/contract-payouts';
 import type { Database, PayoutRow, PayoutTable } from '../../db/schema.ts';
+import type { ListPosition } from '../../db/list-cursor.ts';
 import { onPostgres } from '../../db/transact.ts';
 
 type Db = Kysely<Database>;
@@ -23,6 +24,71 @@ export async function listPayouts(db: Db, limit: number, batchId?: string): Prom
   let query = db.selectFrom('payouts').selectAll();
   if (batchId !== undefined) query = query.where('batch_id', '=', batchId);
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** Which payouts a page or an export holds: statuses, and when proposed, as [since, until). */
+export interface PayoutSelection {
+  statuses?: readonly PayoutStatus[] | undefined;
+  since?: string | undefined;
+  until?: string | undefined;
+}
+
+/**
+ * A page of the payouts `selection` holds, newest first (by when proposed), from after `after`;
+ * read on the creation index.
+ */
+export async function listPayoutsPage(
+  db: Db,
+  selection: PayoutSelection,
+  after: ListPosition | undefined,
+  limit: number,
+): Promise<PayoutRow[]> {
+  let query = db.selectFrom('payouts').selectAll();
+  if (selection.statuses) query = query.where('status', 'in', selection.statuses);
+  if (selection.since) query = query.where('created_at', '>=', selection.since);
+  if (selection.until) query = query.where('created_at', '<', selection.until);
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('created_at', '<', after.createdAt),
+        eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
+      ]),
+    );
+  }
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/**
+ * The payouts M-PESA paid that were approved in [from, to) (when M-PESA moves the money, as the
+ * balance counts them): how many, their total, and M-PESA's charges, in cents.
+ */
+export async function paidOutBetween(db: Db, from: string, to: string) {
+  const row = await db
+    .selectFrom('payouts')
+    .select((eb) => [
+      eb.fn.countAll<string | number>().as('count'),
+      eb.fn.sum<string | number | null>('amount').as('total'),
+      eb.fn.sum<string | number | null>('charge_cents').as('charges'),
+    ])
+    .where('status', '=', 'succeeded')
+    .where('decided_at', '>=', from)
+    .where('decided_at', '<', to)
+    .executeTakeFirst();
+  return {
+    count: Number(row?.count ?? 0),
+    amount: Number(row?.total ?? 0),
+    chargeCents: Number(row?.charges ?? 0),
+  };
+}
+
+/** How many payouts wait for an owner's approval. */
+export async function countWaiting(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('payouts')
+    .select((eb) => eb.fn.countAll<string | number>().as('count'))
+    .where('status', '=', 'proposed')
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
 }
 
 /** The proposed payouts of a batch, oldest first. */

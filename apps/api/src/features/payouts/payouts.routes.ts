@@ -8,13 +8,19 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   PAYOUT_BATCH_MAX_CHARS,
+  payoutExportQuerySchema,
+  payoutListQuerySchema,
   declinePayoutBodySchema,
   proposeBatchBodySchema,
   proposePayoutBodySchema,
 } from '@mpesa/shared/contract-payouts';
 import type { FastifyRequest } from 'fastify';
 import { clientAddress } from '../../lib/client-address.ts';
-import { guardedSchema, operatorOf } from '../operators/index.ts';
+import { recordAudit } from '../../audit/audit.ts';
+import { auditDetail } from '../../audit/audit-details.ts';
+import { businessDayOf } from '../../lib/business-day.ts';
+import { guardedSchema, operatorOf, uncached } from '../operators/index.ts';
+import { exportPayouts, listPayoutPage, payoutSummary } from './payout-history.ts';
 import * as doc from './payouts.openapi.ts';
 import { payoutBatchRefused } from './payout-refusals.ts';
 import { readPayoutCsv } from './payout-csv.ts';
@@ -23,7 +29,6 @@ import {
   decideBatch,
   declinePayout,
   findPayoutDto,
-  listPayoutDtos,
   proposeBatch,
   proposePayout,
   type PayoutActor,
@@ -55,12 +60,22 @@ function readRoutes(app: App, base: PayoutDeps, gates: PayoutRoutesOptions['gate
     {
       onRequest: gates.viewer,
       schema: guardedSchema(
-        { ...doc.LIST_DESCRIBED, response: doc.LIST_ANSWERS },
+        {
+          ...doc.LIST_DESCRIBED,
+          querystring: payoutListQuerySchema,
+          response: doc.LIST_ANSWERS,
+        },
         { role: 'viewer' },
         always,
       ),
     },
-    async () => ({ success: true as const, data: { payouts: await listPayoutDtos(base) } }),
+    async (request) => {
+      const { cursor, limit, ...filters } = request.query;
+      return {
+        success: true as const,
+        data: await listPayoutPage(base, filters, { cursor, limit }),
+      };
+    },
   );
 
   app.get(
@@ -77,6 +92,56 @@ function readRoutes(app: App, base: PayoutDeps, gates: PayoutRoutesOptions['gate
       success: true as const,
       data: await findPayoutDto(base, request.params.id),
     }),
+  );
+}
+
+/** Money out at a glance (anyone signed in) and as CSV (an owner's, in the audit trail). */
+function moneyOutRoutes(app: App, base: PayoutDeps, gates: PayoutRoutesOptions['gates']) {
+  app.get(
+    '/payouts/summary',
+    {
+      onRequest: gates.viewer,
+      schema: guardedSchema(
+        { ...doc.SUMMARY_DESCRIBED, response: doc.SUMMARY_ANSWERS },
+        { role: 'viewer' },
+        always,
+      ),
+    },
+    async () => ({ success: true as const, data: await payoutSummary(base) }),
+  );
+
+  app.get(
+    '/payouts/export',
+    {
+      onRequest: [uncached(), ...gates.owner],
+      schema: guardedSchema(
+        {
+          ...doc.EXPORT_DESCRIBED,
+          querystring: payoutExportQuerySchema,
+          response: doc.EXPORT_ANSWERS,
+        },
+        { role: 'owner' },
+        always,
+      ),
+    },
+    async (request, reply) => {
+      const { lang, ...filters } = request.query;
+      const by = actorOf(request);
+      await recordAudit(base.db, {
+        at: base.now(),
+        actorKind: 'operator',
+        actor: by.name,
+        action: 'payouts_export',
+        detail: auditDetail.payoutsExport(filters),
+        address: by.address,
+      });
+      const day = businessDayOf(base.now(), base.timeZone);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="payouts-${day}.csv"`)
+        .header('Cache-Control', 'no-store')
+        .send(exportPayouts(base, filters, lang));
+    },
   );
 }
 
@@ -233,6 +298,7 @@ export const payoutRoutes: FastifyPluginAsyncZod<PayoutRoutesOptions> = async (
 ) => {
   const deps = (request: FastifyRequest): PayoutDeps => ({ ...base, log: request.log });
   readRoutes(app, base, gates);
+  moneyOutRoutes(app, base, gates);
   proposalRoutes(app, deps, gates);
   decisionRoutes(app, deps, gates);
 };

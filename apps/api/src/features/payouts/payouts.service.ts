@@ -24,6 +24,7 @@ import type { CallbackUrlFor } from '../../callbacks/callback-paths.ts';
 import type { Config } from '../../config.ts';
 import type { DarajaMoneyClient } from '../../daraja/daraja-client.ts';
 import { DarajaError } from '../../daraja/daraja-error.ts';
+import { AppError } from '../../errors/app-error.ts';
 import type { Database, PayoutRow } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { businessDayOf, nextDay, startOfBusinessDay } from '../../lib/business-day.ts';
@@ -359,7 +360,12 @@ export async function declinePayout(
   return toPayoutDto(row!);
 }
 
-/** `POST /api/payouts/batches/:id/approve` or `…/decline`: each payout still proposed in it. */
+/**
+ * `POST /api/payouts/batches/:id/approve` or `…/decline`: each payout still proposed in it, one by
+ * one (each approved is sent before the next is taken). One that another owner decides meanwhile is
+ * theirs: it is left as they decided it and the rest go on. Answers the payouts decided now; none
+ * (every one decided by others first) is refused as decided.
+ */
 export async function decideBatch(
   deps: PayoutDeps,
   batchId: string,
@@ -377,18 +383,21 @@ export async function decideBatch(
     throw payoutOwnApproval();
   }
   const done: Payout[] = [];
+  let taken: AppError | undefined;
   for (const row of proposed) {
-    done.push(
-      decision === 'approve'
-        ? await approvePayout(deps, row.id, by)
-        : await declinePayout(deps, row.id, by),
-    );
+    try {
+      done.push(
+        decision === 'approve'
+          ? await approvePayout(deps, row.id, by)
+          : await declinePayout(deps, row.id, by),
+      );
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'PAYOUT_DECIDED') throw error;
+      taken = error;
+    }
   }
+  if (done.length === 0 && taken) throw taken;
   return done;
-}
-
-export async function listPayoutDtos(deps: Pick<PayoutDeps, 'db'>, batchId?: string) {
-  return (await repo.listPayouts(deps.db, 200, batchId)).map(toPayoutDto);
 }
 
 export async function findPayoutDto(deps: Pick<PayoutDeps, 'db'>, id: string): Promise<Payout> {

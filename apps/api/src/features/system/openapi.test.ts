@@ -110,6 +110,8 @@ describe('the API description (/api/openapi.json, /api/docs)', () => {
         'POST /api/mpesa/transactions/:id/refund',
         'GET /api/payouts',
         'GET /api/payouts/:id',
+        'GET /api/payouts/summary',
+        'GET /api/payouts/export',
         'POST /api/mpesa/callback/:secret/payout-b2b',
         'POST /api/mpesa/callback/:secret/payout-b2c',
         'POST /api/mpesa/callback/:secret/payout-status',

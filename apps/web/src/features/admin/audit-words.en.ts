@@ -36,6 +36,7 @@ export const en = {
     payout_proposed: 'Proposed a payout',
     payout_approved: 'Approved a payout',
     payout_declined: 'Declined a payout',
+    payouts_export: 'Exported payouts',
   } satisfies Record<AuditAction, string> as Record<AuditAction, string>,
 
   /** Who did it, as an owner would say it (`null`: the line does not name them). */

@@ -37,6 +37,7 @@ export const sw: AuditWords = {
     payout_proposed: 'Alipendekeza malipo kwa mpokeaji',
     payout_approved: 'Aliidhinisha malipo kwa mpokeaji',
     payout_declined: 'Alikataa malipo kwa mpokeaji',
+    payouts_export: 'Alipakua malipo kwa wapokeaji',
   },
 
   actor: {

@@ -40,6 +40,7 @@ const SUBJECT_OF: Record<AuditAction, AuditSubjectKind | null> = {
   payout_proposed: null,
   payout_approved: null,
   payout_declined: null,
+  payouts_export: null,
 };
 
 const subjectKindOf = (action: string): AuditSubjectKind | null =>
