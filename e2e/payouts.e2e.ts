@@ -1,10 +1,11 @@
 /**
  * Money out, end to end (docs/product.md §13): a cashier proposes a batch of three from a CSV
  * file, a second owner approves it, the virtual phone's wallets receive each, and the shortcode's
- * accounts move by the payouts plus their charges, to the cent; a payout whose acknowledgement is
- * lost after M-PESA paid (the simulator's `lose-answer` fault) is recovered by transaction status
- * without a second send. In English and in
- * Kiswahili, at 360 and 1280 px, axe-clean.
+ * accounts move by the payouts plus their charges, to the cent; the history lists them under Money
+ * out, apart from the money in, and its first page shows the day's money out and the balance. A
+ * payout whose acknowledgement is lost after M-PESA paid (the simulator's `lose-answer` fault) is
+ * recovered by transaction status without a second send. In English and in Kiswahili, at 360 and
+ * 1280 px, axe-clean.
  *
  * This file starts an API of its own (HISTORY_ACCESS=operators), whose payout recovery runs every
  * 200 ms and asks about a payout 1 s after it was approved.
@@ -126,6 +127,10 @@ const languages = [
     batch: 'Propose the file',
     approve: 'Approve the batch',
     paid: 'Paid',
+    waiting: 'Waiting for approval',
+    moneyOut: 'Money out',
+    glance: 'Money out at a glance',
+    balance: 'Balance at M-PESA',
   },
   {
     name: 'Kiswahili',
@@ -133,6 +138,10 @@ const languages = [
     batch: 'Pendekeza faili',
     approve: 'Idhinisha kundi',
     paid: 'Yamelipwa',
+    waiting: 'Yanasubiri idhini',
+    moneyOut: 'Pesa zilizotoka',
+    glance: 'Muhtasari wa pesa zilizotoka',
+    balance: 'Salio kwenye M-PESA',
   },
 ] as const;
 
@@ -155,6 +164,21 @@ describe('payouts', () => {
       });
       await cashier.page.getByRole('button', { name: language.batch }).click();
       await cashier.page.getByRole('status').filter({ hasText: /3/ }).waitFor();
+      expect(await fitsWidth(cashier.page)).toBe(true);
+      expect(await axeViolations(cashier.page)).toEqual([]);
+      // The history's money out lists them, apart from the money in, waiting for an owner.
+      await cashier.page.goto(`${app.url}/transactions?money=out`);
+      const waiting = cashier.page.getByRole('table', { name: language.moneyOut });
+      for (const phone of phones) {
+        await expect
+          .poll(() =>
+            waiting
+              .getByRole('row')
+              .filter({ hasText: full(phone) })
+              .innerText(),
+          )
+          .toContain(language.waiting);
+      }
       expect(await fitsWidth(cashier.page)).toBe(true);
       expect(await axeViolations(cashier.page)).toEqual([]);
       expect(cashier.errors).toEqual([]);
@@ -181,6 +205,29 @@ describe('payouts', () => {
       }
       // Out of the shortcode: the payouts and a charge of KES 22.40 each, to the cent.
       expect(accountsOf(before) - accountsOf(after)).toBe((1500 + 800 + 250) * 100 + 3 * 22_40);
+      expect(await axeViolations(owner.page)).toEqual([]);
+      // The history: each paid under Money out with its charge; money out and the balance at a
+      // glance beside the money in.
+      await owner.page.goto(`${app.url}/transactions?money=out`);
+      const paid = owner.page.getByRole('table', { name: language.moneyOut });
+      for (const phone of phones) {
+        const row = paid.getByRole('row').filter({ hasText: full(phone) });
+        // Paid, and its charge, which comes after (asked by transaction status: a B2C Result
+        // carries none): the list asks again while either is awaited.
+        await polledIn(
+          owner.page,
+          row.filter({ hasText: language.paid }).filter({ hasText: '22.4 KES' }),
+        );
+      }
+      // The history's first page, the dashboard: money out and the balance beside the money in.
+      await owner.page.goto(`${app.url}/transactions`);
+      const glance = owner.page.getByRole('region', { name: language.glance });
+      await glance.getByRole('heading', { name: language.balance }).waitFor();
+      if (index === 0) {
+        // The first batch of this file's shop: today's money out is these three and their charges.
+        await glance.getByText('2,550 KES', { exact: true }).first().waitFor();
+        expect(await glance.innerText()).toContain('3 payouts paid, charges 67.2 KES');
+      }
       expect(await fitsWidth(owner.page)).toBe(true);
       expect(await axeViolations(owner.page)).toEqual([]);
       expect(owner.errors).toEqual([]);

@@ -109,6 +109,44 @@ export const en = {
       `The day’s money and the change in balance differ by ${difference}: check the M-PESA statement.`,
     needsTwo: 'Two readings today are needed to compare the money with the balance.',
   },
+
+  /** Money out in the history, apart from the money in. */
+  moneyOut: {
+    switchLabel: 'Money in or out',
+    moneyIn: 'Money in',
+    moneyOut: 'Money out',
+    glance: 'Money out at a glance',
+    today: 'Today',
+    last7Days: 'Last 7 days',
+    paidOut: (count: number, countText: string, charges: string) =>
+      `${countText} ${count === 1 ? 'payout' : 'payouts'} paid, charges ${charges}`,
+    waiting: (count: number, countText: string) =>
+      `${countText} ${count === 1 ? 'payout waits' : 'payouts wait'} for an owner’s approval.`,
+    toPayouts: 'Open Payouts',
+    figuresFailed: 'The money out figures could not be loaded.',
+    filters: 'Which payouts',
+    status: 'Status',
+    anyStatus: 'Any status',
+    from: 'Proposed from',
+    to: 'Proposed to',
+    apply: 'Apply',
+    exportCsv: 'Export payouts (CSV)',
+    loading: 'Loading payouts...',
+    failed: 'Failed to fetch payouts',
+    empty: 'No payouts found.',
+    found: (count: number, countText: string) =>
+      `${countText} ${count === 1 ? 'payout' : 'payouts'} shown`,
+    loadMore: 'Load more',
+    loadingMore: 'Loading more...',
+    columns: {
+      date: 'Proposed',
+      to: 'Paid to',
+      amount: 'Amount',
+      charge: 'Charge',
+      status: 'Status',
+      reason: 'Reason',
+    },
+  },
 };
 
 export type PayoutWords = typeof en;

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { meQueryOptions } from '../../auth/api/auth-api';
 import type { PeriodSummary } from '@mpesa/shared/contract';
 import { formatAmount, formatNumber } from '../../../lib/format';
 import { LOCALES, type Language } from '../../../i18n/language';
@@ -8,6 +9,7 @@ import { summaryQueryOptions } from '../api/transactions-api';
 import { isUnauthenticated } from '../../auth/unauthenticated';
 import { SignInNotice } from '../../auth/components/sign-in-notice';
 import { DailyChart } from './daily-chart';
+import { MoneyOutGlance } from '../../payouts/components/money-out-glance';
 
 /** 2/3 → "67%", a whole percentage as the language writes it. */
 function percent(rate: number, language: Language): string {
@@ -66,8 +68,21 @@ function Period({ title, period }: { title: string; period?: PeriodSummary }) {
   );
 }
 
-/** Above the history: what came in today and this week, and the last two weeks day by day. */
+/**
+ * Above the history: what came in today and this week, and the last two weeks day by day; then,
+ * apart, for the shop's signed-in people, what went out and the balance (features/payouts).
+ */
 export function HistorySummary() {
+  const { data: operator } = useQuery(meQueryOptions());
+  return (
+    <>
+      <MoneyInSummary />
+      {operator && <MoneyOutGlance mayAsk={operator.role !== 'viewer'} />}
+    </>
+  );
+}
+
+function MoneyInSummary() {
   const words = useWords(historyWords);
   const { data, error, isError } = useQuery(summaryQueryOptions());
   if (isError && isUnauthenticated(error)) return <SignInNotice />;

@@ -28,6 +28,9 @@ import { statusWords } from '../status-words';
 import { ReferenceCell, referenceOf } from './reference-cell';
 import { detailsWords } from './details-words';
 import { ReceiptCheck } from './receipt-check';
+import { moneyOutFiltersFrom } from '../../payouts/api/payouts-api';
+import { MoneyOutHistory } from '../../payouts/components/money-out-history';
+import { MoneySwitch } from '../../payouts/components/money-switch';
 import '../money.css';
 
 /**
@@ -229,7 +232,30 @@ function LoadMore({ loading, onClick }: { loading: boolean; onClick: () => void 
   );
 }
 
+/** The history's money out: the payouts, apart from the payments (features/payouts). */
+function MoneyOutScreen() {
+  const words = useWords(historyWords);
+  useDocumentTitle(words.screenTitle);
+  const [search] = useSearchParams();
+  const searchText = search.toString();
+  const filters = useMemo(() => moneyOutFiltersFrom(new URLSearchParams(searchText)), [searchText]);
+  return (
+    <section className="card transaction-list" aria-labelledby="transactions-title">
+      <h2 id="transactions-title">{words.title}</h2>
+      <HistorySummary />
+      <MoneySwitch current="out" />
+      <MoneyOutHistory filters={filters} />
+    </section>
+  );
+}
+
+/** The history: the money in (the specification's screen), or the money out (`?money=out`). */
 export const TransactionList = withQueries(function TransactionListScreen() {
+  const [search] = useSearchParams();
+  return search.get('money') === 'out' ? <MoneyOutScreen /> : <MoneyInScreen />;
+});
+
+function MoneyInScreen() {
   const words = useWords(historyWords);
   const language = useLanguage();
   const refusalMessage = useRefusalMessage();
@@ -269,6 +295,7 @@ export const TransactionList = withQueries(function TransactionListScreen() {
     <section className="card transaction-list" aria-labelledby="transactions-title">
       <h2 id="transactions-title">{words.title}</h2>
       <HistorySummary />
+      <MoneySwitch current="in" />
       <HistoryFilters
         filters={filters}
         onChange={(next, how) => {
@@ -304,4 +331,4 @@ export const TransactionList = withQueries(function TransactionListScreen() {
       {hasNextPage && <LoadMore loading={isFetchingNextPage} onClick={focus.loadMore} />}
     </section>
   );
-});
+}
