@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { useCompileCache } from '../scripts/lib.ts';
+import { SlowestFirst } from './sequencer.ts';
 
 // The stacks global-setup.ts starts inherit it.
 useCompileCache();
@@ -15,6 +16,8 @@ export default defineConfig({
     include: ['**/*.e2e.ts'],
     globalSetup: ['./global-setup.ts'],
     maxWorkers: Number(process.env.E2E_WORKERS ?? 2),
+    // The slowest files first, on a fresh clone too (sequencer.ts).
+    sequence: { sequencer: SlowestFirst },
     // expect.poll waits here for a page to come to a state, as a locator's waitFor does: Vitest's
     // 1 s default is missed by a page still loading on a busy machine.
     expect: { poll: { timeout: 10_000 } },

@@ -66,6 +66,11 @@ export function loadConfig(source: Record<string, string | undefined>) {
     callbackSecret: env.MPESA_CALLBACK_SECRET,
     reconcile,
     limits: limitSettings(env),
+    /** Payment links (features/links/): links one operator makes per hour, payments per link per minute. */
+    links: Object.freeze({
+      linksPerHour: env.LINKS_PER_HOUR,
+      paymentsPerMinute: env.LINK_PAYMENTS_PER_MINUTE,
+    }),
     callbackAllowedIps: allowedIps,
     /** Fastify's trustProxy: false, true (refused with the allow-list on), a hop count, or proxy addresses. */
     trustProxy: env.TRUST_PROXY,

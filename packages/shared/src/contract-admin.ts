@@ -158,6 +158,8 @@ export const AUDIT_ACTIONS = [
   'payout_approved',
   'payout_declined',
   'payouts_export',
+  'link_created',
+  'link_switched_off',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

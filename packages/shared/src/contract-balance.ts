@@ -58,7 +58,13 @@ export type BalanceDay = z.infer<typeof balanceDaySchema>;
 
 export const balanceResponseSchema = z.object({
   success: z.literal(true),
-  data: z.object({ latest: balanceReadingSchema.nullable(), day: balanceDaySchema }),
+  data: z.object({
+    /** The latest reading M-PESA answered; none answered yet: the last asked. */
+    latest: balanceReadingSchema.nullable(),
+    /** A reading asked after `latest`, still awaited or failed; null when there is none. */
+    newer: balanceReadingSchema.nullable(),
+    day: balanceDaySchema,
+  }),
 });
 export type BalanceResponse = z.infer<typeof balanceResponseSchema>;
 

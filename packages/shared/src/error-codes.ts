@@ -74,6 +74,14 @@ const ERROR_CODES = [
   'PAYOUT_DAILY_LIMIT',
   'PAYOUTS_NOT_SET_UP',
   'PAYOUT_NOT_CORRECTABLE',
+  // Payment links (issue 38): why one cannot be made, found or paid.
+  'LINK_NOT_FOUND',
+  'LINK_PAID',
+  'LINK_BEING_PAID',
+  'LINK_EXPIRED',
+  'LINK_OFF',
+  'LINK_AMOUNT',
+  'LINKS_RATE_LIMITED',
   // M-PESA's refusals of a push, and its silence.
   'MPESA_INVALID_PHONE',
   'MPESA_INVALID_AMOUNT',

@@ -85,11 +85,11 @@ export const EnvSchema = z.object({
   PAYOUT_APPROVAL: z
     .string()
     .trim()
-    .default('always')
     .refine(
       (value) => /^(always|off|[1-9][0-9]{0,8})$/.test(value),
       'must be always, off, or an amount in whole shillings under which one owner’s word is enough',
-    ),
+    )
+    .optional(),
   PAYOUT_MAX_AMOUNT: z.coerce.number().int().min(1).max(10_000_000).default(150_000),
   PAYOUT_DAILY_LIMIT: z.coerce.number().int().min(1).max(1_000_000_000).default(1_000_000),
   PAYOUT_CHECK_AFTER_S: seconds(60, 1),
@@ -114,6 +114,8 @@ export const EnvSchema = z.object({
   CALLBACK_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(65_536),
   STKPUSH_RATE_LIMIT: count(10),
   STKPUSH_RATE_WINDOW_S: seconds(60, 1),
+  LINKS_PER_HOUR: count(30),
+  LINK_PAYMENTS_PER_MINUTE: count(10),
   STKPUSH_REQUEST_LIMIT: z.coerce.number().int().min(0).max(10_000_000).optional(),
   MPESA_CALLBACK_ALLOWED_IPS: z.string().trim().optional().transform(callbackAllowedIps),
   TRUST_PROXY: z.string().trim().default('false').transform(trustProxy),

@@ -102,7 +102,8 @@ export function c2bSettings(env: Env, problems: Problems) {
 
 /**
  * Payouts (features/payouts/): the shortcode B2C and B2B pay from (the STK shortcode unless it
- * differs), who must approve (PAYOUT_APPROVAL: `always` a second owner; `off` one owner's word is
+ * differs), who must approve (PAYOUT_APPROVAL, `off` on the simulator and `always` against M-PESA
+ * unless set: `always` a second owner; `off` one owner's word is
  * enough; an amount: one owner's word is enough under it), the shop's limits, and the recovery's
  * timings. They are made as the refunds' initiator (refundSettings): none, no payouts.
  */
@@ -117,7 +118,9 @@ export function payoutSettings(env: Env, problems: Problems, collectionShortcode
     env.PAYOUT_DAILY_LIMIT >= env.PAYOUT_MAX_AMOUNT,
     'PAYOUT_DAILY_LIMIT must not be less than PAYOUT_MAX_AMOUNT (no payout could use the whole of its limit)',
   );
-  const approval = env.PAYOUT_APPROVAL;
+  // On the simulator one owner's word is enough, so that `npm start` pays out with one owner;
+  // against M-PESA itself (sandbox, production) a second owner approves unless set otherwise.
+  const approval = env.PAYOUT_APPROVAL ?? (env.MPESA_ENV === 'simulator' ? 'off' : 'always');
   return Object.freeze({
     shortcode: env.MPESA_B2C_SHORTCODE ?? collectionShortcode,
     /** Under this amount (KES), one owner's word is enough: 0 never, Infinity always. */

@@ -7,6 +7,7 @@ import { migrateToLatest, type DbHandle } from './create-db.ts';
 
 /** Every table that is copied, in dependency order. */
 export const TABLES = [
+  'payment_links',
   'transactions',
   'transaction_events',
   'callbacks',

@@ -56,6 +56,8 @@ export interface TransactionTable {
   payer_msisdn: Generated<string | null>;
   /** The shortcode that received it; null: the STK push's MPESA_PARTY_B. */
   shortcode: Generated<string | null>;
+  /** The payment link it was paid through (features/links/), if any. */
+  link_id: Generated<string | null>;
 }
 
 /**
@@ -92,6 +94,27 @@ export interface RefundTable {
  * A payout (features/payouts/): proposed, approved or declined by a second owner, sent once by B2C
  * or B2B, with its outcome and the bookkeeping of asking transaction status when it is lost.
  */
+/** A payment link (features/links/): made by an operator, paid by the usual prompt. */
+export interface PaymentLinkTable {
+  id: string;
+  /** The end of its address, `/pay/<code>`: unguessable. */
+  code: string;
+  /** A fixed amount in KES, or null when the payer chooses one of at least `min_amount`. */
+  amount: number | null;
+  min_amount: number | null;
+  purpose: string;
+  reference: string;
+  /** 1: one payment only; 0: many. */
+  one_only: number;
+  expires_at: string | null;
+  switched_off_at: string | null;
+  switched_off_by: string | null;
+  created_by: string;
+  created_by_id: string;
+  created_at: string;
+}
+export type PaymentLinkRow = Selectable<PaymentLinkTable>;
+
 export interface PayoutTable {
   id: string;
   batch_id: string | null;
@@ -340,6 +363,7 @@ export interface Database {
   password_links: PasswordLinkTable;
   refunds: RefundTable;
   payouts: PayoutTable;
+  payment_links: PaymentLinkTable;
   balance_readings: BalanceReadingTable;
   receipt_checks: ReceiptCheckTable;
   webhook_endpoints: WebhookEndpointTable;

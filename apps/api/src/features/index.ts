@@ -19,6 +19,7 @@ import type { ApiFeature } from './feature.ts';
 import { balance } from './balance/index.ts';
 import { c2b } from './c2b/index.ts';
 import { history } from './history/index.ts';
+import { links } from './links/index.ts';
 import type { HistoryGuards } from './operators/index.ts';
 import { payments, type PaymentDeps } from './payments/index.ts';
 import { payouts } from './payouts/index.ts';
@@ -60,6 +61,7 @@ export const FEATURES = [
   webhooks,
   refunds,
   payouts,
+  links,
   balance,
   privacy,
   system,

@@ -6,9 +6,6 @@
  */
 import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { loadConfigOrExit } from '../config.ts';
-import { migrateToLatest, openConfiguredDb } from '../db/create-db.ts';
-import { SeedError, seedDatabase } from './seed.ts';
 
 const LIMITS = {
   count: { min: 1, max: 10_000_000 },
@@ -64,6 +61,11 @@ if (values.help) {
 const count = wholeNumber(values.count, 'count') ?? usage();
 const days = wholeNumber(values.days, 'days') ?? 180;
 const seed = wholeNumber(values.seed, 'seed') ?? randomInt(LIMITS.seed.max);
+
+// The app's modules load once the arguments are read: a usage error answers without them (0.1
+// instead of 0.8 s of CPU, and the tests try eleven at once).
+const [{ loadConfigOrExit }, { migrateToLatest, openConfiguredDb }, { SeedError, seedDatabase }] =
+  await Promise.all([import('../config.ts'), import('../db/create-db.ts'), import('./seed.ts')]);
 
 const config = loadConfigOrExit();
 if (config.mpesa.env === 'production') {

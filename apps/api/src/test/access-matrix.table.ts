@@ -107,7 +107,66 @@ const aProposedPayout = async (database: TestDatabase, decision: 'approve' | 'de
   return `/api/payouts/${id}/${decision}`;
 };
 
+/** A payment link of its own for each request, made by someone who is not an operator here. */
+const aLink = async (database: TestDatabase, then: (id: string) => string) => {
+  const id = `link-${made++}`;
+  await database.db
+    .insertInto('payment_links')
+    .values({
+      id,
+      code: `code${String(made).padStart(8, '0')}`,
+      amount: 100,
+      min_amount: null,
+      purpose: 'A test',
+      reference: 'TEST',
+      one_only: 1,
+      expires_at: null,
+      switched_off_at: null,
+      switched_off_by: null,
+      created_by: 'Someone',
+      created_by_id: 'someone',
+      created_at: '2026-11-25T09:00:00.000Z',
+    })
+    .execute();
+  return then(id);
+};
+
 export const ROUTES: RouteCase[] = [
+  // Payment links (features/links/). The payer's two routes (`/api/pay/:code`) are open to
+  // anyone with the code and are not an operator's: links.test.ts holds them.
+  {
+    name: 'the payment links',
+    method: 'GET',
+    url: () => '/api/links',
+    access: { role: 'viewer' },
+    csrf: false,
+    ok: 200,
+  },
+  {
+    name: 'one payment link',
+    method: 'GET',
+    url: (database) => aLink(database, (id) => `/api/links/${id}`),
+    access: { role: 'viewer' },
+    csrf: false,
+    ok: 200,
+  },
+  {
+    name: 'making a payment link',
+    method: 'POST',
+    url: () => '/api/links',
+    payload: () => ({ amount: 1500, purpose: 'A dress', reference: 'ORDER-1', oneOnly: true }),
+    access: { role: 'cashier' },
+    csrf: true,
+    ok: 201,
+  },
+  {
+    name: 'switching a payment link off',
+    method: 'POST',
+    url: (database) => aLink(database, (id) => `/api/links/${id}/off`),
+    access: { role: 'cashier' },
+    csrf: true,
+    ok: 200,
+  },
   {
     name: 'the payouts',
     method: 'GET',

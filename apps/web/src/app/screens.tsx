@@ -18,12 +18,24 @@ const payoutsScreen = lazyScreen(() =>
   import('../features/payouts/components/payouts-screen').then((m) => m.PayoutsScreen),
 );
 
+const linksScreen = lazyScreen(() =>
+  import('../features/links/components/links-screen').then((m) => m.LinksScreen),
+);
+const payLinkScreen = lazyScreen(() =>
+  import('../features/links/components/pay-link-screen').then((m) => m.PayLinkScreen),
+);
+
 const ownerScreens = lazyScreen(() =>
   import('../features/admin/owner-screens').then((m) => m.OwnerScreens),
 );
 /** For the tests, which render every screen at once. */
 export const preloadOwnerScreens = () =>
-  Promise.all([ownerScreens.preload(), payoutsScreen.preload()]);
+  Promise.all([
+    ownerScreens.preload(),
+    payoutsScreen.preload(),
+    linksScreen.preload(),
+    payLinkScreen.preload(),
+  ]);
 
 export const OperatorBar = withQueries(Bar);
 
@@ -31,6 +43,8 @@ export const OtherScreens = withQueries(function OtherScreens() {
   return useRoutes([
     { path: paths.signIn, element: <SignInForm /> },
     { path: paths.payouts, element: <payoutsScreen.Component /> },
+    { path: paths.links, element: <linksScreen.Component /> },
+    { path: '/pay/:code', element: <payLinkScreen.Component /> },
     ...Object.values(ownerPaths).map((path) => ({ path, element: <ownerScreens.Component /> })),
     { path: '*', element: <NotFound /> },
   ]);

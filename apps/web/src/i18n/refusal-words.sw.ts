@@ -69,6 +69,15 @@ export const sw: RefusalWords = {
       'Malipo kwa wapokeaji hayajawekwa kwenye seva hii: mmiliki aweke MPESA_INITIATOR_NAME.',
     PAYOUT_NOT_CORRECTABLE: () =>
       'Malipo ambayo M-PESA haikulipa tu ndiyo yanaweza kusahihishwa, na mara moja tu.',
+    LINK_NOT_FOUND: () => 'Kiungo hiki cha malipo hakipo. Angalia anwani uliyotumiwa.',
+    LINK_PAID: () => 'Kiungo hiki kimekwisha lipwa. Hakuna pesa iliyotumwa.',
+    LINK_BEING_PAID: () =>
+      'Mtu mwingine analipa kiungo hiki sasa hivi. Kisipolipwa, kitafunguka tena baada ya dakika chache.',
+    LINK_EXPIRED: () => 'Muda wa kiungo hiki umekwisha. Omba duka likutumie kiungo kipya.',
+    LINK_OFF: () => 'Duka limekizima kiungo hiki. Omba duka likutumie kiungo kipya.',
+    LINK_AMOUNT: () => 'Kiasi ni kidogo kuliko kiwango cha chini cha kiungo hiki.',
+    LINKS_RATE_LIMITED: ({ retryAfterS }) =>
+      `Umetengeneza viungo vingi mno kwa saa hii. Jaribu tena baada ya ${duration(retryAfterS ?? 60)}.`,
     C2B_NOT_SET_UP: () =>
       'Seva hii haipokei malipo ya till au paybill (MPESA_C2B_SHORTCODE haijawekwa).',
     REVIEW_REFUSED: () =>

@@ -4,5 +4,7 @@ export const paths = {
   transactions: '/transactions',
   signIn: '/sign-in',
   payouts: '/payouts',
+  links: '/links',
+  pay: (code: string) => `/pay/${encodeURIComponent(code)}`,
   transaction: (id: string) => `/transactions/${encodeURIComponent(id)}`,
 } as const;

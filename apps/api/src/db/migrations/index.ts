@@ -17,6 +17,7 @@ import * as signInGuesses from './2026-11-28-015-sign-in-guesses.ts';
 import * as searchAnyCase from './2026-11-29-016-search-any-case.ts';
 import * as totalsFromTheIndex from './2026-11-29-017-totals-from-the-index.ts';
 import * as payouts from './2026-11-29-018-payouts.ts';
+import * as links from './2026-11-29-019-links.ts';
 
 /** Every migration, by name; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-016-search-any-case': searchAnyCase,
   '2026-11-29-017-totals-from-the-index': totalsFromTheIndex,
   '2026-11-29-018-payouts': payouts,
+  '2026-11-29-019-links': links,
 };

@@ -54,6 +54,7 @@ export const BALANCE_ANSWERS = {
         success: true,
         data: {
           latest: READ,
+          newer: null,
           day: {
             day: '2026-11-29',
             moneyIn: 0,

@@ -39,6 +39,16 @@ export async function findReadingByConversation(
 }
 
 /** The latest reading that came, or failing that the latest asked. */
+/** The reading asked last, whatever became of it. */
+export async function newestReading(db: Db): Promise<BalanceReadingRow | undefined> {
+  return db
+    .selectFrom('balance_readings')
+    .selectAll()
+    .orderBy('asked_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+}
+
 export async function latestReading(db: Db): Promise<BalanceReadingRow | undefined> {
   const read = await db
     .selectFrom('balance_readings')

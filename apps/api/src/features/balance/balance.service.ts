@@ -181,7 +181,15 @@ export async function balanceDay(deps: BalanceDeps): Promise<BalanceDay> {
   };
 }
 
+/**
+ * The latest reading M-PESA answered (else the last asked), a reading asked since that is still
+ * awaited or failed (`newer`), and the day's money.
+ */
 export async function latestBalance(deps: BalanceDeps) {
-  const latest = await repo.latestReading(deps.db);
-  return { latest: latest ? toReadingDto(latest) : null, day: await balanceDay(deps) };
+  const [latest, newest] = await Promise.all([
+    repo.latestReading(deps.db),
+    repo.newestReading(deps.db),
+  ]);
+  const newer = newest && newest.id !== latest?.id ? toReadingDto(newest) : null;
+  return { latest: latest ? toReadingDto(latest) : null, newer, day: await balanceDay(deps) };
 }

@@ -95,6 +95,22 @@ for (const dialect of DIALECTS) {
       expect(reading.askedBy).toBe(STAFF.cashier);
     });
 
+    it('a reading asked after one was read is shown as awaited beside it, then replaces it', async () => {
+      const first = await readNow();
+      const asked = await send(app, { method: 'POST', url: '/api/balance/read' }, cashier);
+      const id = asked.json().data.id;
+      const meanwhile = await balance();
+      // What M-PESA last said stays; the new asking is there beside it, awaited or answered.
+      if (meanwhile.newer !== null) {
+        expect(meanwhile.latest.id).toBe(first.id);
+        expect(meanwhile.newer).toMatchObject({ id, status: 'asked' });
+      } else {
+        expect(meanwhile.latest.id).toBe(id);
+      }
+      await expect.poll(async () => (await balance()).latest.id, { timeout: 5000 }).toBe(id);
+      expect((await balance()).newer).toBeNull();
+    });
+
     it('the day’s payments, payouts and charges make the change in balance exactly', async () => {
       const first = await readNow();
       // A payment received by prompt, into the same shortcode's utility account.

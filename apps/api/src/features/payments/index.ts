@@ -33,8 +33,14 @@ export {
   settleReview,
   updateTransactionFrom,
 } from './transactions.repository.ts';
-export { findTransaction, getMerchantView, getTransaction } from './transactions.service.ts';
-export type { PaymentDeps } from './transactions.service.ts';
+export {
+  findTransaction,
+  getMerchantView,
+  getTransaction,
+  initiatePayment,
+} from './transactions.service.ts';
+export type { PaymentDeps, RequestLimit, ThroughLink } from './transactions.service.ts';
+export { withIdempotencyKey } from './idempotency.ts';
 export { paymentWritesFor } from './payment-writes-for.ts';
 export { REVIEW_STATUSES, type ReviewStatus } from './decision.ts';
 

@@ -39,6 +39,7 @@ export const SAMPLE_ROW: TransactionRow = {
   payer_name: null,
   payer_msisdn: null,
   shortcode: null,
+  link_id: null,
 };
 
 export const SAMPLE = {

@@ -23,6 +23,13 @@ export interface PendingPayment {
   limit?: RequestLimit | undefined;
   /** The request's Idempotency-Key, already taken (idempotency.ts). */
   idempotencyKey?: string | undefined;
+  /** The payment link it is made through (features/links/), if any. */
+  link?: LinkOfPayment | undefined;
+}
+
+/** The payment link a payment is made through (features/links/). */
+export interface LinkOfPayment {
+  id: string;
 }
 
 /** The per-address limit on payment requests, counted with the payment it lets through. */
@@ -95,7 +102,7 @@ async function refuseBusyPhone(trx: Kysely<Database>, phone: string, now: Date):
   throw busyPhoneError(holder, now);
 }
 
-function pendingRow(deps: SaveDeps, { input, id, now }: PendingPayment): NewTransactionRow {
+function pendingRow(deps: SaveDeps, { input, id, now, link }: PendingPayment): NewTransactionRow {
   const createdAt = now.toISOString();
   return {
     id,
@@ -117,5 +124,6 @@ function pendingRow(deps: SaveDeps, { input, id, now }: PendingPayment): NewTran
     lease_owner: null,
     lease_until: null,
     flagged_reason: null,
+    link_id: link?.id ?? null,
   };
 }

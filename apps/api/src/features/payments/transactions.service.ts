@@ -21,7 +21,7 @@ import type { Database } from '../../db/schema.ts';
 import type { PaymentWrites } from './payment-writes.ts';
 import { accountReferenceFor, transactionDescFor } from './daraja-text.ts';
 import { payerErrorFor } from './initiation-errors.ts';
-import { later, savePending, type RequestLimit } from './save-pending.ts';
+import { later, savePending, type LinkOfPayment, type RequestLimit } from './save-pending.ts';
 import { merchantView, toTransactionDto } from './transaction-dto.ts';
 import { recordAcknowledgement, recordPushFailure, type SavedPush } from './push-answers.ts';
 import * as repo from './transactions.repository.ts';
@@ -52,7 +52,14 @@ export interface PaymentDeps {
   refunds?: RefundPolicy;
 }
 
-export type { RequestLimit } from './save-pending.ts';
+export type { LinkOfPayment, RequestLimit } from './save-pending.ts';
+
+/** A payment made through a payment link (features/links/). */
+export interface ThroughLink {
+  link: LinkOfPayment;
+  /** The link's own checks (its limit), in the transaction that saves the payment, before it. */
+  first?: (trx: Kysely<Database>, now: Date) => Promise<void>;
+}
 
 export async function initiatePayment(
   deps: PaymentDeps,
@@ -60,17 +67,21 @@ export async function initiatePayment(
   limit?: RequestLimit,
   /** The request's Idempotency-Key, already taken (idempotency.ts): it is told the payment's id. */
   idempotencyKey?: string,
+  /** The link it is paid through: the same payment, marked with its link. */
+  through?: ThroughLink,
 ): Promise<InitiatePaymentResponse> {
   const id = randomUUID();
   const now = deps.now();
+  const link = through?.link;
 
   // Saved before Safaricom is called: whatever happens next, the attempt exists. In the same
   // database transaction the phone's lock is taken, so that no one can send a second prompt to a
   // phone whose first is still open, from this instance or any other.
   // The address's count and the Idempotency-Key go with it (save-pending.ts).
-  await transact(deps.db, (trx) =>
-    savePending(deps, trx, { input, id, now, limit, idempotencyKey }),
-  );
+  await transact(deps.db, async (trx) => {
+    await through?.first?.(trx, now);
+    await savePending(deps, trx, { input, id, now, limit, idempotencyKey, link });
+  });
 
   try {
     return await pushSaved(deps, input, id, now);

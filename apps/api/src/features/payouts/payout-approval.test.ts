@@ -3,8 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { testConfig } from '../../test/test-app.ts';
 import { approvedByProposer } from './payouts.service.ts';
 
-const settingsOf = (value?: string) =>
-  testConfig(value === undefined ? {} : { PAYOUT_APPROVAL: value }).payouts;
+/** Against Safaricom's sandbox, with what it needs. */
+const SANDBOX = {
+  MPESA_ENV: 'sandbox',
+  MPESA_CONSUMER_KEY: 'key',
+  MPESA_CONSUMER_SECRET: 'secret',
+  MPESA_CALLBACK_URL: 'https://shop.example',
+};
+
+const settingsOf = (value?: string, env: Record<string, string> = SANDBOX) =>
+  testConfig({ ...env, ...(value === undefined ? {} : { PAYOUT_APPROVAL: value }) }).payouts;
 
 describe('PAYOUT_APPROVAL', () => {
   it.each([
@@ -18,6 +26,13 @@ describe('PAYOUT_APPROVAL', () => {
     ['5000', 'viewer', 100, false],
   ] as const)('%s: an %s’s own %i KES is sent at once: %s', (value, role, amount, sent) => {
     expect(approvedByProposer(settingsOf(value), role, amount)).toBe(sent);
+  });
+
+  it('is off on the simulator unless set, so that one owner pays out with `npm start`', () => {
+    const simulator = { MPESA_ENV: 'simulator' };
+    expect(approvedByProposer(settingsOf(undefined, simulator), 'owner', 250_000)).toBe(true);
+    expect(approvedByProposer(settingsOf(undefined, simulator), 'cashier', 10)).toBe(false);
+    expect(approvedByProposer(settingsOf('always', simulator), 'owner', 10)).toBe(false);
   });
 
   it.each(['never', '-1', '0', '1.5', '5000 KES'])('refuses %s with a sentence', (value) => {

@@ -60,6 +60,8 @@ for (const dialect of DIALECTS) {
           PORT: String(port),
           MPESA_CALLBACK_URL: `http://127.0.0.1:${port}`,
           HISTORY_ACCESS: 'operators',
+          // A second owner approves, as against M-PESA itself (on the simulator it is off).
+          PAYOUT_APPROVAL: 'always',
           PAYOUT_MAX_AMOUNT: '100000',
           PAYOUT_DAILY_LIMIT: '300000',
         },

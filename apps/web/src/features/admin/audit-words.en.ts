@@ -34,6 +34,8 @@ export const en = {
     webhook_resent: 'Resent webhooks',
     webhook_test_sent: 'Sent a test webhook',
     payout_proposed: 'Proposed a payout',
+    link_created: 'Made a payment link',
+    link_switched_off: 'Switched a payment link off',
     payout_approved: 'Approved a payout',
     payout_declined: 'Declined a payout',
     payouts_export: 'Exported payouts',

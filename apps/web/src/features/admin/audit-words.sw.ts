@@ -35,6 +35,8 @@ export const sw: AuditWords = {
     webhook_resent: 'Alituma webhooks tena',
     webhook_test_sent: 'Alituma webhook ya majaribio',
     payout_proposed: 'Alipendekeza malipo kwa mpokeaji',
+    link_created: 'Alitengeneza kiungo cha malipo',
+    link_switched_off: 'Alizima kiungo cha malipo',
     payout_approved: 'Aliidhinisha malipo kwa mpokeaji',
     payout_declined: 'Alikataa malipo kwa mpokeaji',
     payouts_export: 'Alipakua malipo kwa wapokeaji',

@@ -16,8 +16,9 @@ export const en = {
   signInFailed: 'Signing in failed. Please try again.',
   /** The header: the role as the API names it, in English. */
   signedInAs: (name: string, role: OperatorRole) => `Signed in as ${name} (${role})`,
-  moneyNavigation: 'Money out',
+  moneyNavigation: 'The shop’s money',
   payouts: 'Payouts',
+  links: 'Payment links',
   ownerNavigation: 'Owner',
   operators: 'Operators',
   apiKeys: 'API keys',

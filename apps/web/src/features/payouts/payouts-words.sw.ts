@@ -110,16 +110,20 @@ export const sw: PayoutWords = {
     switchLabel: 'Pesa zilizoingia au zilizotoka',
     moneyIn: 'Pesa zilizoingia',
     moneyOut: 'Pesa zilizotoka',
-    glance: 'Muhtasari wa pesa zilizotoka',
-    today: 'Leo',
-    last7Days: 'Siku 7 zilizopita',
-    paidOut: (_count: number, countText: string, charges: string) =>
-      `Malipo ${countText} yamelipwa, ada ${charges}`,
+    glance: 'Pesa zilizotoka',
+    todayLine: (amount: string) => `Pesa zilizotoka leo: ${amount}`,
+    everyPayout: 'Tazama malipo yote',
+    paidOut: (amount: string, _count: number, countText: string, charges: string, week: string) =>
+      `Zilizolipwa leo: ${amount} kwa malipo ${countText}, ada ${charges}. Siku 7 zilizopita: ${week}.`,
+    balanceLine: (total: string, when: string) =>
+      `Salio kwenye M-PESA: ${total}, lilisomwa ${when}`,
+    balanceUnread: 'Salio kwenye M-PESA: bado halijasomwa',
     waiting: (_count: number, countText: string) =>
       `Malipo ${countText} yanasubiri idhini ya mmiliki.`,
     toPayouts: 'Fungua Malipo kwa wapokeaji',
     figuresFailed: 'Takwimu za pesa zilizotoka hazikupatikana.',
     filters: 'Malipo gani',
+    listed: 'Orodha ya malipo',
     status: 'Hali',
     anyStatus: 'Hali yoyote',
     from: 'Yaliyopendekezwa kuanzia',

@@ -41,6 +41,9 @@ const SUBJECT_OF: Record<AuditAction, AuditSubjectKind | null> = {
   payout_approved: null,
   payout_declined: null,
   payouts_export: null,
+  // A link is found on the Links screen (the line's detail says which).
+  link_created: null,
+  link_switched_off: null,
 };
 
 const subjectKindOf = (action: string): AuditSubjectKind | null =>

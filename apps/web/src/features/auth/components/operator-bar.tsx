@@ -79,6 +79,7 @@ export function OperatorBar() {
         </p>
       )}
       <nav aria-label={words.moneyNavigation}>
+        <NavLink to={paths.links}>{words.links}</NavLink>
         <NavLink to={paths.payouts}>{words.payouts}</NavLink>
       </nav>
       {operator.role === 'owner' && (

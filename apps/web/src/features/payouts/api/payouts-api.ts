@@ -121,12 +121,18 @@ export function payoutsQueryOptions() {
   });
 }
 
-/** The latest balance and the day's money; asked again every 2 s while a reading is awaited. */
+/**
+ * The latest balance and the day's money; asked again every 2 s while a reading is awaited (the
+ * first, or one asked since the one shown).
+ */
 export function balanceQueryOptions() {
   return queryOptions({
     queryKey: payoutKeys.balance,
     queryFn: async () => (await apiRequest<BalanceResponse>('/balance')).data,
-    refetchInterval: (query) => (query.state.data?.latest?.status === 'asked' ? 2000 : false),
+    refetchInterval: (query) => {
+      const { latest, newer } = query.state.data ?? {};
+      return (newer ?? latest)?.status === 'asked' ? 2000 : false;
+    },
   });
 }
 

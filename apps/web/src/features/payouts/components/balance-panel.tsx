@@ -76,6 +76,8 @@ export function BalancePanel({ mayAsk }: { mayAsk: boolean }) {
   const query = useQuery(balanceQueryOptions());
   const change = useOwnerChange(payoutKeys.balance);
   const latest = query.data?.latest ?? null;
+  // A reading asked since the one shown: awaited, or failed.
+  const asked = query.data?.newer ?? latest;
   const day = query.data?.day;
   const shown = latest?.status === 'read' ? latest : null;
 
@@ -84,15 +86,15 @@ export function BalancePanel({ mayAsk }: { mayAsk: boolean }) {
       <h3 id="balance-title">{said.title}</h3>
       {query.isError && <OwnerProblem error={query.error} />}
       {change.error !== null && <OwnerProblem error={change.error} />}
-      {latest?.status === 'asked' && <p role="status">{said.asked}</p>}
-      {latest?.status === 'failed' && <p>{said.failed(latest.resultDescription ?? '')}</p>}
+      {asked?.status === 'asked' && <p role="status">{said.asked}</p>}
+      {asked?.status === 'failed' && <p>{said.failed(asked.resultDescription ?? '')}</p>}
       {shown?.accounts ? (
         <>
           <p>{said.readAt(formatDate(shown.readAt ?? shown.askedAt, language))}</p>
           <AccountsTable reading={shown} />
         </>
       ) : (
-        !query.isPending && latest?.status !== 'asked' && <p>{said.none}</p>
+        !query.isPending && asked?.status !== 'asked' && <p>{said.none}</p>
       )}
       {day && <DayFigures day={day} />}
       {day && (

@@ -85,7 +85,7 @@ function PayoutRows({ payouts }: { payouts: Payout[] }) {
   const said = words.moneyOut;
   const language = useLanguage();
   return (
-    <div className="money-out-scroll" role="region" aria-label={said.moneyOut} tabIndex={0}>
+    <div className="money-out-scroll" role="region" aria-label={said.listed} tabIndex={0}>
       <table className="money-out-table">
         <caption className="visually-hidden">{said.moneyOut}</caption>
         <thead>

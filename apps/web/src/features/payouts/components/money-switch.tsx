@@ -6,23 +6,18 @@ import { meQueryOptions } from '../../auth/api/auth-api';
 import { payoutWords } from '../payouts-words';
 
 /**
- * The history's two halves, for the shop's signed-in people: the money in (the payments, the
- * specification's table) and the money out (the payouts), never mixed. None where no one is
- * signed in (the history open to all shows the money in alone).
+ * On the history's Money out, the way between its two halves: the money in (the payments, the
+ * specification's table) and the money out (the payouts), never mixed. (The money in's page
+ * reaches Money out from its figures, money-out-glance.tsx.)
  */
-export function MoneySwitch({ current }: { current: 'in' | 'out' }) {
+export function MoneySwitch() {
   const said = useWords(payoutWords).moneyOut;
   const { data: operator } = useQuery(meQueryOptions());
   if (!operator) return null;
   return (
     <nav className="money-switch" aria-label={said.switchLabel}>
-      <Link to={paths.transactions} aria-current={current === 'in' ? 'page' : undefined}>
-        {said.moneyIn}
-      </Link>
-      <Link
-        to={`${paths.transactions}?money=out`}
-        aria-current={current === 'out' ? 'page' : undefined}
-      >
+      <Link to={paths.transactions}>{said.moneyIn}</Link>
+      <Link to={`${paths.transactions}?money=out`} aria-current="page">
         {said.moneyOut}
       </Link>
     </nav>

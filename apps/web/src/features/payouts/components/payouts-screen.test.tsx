@@ -60,6 +60,7 @@ const BALANCE = {
     resultCode: '0',
     resultDescription: 'ok',
   },
+  newer: null,
   day: {
     day: '2026-11-29',
     moneyIn: 50,
@@ -117,7 +118,7 @@ describe('the Payouts screen', () => {
       return undefined;
     });
     renderApp('/');
-    const money = await screen.findByRole('navigation', { name: 'Money out' });
+    const money = await screen.findByRole('navigation', { name: 'The shop’s money' });
     await userEvent.click(within(money).getByRole('link', { name: 'Payouts' }));
     const batch = await screen.findByRole('group', { name: 'A batch of 2 proposed by Baraka' });
     expect(await screen.findAllByText('Waiting for approval')).toHaveLength(2);

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'rea
 import { Link } from 'react-router';
 import { PAYMENT_CHANNELS, TRANSACTION_STATUSES } from '@mpesa/shared';
 import { paths } from '../../../lib/paths';
+import { wideScreen } from '../../../lib/wide-screen';
 import { LOCALES, type Language } from '../../../i18n/language';
 import { useLanguage, useWords } from '../../../i18n/words';
 import { searchFor, summaryQueryOptions, type ListFilters } from '../api/transactions-api';
@@ -205,9 +206,6 @@ function DateFilter({ filters, pick }: { filters: ListFilters; pick: Pick }) {
 function inUse(filters: ListFilters): number {
   return filters.status.length + [filters.channel, filters.from, filters.to].filter(Boolean).length;
 }
-
-/** Whether the screen is wide enough to show every filter at once (as the CSS's 48em). */
-const wideScreen = () => window.matchMedia?.('(min-width: 48em)').matches ?? true;
 
 /**
  * The filters beside the search, folded on a phone unless some are in use, so that the payments

@@ -70,14 +70,15 @@ function Period({ title, period }: { title: string; period?: PeriodSummary }) {
 
 /**
  * Above the history: what came in today and this week, and the last two weeks day by day; then,
- * apart, for the shop's signed-in people, what went out and the balance (features/payouts).
+ * apart, for the shop's signed-in people on a wide screen, what went out and the balance
+ * (features/payouts; on a phone, under the payments).
  */
 export function HistorySummary() {
   const { data: operator } = useQuery(meQueryOptions());
   return (
     <>
       <MoneyInSummary />
-      {operator && <MoneyOutGlance mayAsk={operator.role !== 'viewer'} />}
+      {operator && <MoneyOutGlance mayAsk={operator.role !== 'viewer'} place="top" />}
     </>
   );
 }

@@ -30,6 +30,7 @@ import { detailsWords } from './details-words';
 import { ReceiptCheck } from './receipt-check';
 import { moneyOutFiltersFrom } from '../../payouts/api/payouts-api';
 import { MoneyOutHistory } from '../../payouts/components/money-out-history';
+import { MoneyOutGlance } from '../../payouts/components/money-out-glance';
 import { MoneySwitch } from '../../payouts/components/money-switch';
 import '../money.css';
 
@@ -243,7 +244,7 @@ function MoneyOutScreen() {
     <section className="card transaction-list" aria-labelledby="transactions-title">
       <h2 id="transactions-title">{words.title}</h2>
       <HistorySummary />
-      <MoneySwitch current="out" />
+      <MoneySwitch />
       <MoneyOutHistory filters={filters} />
     </section>
   );
@@ -295,7 +296,6 @@ function MoneyInScreen() {
     <section className="card transaction-list" aria-labelledby="transactions-title">
       <h2 id="transactions-title">{words.title}</h2>
       <HistorySummary />
-      <MoneySwitch current="in" />
       <HistoryFilters
         filters={filters}
         onChange={(next, how) => {
@@ -329,6 +329,8 @@ function MoneyInScreen() {
         </p>
       )}
       {hasNextPage && <LoadMore loading={isFetchingNextPage} onClick={focus.loadMore} />}
+      {/* On a phone, money out and the balance come under the payments, which start near the top. */}
+      {operator && <MoneyOutGlance mayAsk={operator.role !== 'viewer'} place="bottom" />}
     </section>
   );
 }

@@ -1,0 +1,204 @@
+/**
+ * The links' routes (issue 38). The shop's side, for its signed-in people whatever HISTORY_ACCESS
+ * says: a viewer sees the links; an owner or a cashier makes one or switches it off, refused
+ * cross-site and without the CSRF token. The payer's side, open to anyone with the code: the link
+ * as its page shows it, and its payment, limited as the payment form's are.
+ */
+import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  LINK_CODE_LENGTH,
+  createLinkBodySchema,
+  payLinkBodySchema,
+} from '@mpesa/shared/contract-links';
+import { tooManyRequests } from '../../errors.ts';
+import { clientAddress, limitKeyFor } from '../../lib/client-address.ts';
+import { floodLimit } from '../../limits/flood-limit.ts';
+import { guardedSchema, operatorOf } from '../operators/index.ts';
+import { withIdempotencyKey } from '../payments/index.ts';
+import * as doc from './links.openapi.ts';
+import {
+  createLink,
+  getLinkDto,
+  listLinkDtos,
+  payLink,
+  payerLink,
+  switchOffLink,
+  type LinkActor,
+  type LinkDeps,
+} from './links.service.ts';
+
+export interface LinkRoutesOptions {
+  deps: LinkDeps;
+  /** Signed in with at least each role (features/operators/require-operator.ts). */
+  gates: Record<'viewer' | 'cashier', onRequestAsyncHookHandler[]>;
+  /** The payment form's limits (STKPUSH_RATE_LIMIT and the rest), which a link's payment shares. */
+  rateLimit: { max: number; requestsMax: number; windowS: number };
+  /** features/payments/index.ts says why. */
+  idempotencyKeyAbandonedMs: number;
+  paymentBytes: number;
+}
+
+const idParams = z.object({ id: z.string().max(64).describe('The link’s `id`') });
+const codeParams = z.object({
+  code: z
+    .string()
+    .max(LINK_CODE_LENGTH * 2)
+    .describe('The link’s `code`, the end of `/pay/<code>`'),
+});
+const always = { always: true };
+const IDEMPOTENCY_KEY =
+  'Any unique value of 1 to 255 visible ASCII characters: sent again with the same body, the payment is started once.';
+
+function actorOf(request: FastifyRequest): LinkActor {
+  const operator = operatorOf(request);
+  return { operatorId: operator.operatorId, name: operator.name, address: clientAddress(request) };
+}
+
+type App = Parameters<FastifyPluginAsyncZod<LinkRoutesOptions>>[0];
+
+function shopRoutes(app: App, { deps: base, gates }: LinkRoutesOptions) {
+  const deps = (request: FastifyRequest): LinkDeps => ({ ...base, log: request.log });
+  app.get(
+    '/links',
+    {
+      onRequest: gates.viewer,
+      schema: guardedSchema(
+        { ...doc.LIST_DESCRIBED, response: doc.LIST_ANSWERS },
+        { role: 'viewer' },
+        always,
+      ),
+    },
+    async () => ({ success: true as const, data: { links: await listLinkDtos(base) } }),
+  );
+
+  app.get(
+    '/links/:id',
+    {
+      onRequest: gates.viewer,
+      schema: guardedSchema(
+        { ...doc.ONE_DESCRIBED, params: idParams, response: doc.ONE_ANSWERS },
+        { role: 'viewer' },
+        always,
+      ),
+    },
+    async (request) => ({
+      success: true as const,
+      data: await getLinkDto(base, request.params.id),
+    }),
+  );
+
+  app.post(
+    '/links',
+    {
+      onRequest: gates.cashier,
+      preHandler: app.csrfProtection,
+      schema: guardedSchema(
+        {
+          ...doc.CREATE_DESCRIBED,
+          body: createLinkBodySchema.meta({
+            'x-examples': {
+              fixed: {
+                summary: 'KES 1,500, one payment, a week',
+                value: {
+                  amount: 1500,
+                  purpose: 'Kitenge dress, size M',
+                  reference: 'ORDER-77',
+                  oneOnly: true,
+                  expiresInDays: 7,
+                },
+              },
+            },
+          }),
+          response: doc.CREATE_ANSWERS,
+        },
+        { role: 'cashier' },
+        always,
+      ),
+    },
+    async (request, reply) =>
+      reply.code(201).send(await createLink(deps(request), request.body, actorOf(request))),
+  );
+
+  app.post(
+    '/links/:id/off',
+    {
+      onRequest: gates.cashier,
+      preHandler: app.csrfProtection,
+      schema: guardedSchema(
+        { ...doc.OFF_DESCRIBED, params: idParams, response: doc.OFF_ANSWERS },
+        { role: 'cashier' },
+        always,
+      ),
+    },
+    async (request) => switchOffLink(deps(request), request.params.id, actorOf(request)),
+  );
+}
+
+function payerRoutes(app: App, options: LinkRoutesOptions) {
+  const { deps, rateLimit } = options;
+  const flood = floodLimit({ max: rateLimit.requestsMax, windowS: rateLimit.windowS });
+  const limitFlood = async (request: FastifyRequest) => {
+    const waitS = flood.hit(limitKeyFor(clientAddress(request)), deps.now());
+    if (waitS !== null) throw tooManyRequests(waitS);
+  };
+
+  app.get(
+    '/pay/:code',
+    { schema: { ...doc.PAYER_DESCRIBED, params: codeParams, response: doc.PAYER_ANSWERS } },
+    async (request) => ({
+      success: true as const,
+      data: await payerLink(deps, request.params.code),
+    }),
+  );
+
+  app.post(
+    '/pay/:code',
+    {
+      bodyLimit: options.paymentBytes,
+      onRequest: limitFlood,
+      schema: {
+        ...doc.PAY_DESCRIBED,
+        params: codeParams,
+        body: payLinkBodySchema.meta({
+          'x-examples': {
+            phone: { summary: 'The payer’s phone', value: { phoneNumber: '0712345678' } },
+          },
+        }),
+        headers: z.object({ 'idempotency-key': z.string().optional().describe(IDEMPOTENCY_KEY) }),
+        response: doc.PAY_ANSWERS,
+      },
+    },
+    async (request, reply) => {
+      // The payer's address counts as the payment form's does (the same key: one allowance).
+      const limit = {
+        key: `POST /api/mpesa/stkpush|${limitKeyFor(clientAddress(request))}`,
+        max: rateLimit.max,
+        windowS: rateLimit.windowS,
+      };
+      const { code } = request.params;
+      const run = (key?: string) =>
+        payLink({ ...deps, log: request.log }, code, request.body, limit, key);
+      const key = request.headers['idempotency-key'];
+      if (key === undefined) return run();
+      const answer = await withIdempotencyKey(
+        deps.db,
+        { key, abandonedAfterMs: options.idempotencyKeyAbandonedMs },
+        { code, ...request.body },
+        deps.now(),
+        async () => {
+          const body = await run(key);
+          return { statusCode: 200, body, transactionId: body.transactionId };
+        },
+      );
+      if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
+      return reply.code(answer.statusCode as 200).send(answer.body as never);
+    },
+  );
+}
+
+export const linkRoutes: FastifyPluginAsyncZod<LinkRoutesOptions> = async (app, options) => {
+  shopRoutes(app, options);
+  payerRoutes(app, options);
+};

@@ -1,0 +1,61 @@
+import type { LinkWords } from './links-words.en';
+
+const kes = (amount: number) => `KES ${amount.toLocaleString('en-KE')}`;
+
+export const sw: LinkWords = {
+  kes,
+  title: 'Viungo vya malipo',
+  intro:
+    'Tengeneza kiungo mara moja ukitume: mteja anakifungua kwenye simu yake, anaandika nambari yake tu na kulipa kwa ombi la kawaida la M-PESA.',
+  loading: 'Inapakia viungo...',
+  empty: 'Bado hakuna viungo.',
+  form: {
+    title: 'Tengeneza kiungo',
+    fixed: 'Kiasi maalum',
+    chosen: 'Mteja anachagua kiasi',
+    amount: 'Kiasi (KES)',
+    minAmount: 'Kiasi cha chini (KES)',
+    purpose: 'Ni malipo ya nini',
+    reference: 'Kumbukumbu',
+    oneOnly: 'Malipo moja tu',
+    expiresInDays: 'Kinaisha baada ya (siku)',
+    submit: 'Tengeneza kiungo',
+    made: 'Kiungo kiko tayari: kinakili ukitume.',
+  },
+  statuses: {
+    active: 'Kinapokea malipo',
+    paid: 'Kimelipwa',
+    expired: 'Muda wake umekwisha',
+    off: 'Kimezimwa',
+  },
+  card: (amount, purpose) => `${amount} kwa ${purpose}`,
+  anyAmount: (minimum) => `Angalau ${kes(minimum)}`,
+  paidCount: (count) => (count === 1 ? 'Malipo 1' : `Malipo ${count}`),
+  collected: (amount) => `${kes(amount)} zimekusanywa`,
+  copy: 'Nakili ujumbe',
+  copied: 'Imenakiliwa',
+  share: (amount, shop, url) => `Lipa ${amount} kwa ${shop}: ${url}`,
+  switchOff: 'Zima',
+  payments: 'Malipo kupitia kiungo hiki',
+  expires: 'Kinaisha',
+  pay: {
+    title: 'Lipa',
+    loading: 'Inapakia...',
+    to: 'Unamlipa',
+    amount: 'Kiasi',
+    purpose: 'Kwa ajili ya',
+    chooseAmount: (minimum) => `Kiasi (KES, angalau ${minimum.toLocaleString('en-KE')})`,
+    phone: 'Nambari yako ya simu ya M-PESA',
+    hint: 'Mfano: 07XXXXXXXX au +2547XXXXXXXX',
+    submit: 'Lipa kwa M-PESA',
+    processing: 'Inashughulikiwa...',
+    sent: 'Angalia simu yako na uweke PIN yako ya M-PESA ili kulipa.',
+    notFound: 'Kiungo hiki cha malipo hakipo. Angalia anwani uliyotumiwa.',
+    closed: {
+      paid: 'Kiungo hiki kimekwisha lipwa. Hakuna cha kulipa tena.',
+      expired: 'Muda wa kiungo hiki umekwisha. Omba duka likutumie kiungo kipya.',
+      off: 'Duka limekizima kiungo hiki. Omba duka likutumie kiungo kipya.',
+    },
+    failed: 'Malipo hayakuweza kuanzishwa. Tafadhali jaribu tena.',
+  },
+};
