@@ -191,6 +191,25 @@ describe('copying an SQLite file’s data to another database', () => {
         read_at: at,
       })
       .execute();
+    // A payment link the shop made.
+    await source.db
+      .insertInto('payment_links')
+      .values({
+        id: 'link-1',
+        code: 'abcdefgh2345',
+        amount: 1500,
+        min_amount: null,
+        purpose: 'Kitenge dress',
+        reference: 'ORDER-77',
+        one_only: 1,
+        expires_at: null,
+        switched_off_at: null,
+        switched_off_by: null,
+        created_by: 'Baraka',
+        created_by_id: 'op-2',
+        created_at: at,
+      })
+      .execute();
   });
   afterAll(async () => {
     await source.destroy();
@@ -206,6 +225,7 @@ describe('copying an SQLite file’s data to another database', () => {
       try {
         const counts = await copyDatabase(source, target);
         expect(counts).toEqual({
+          payment_links: 1,
           transactions: 7,
           // Saved, then accepted by M-PESA: two events per payment.
           transaction_events: 14,
@@ -247,7 +267,7 @@ describe('copying an SQLite file’s data to another database', () => {
           .execute();
         expect(kinds.map((row) => row.kind)).toEqual(['accepted', 'saved']);
         await expect(copyDatabase(source, target)).rejects.toThrow(
-          /already has data in "transactions"/,
+          /already has data in "payment_links"/,
         );
       } finally {
         await target.destroy();
