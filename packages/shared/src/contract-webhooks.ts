@@ -11,7 +11,7 @@ const ok = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true)
 
 /**
  * What an endpoint can ask to hear of: a payment's outcome, a refund, a till or paybill payment,
- * a payout's outcome.
+ * a payout's outcome, a payment link paid.
  */
 export const WEBHOOK_EVENT_TYPES = [
   'payment.succeeded',
@@ -24,6 +24,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'payment.received',
   'payout.succeeded',
   'payout.failed',
+  'link.paid',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

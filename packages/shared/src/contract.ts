@@ -115,6 +115,8 @@ export const transactionSchema = z.object({
    * a prompt and in the payer's view (personal data, shown as the number is: docs/product.md §11).
    */
   payerName: z.string().nullable(),
+  /** The payment link it was paid through (docs/product.md §14); null for the others. */
+  linkId: z.string().nullable(),
 });
 export type Transaction = z.infer<typeof transactionSchema>;
 

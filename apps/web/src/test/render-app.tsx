@@ -115,6 +115,7 @@ export function transaction(overrides: Record<string, unknown> = {}) {
     responseDescription: null,
     channel: 'prompt',
     payerName: null,
+    linkId: null,
     ...overrides,
   };
 }

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { tellOfPayment, recordEvent } from '../payments/index.ts';
+import { linkOfReference } from '../links/index.ts';
 import { transact } from '../../db/transact.ts';
 import type { C2bPayment } from './c2b-body.ts';
 import { findByReceipt, insertC2bPayment } from './c2b.repository.ts';
@@ -61,6 +62,8 @@ export async function recordC2bPayment(
     // The unique index (migration 010) covers till and paybill payments only, for two deliveries
     // at once; a receipt a prompt's callback brought is found here, in the same transaction.
     if (await findByReceipt(trx, payment.receipt)) return false;
+    // Paid for a payment link (its reference typed, or carried by its M-PESA QR code).
+    const linkId = await linkOfReference(trx, payment.reference, createdAt);
     const inserted = await insertC2bPayment(trx, {
       id,
       reference: payment.reference,
@@ -85,6 +88,7 @@ export async function recordC2bPayment(
       payer_name: payment.payerName,
       payer_msisdn: payment.payerMsisdn,
       shortcode: payment.shortcode,
+      link_id: linkId,
     });
     if (!inserted) return false;
     await recordEvent(trx, id, {
@@ -96,7 +100,8 @@ export async function recordC2bPayment(
       payload: c2bEventPayload(payment),
       at: how.at,
     });
-    // The shop's systems hear of it with the payment, once (a duplicate returned above).
+    // The shop's systems hear of it with the payment, once (a duplicate returned above), and of
+    // its link's being paid when it was for one.
     await tellOfPayment(trx, 'payment.received', id, how.at);
     return true;
   });

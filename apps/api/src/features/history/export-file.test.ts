@@ -95,6 +95,7 @@ for (const dialect of DIALECTS) {
         'Result description',
         'Paid through',
         "Payer's name",
+        'Payment link',
       ]);
     });
 
@@ -117,12 +118,15 @@ for (const dialect of DIALECTS) {
         'Maelezo ya matokeo',
         'Njia ya malipo',
         'Jina la mlipaji',
+        'Kiungo cha malipo',
       ]);
       // The same rows, but for how each payment came, said in the header's language.
       const inEnglish = parseCsv(english.rawPayload.subarray(3).toString('utf8')).slice(1);
-      expect(rows.map((row) => row.slice(0, -2))).toEqual(inEnglish.map((row) => row.slice(0, -2)));
-      expect(inEnglish.map((row) => row.at(-2))).toEqual(rows.map(() => 'Prompt'));
-      expect(rows.map((row) => row.at(-2))).toEqual(rows.map(() => 'Ombi'));
+      // (Paid through, then the payer's name and the payment link.)
+      const without = (row: string[]) => [...row.slice(0, -3), ...row.slice(-2)];
+      expect(rows.map(without)).toEqual(inEnglish.map(without));
+      expect(inEnglish.map((row) => row.at(-3))).toEqual(rows.map(() => 'Prompt'));
+      expect(rows.map((row) => row.at(-3))).toEqual(rows.map(() => 'Ombi'));
       expect(response.headers['content-disposition']).toBe(english.headers['content-disposition']);
     });
 
@@ -160,7 +164,7 @@ for (const dialect of DIALECTS) {
       expect(rows).toHaveLength(3);
       expect(rows[1]![0]).toBe('tx-paid');
       expect(rows[1]![2]).toBe(`'${TRICKY}`);
-      expect(rows[1]).toHaveLength(13);
+      expect(rows[1]).toHaveLength(14);
     });
 
     it('names the file by its filter', async () => {

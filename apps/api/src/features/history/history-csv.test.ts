@@ -86,12 +86,15 @@ describe('a CSV record', () => {
     response_description: null,
     channel: 'prompt',
     payer_name: null,
+    link_id: null,
   };
 
   it('writes a number in groups joined by hyphens, text to a spreadsheet and plain to a script', () => {
     expect(csvRecord(row, 'Africa/Nairobi')).toBe(
-      'tx-1,2026-11-25 12:20:47,INV-1,Malipo,254-712-345-678,250,success,,,,,Prompt,\r\n',
+      'tx-1,2026-11-25 12:20:47,INV-1,Malipo,254-712-345-678,250,success,,,,,Prompt,,\r\n',
     );
+    // Paid through a payment link: its id last.
+    expect(csvRecord({ ...row, link_id: 'link-1' }, 'UTC')).toMatch(/,Prompt,,link-1\r\n$/);
     expect(csvRecord({ ...row, phone_number: '254112345678' }, 'UTC')).toContain(
       ',Malipo,254-112-345-678,250,',
     );
@@ -126,15 +129,19 @@ describe('a CSV record', () => {
       mpesa_receipt_number: 'UF1E26WQJZ',
     };
     expect(csvRecord(till, 'UTC')).toMatch(
-      /,2547 \*\*\*\*\* 126,250,refunded,UF1E26WQJZ,,,,Till,'=cmd\|' \/C calc'!A0\r\n$/,
+      /,2547 \*\*\*\*\* 126,250,refunded,UF1E26WQJZ,,,,Till,'=cmd\|' \/C calc'!A0,\r\n$/,
     );
     expect(csvRecord(till, 'UTC', 'sw')).toContain(',,,Till,');
     expect(csvRecord({ ...till, channel: 'paybill', payer_name: 'JOHN DOE' }, 'UTC')).toMatch(
-      /,Paybill,JOHN DOE\r\n$/,
+      /,Paybill,JOHN DOE,\r\n$/,
     );
-    expect(csvRecord(row, 'UTC', 'sw')).toMatch(/,Ombi,\r\n$/);
+    expect(csvRecord(row, 'UTC', 'sw')).toMatch(/,Ombi,,\r\n$/);
     const nov = new Date('2026-11-25T12:00:00Z');
-    expect(csvHeader('UTC', nov)).toMatch(/,Result description,Paid through,Payer's name\r\n$/);
-    expect(csvHeader('UTC', nov, 'sw')).toMatch(/,Njia ya malipo,Jina la mlipaji\r\n$/);
+    expect(csvHeader('UTC', nov)).toMatch(
+      /,Result description,Paid through,Payer's name,Payment link\r\n$/,
+    );
+    expect(csvHeader('UTC', nov, 'sw')).toMatch(
+      /,Njia ya malipo,Jina la mlipaji,Kiungo cha malipo\r\n$/,
+    );
   });
 });

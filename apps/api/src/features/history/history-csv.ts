@@ -36,6 +36,7 @@ export const CSV_COLUMNS = [
   'response_description',
   'channel',
   'payer_name',
+  'link_id',
 ] as const;
 
 type Headings = Record<(typeof CSV_COLUMNS)[number], string>;
@@ -55,6 +56,7 @@ export const CSV_HEADINGS: Headings = {
   response_description: 'Result description',
   channel: 'Paid through',
   payer_name: "Payer's name",
+  link_id: 'Payment link',
 };
 
 /** The same in Kiswahili, as the screens say them, for a merchant who reads the app in it. */
@@ -72,6 +74,7 @@ export const CSV_HEADINGS_SW: Headings = {
   response_description: 'Maelezo ya matokeo',
   channel: 'Njia ya malipo',
   payer_name: 'Jina la mlipaji',
+  link_id: 'Kiungo cha malipo',
 };
 
 /**
@@ -216,5 +219,5 @@ export function csvRecord(row: CsvRow, timeZone: string, language: ExportLanguag
     row.result_code,
   )},${cell(row.response_description)},${CSV_CHANNEL_WORDS[language][row.channel]},${cell(
     row.payer_name,
-  )}\r\n`;
+  )},${row.link_id ?? ''}\r\n`;
 }

@@ -283,12 +283,12 @@ for (const dialect of DIALECTS) {
           '\uFEFFPayment ID,"Created at (East Africa Time, UTC+03:00)",Reference,Description,' +
             'Phone number,Amount (KES),Status,M-PESA receipt,' +
             '"M-PESA transaction time (East Africa Time, UTC+03:00)",Result code,Result description,' +
-            "Paid through,Payer's name",
+            "Paid through,Payer's name,Payment link",
         );
         expect(lines).toHaveLength(1 + 1250);
         // The newest success (i = 2498) at 00:41:38 UTC, 03:41:38 in Nairobi; the oldest, i = 0.
         expect(lines[1]).toMatch(
-          /^tx-\d+,2026-11-01 03:41:38,INV-\d+,Payment for services,254-712-345-678,2499,success,,,,,Prompt,$/,
+          /^tx-\d+,2026-11-01 03:41:38,INV-\d+,Payment for services,254-712-345-678,2499,success,,,,,Prompt,,$/,
         );
         expect(lines.at(-1)).toMatch(/^tx-\d+,2026-11-01 03:00:00,INV-\d+,.*,1,success,/);
       }, 60_000);

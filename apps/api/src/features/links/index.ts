@@ -12,6 +12,7 @@ import type { ApiFeature } from '../feature.ts';
 import type { LinkDeps } from './links.service.ts';
 
 export type { LinkDeps } from './links.service.ts';
+export { linkOfReference } from './link-of-reference.ts';
 
 interface LinksContext {
   config: Config;

@@ -26,9 +26,13 @@ export function statusEvent(status: TransactionStatus): WebhookEventType | undef
   return STATUS_EVENTS[status];
 }
 
+/** The events that say a payment was paid: one through a payment link is told as `link.paid` too. */
+const PAID: readonly WebhookEventType[] = ['payment.succeeded', 'payment.received'];
+
 /**
- * Puts `type` about payment `transactionId` in the outbox, as the payment stands now in `trx`.
- * Nothing is read when no enabled endpoint wants it (a shop without webhooks pays one small query).
+ * Puts `type` about payment `transactionId` in the outbox, as the payment stands now in `trx`, and
+ * `link.paid` beside a payment's being paid when it came through a payment link. Nothing is read
+ * when no enabled endpoint wants either (a shop without webhooks pays one small query).
  */
 export async function tellOfPayment(
   trx: Kysely<Database>,
@@ -38,9 +42,16 @@ export async function tellOfPayment(
 ): Promise<void> {
   if (type === undefined) return;
   const endpoints = await listEnabledEndpoints(trx);
-  if (!endpoints.some((endpoint) => endpointEvents(endpoint).includes(type))) return;
+  const wanted = (each: WebhookEventType) =>
+    endpoints.some((endpoint) => endpointEvents(endpoint).includes(each));
+  const linkToo = PAID.includes(type) && wanted('link.paid');
+  if (!wanted(type) && !linkToo) return;
   const row = await findTransactionById(trx, transactionId);
-  if (row) await enqueuePaymentEvent(trx, type, row, new Date(at));
+  if (!row) return;
+  if (wanted(type)) await enqueuePaymentEvent(trx, type, row, new Date(at));
+  if (linkToo && row.link_id !== null) {
+    await enqueuePaymentEvent(trx, 'link.paid', row, new Date(at));
+  }
 }
 
 /** The same, from the payment's row as it stands after the change (what the lead's hooks call). */

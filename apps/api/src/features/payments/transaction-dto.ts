@@ -23,6 +23,7 @@ export function toTransactionDto(row: TransactionRow): Transaction {
     responseDescription: row.response_description,
     channel: row.channel,
     payerName: row.payer_name,
+    linkId: row.link_id,
   };
 }
 

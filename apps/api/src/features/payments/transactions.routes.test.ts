@@ -70,6 +70,7 @@ for (const dialect of DIALECTS) {
           responseDescription: 'Success. Request accepted for processing',
           channel: 'prompt',
           payerName: null,
+          linkId: null,
         },
       });
     });

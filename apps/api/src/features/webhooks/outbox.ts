@@ -126,6 +126,7 @@ function samplePayment(at: Date): Payment {
     responseDescription: null,
     channel: 'prompt',
     payerName: null,
+    linkId: null,
   };
 }
 

@@ -24,6 +24,7 @@ export const en = {
     'payment.received': 'A till or paybill payment arrived',
     'payout.succeeded': 'A payout was paid',
     'payout.failed': 'A payout failed',
+    'link.paid': 'A payment link was paid',
     'webhook.test': 'Test event',
   } satisfies EventNames as EventNames,
 

@@ -17,6 +17,7 @@ export const sw: WebhookWords = {
     'payment.received': 'Malipo ya till au paybill yamefika',
     'payout.succeeded': 'Malipo kwa mpokeaji yamelipwa',
     'payout.failed': 'Malipo kwa mpokeaji yameshindwa',
+    'link.paid': 'Kiungo cha malipo kimelipwa',
     'webhook.test': 'Tukio la majaribio',
   },
 

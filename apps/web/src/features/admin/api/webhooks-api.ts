@@ -18,7 +18,10 @@ export type { WebhookDelivery, WebhookEndpoint, WebhookEventType };
 /** An endpoint as changed, and its new secret when one was made (shown this once). */
 export type EndpointAnswer = WebhookEndpointResponse['data'];
 
-/** Ordered as the owner reads them: a prompt's outcomes, then refunds, till payments, payouts. */
+/**
+ * Ordered as the owner reads them: a prompt's outcomes, then refunds, till payments, payouts,
+ * payment links.
+ */
 export const WEBHOOK_EVENTS: readonly WebhookEventType[] = [
   'payment.succeeded',
   'payment.failed',
@@ -30,6 +33,7 @@ export const WEBHOOK_EVENTS: readonly WebhookEventType[] = [
   'payment.received',
   'payout.succeeded',
   'payout.failed',
+  'link.paid',
 ];
 
 /** A page of deliveries: small enough to read at 360 px, "Show older" for the rest. */

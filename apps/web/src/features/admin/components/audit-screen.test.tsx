@@ -145,6 +145,7 @@ const ENTRIES: AuditEntry[] = [
         'payment.refunded',
         'payout.succeeded',
         'payout.failed',
+        'link.paid',
       ],
       enabled: false,
     },

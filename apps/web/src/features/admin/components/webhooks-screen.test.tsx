@@ -128,7 +128,7 @@ describe('the Webhooks screen', () => {
       .catch(() => undefined);
     // Every payment event is ticked at first; with none, the form says so.
     const events = within(form).getAllByRole('checkbox');
-    expect(events).toHaveLength(10);
+    expect(events).toHaveLength(11);
     for (const event of events) expect(event).toBeChecked();
     for (const event of events) await user.click(event);
     await user.click(within(form).getByRole('button', { name: 'Add endpoint' }));

@@ -119,6 +119,7 @@ function DetailList({
         {transaction.payerName && (
           <DetailRow label={words.payerName} value={transaction.payerName} />
         )}
+        {transaction.linkId && <DetailRow label={words.link} value={words.throughLink} />}
         {receipt ? <DetailRow label={words.receipt} value={receipt} /> : rowsAfterReceipt}
       </dl>
       {/* The button sits under the receipt's row; a <dl> may hold nothing but its rows. */}

@@ -50,6 +50,8 @@ export const en = {
     paybill: 'Paybill (Lipa na M-PESA, from the phone’s own menu)',
   },
   payerName: 'Payer’s name',
+  link: 'Payment link',
+  throughLink: 'Paid through one of the shop’s payment links',
   tryAgain: 'Try again',
   backToTransactions: 'Back to Transactions',
   anotherPayment: 'Make Another Payment',

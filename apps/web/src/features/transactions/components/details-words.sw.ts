@@ -28,6 +28,8 @@ export const sw: DetailsWords = {
     paybill: 'Paybill (Lipa na M-PESA, kutoka menyu ya simu)',
   },
   payerName: 'Jina la mlipaji',
+  link: 'Kiungo cha malipo',
+  throughLink: 'Imelipwa kupitia kiungo cha malipo cha duka',
   tryAgain: 'Jaribu tena',
   backToTransactions: 'Rudi kwenye Miamala',
   anotherPayment: 'Fanya Malipo Mengine',

@@ -165,6 +165,7 @@ describe('a refunded payment, and a till payment, on its page', () => {
               description: '',
               payerName: 'Jane W',
               mpesaReceiptNumber: 'UAB1C2D3E4',
+              linkId: 'link-1',
             }),
           )
         : call.path === `${DETAIL}/events`
@@ -183,6 +184,9 @@ describe('a refunded payment, and a till payment, on its page', () => {
       'Paid through',
       'Payer’s name',
     ]);
+    // Paid for one of the shop's payment links (its reference typed at the till).
+    expect(labels[7]).toBe('Payment link');
+    expect(screen.getByText('Paid through one of the shop’s payment links')).toBeInTheDocument();
     expect(
       screen.getByText('Till (Lipa na M-PESA, from the phone’s own menu)'),
     ).toBeInTheDocument();
@@ -195,5 +199,6 @@ describe('a refunded payment, and a till payment, on its page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Kiswahili' }));
     await screen.findByText('Kumbukumbu');
     expect([value('Kumbukumbu'), value('Maelezo')]).toEqual(['Hakuna', 'Hakuna']);
+    expect(value('Kiungo cha malipo')).toBe('Imelipwa kupitia kiungo cha malipo cha duka');
   });
 });
