@@ -2,7 +2,8 @@
  * Pay by link, end to end (issue 38), in English and in Kiswahili at 360 px on a slow network: a
  * cashier makes a KES 1,500 one-payment link, a payer opens it, types only a phone, pays on the
  * virtual phone, and the link shows paid with that payment; a second payer is told it is paid and
- * nothing is sent. Axe once per screen. This file starts an API of its own (HISTORY_ACCESS=operators).
+ * nothing is sent. The link's QR codes, ours and M-PESA's, shown on the Links screen. Axe once per
+ * screen. This file starts an API of its own (HISTORY_ACCESS=operators).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Browser, Page } from 'playwright-core';
@@ -73,6 +74,9 @@ const languages = [
     onePayment: '1 payment',
     payments: 'Payments through this link',
     alreadyPaid: 'This link has already been paid. There is nothing more to pay.',
+    showQr: 'Show QR code',
+    mpesaQr: 'Get M-PESA’s QR code',
+    mpesaScan: /Payers scan this one with the M-PESA app/,
   },
   {
     name: 'Kiswahili',
@@ -88,6 +92,9 @@ const languages = [
     onePayment: 'Malipo 1',
     payments: 'Malipo kupitia kiungo hiki',
     alreadyPaid: 'Kiungo hiki kimekwisha lipwa. Hakuna cha kulipa tena.',
+    showQr: 'Onyesha msimbo wa QR',
+    mpesaQr: 'Pata msimbo wa QR wa M-PESA',
+    mpesaScan: /Wanaolipa huuchanganua huu kwa programu ya M-PESA/,
   },
 ] as const;
 
@@ -107,6 +114,17 @@ describe('pay by link', () => {
       await card.waitFor();
       const address = (await card.locator('.link-address a').textContent()) ?? '';
       expect(address).toMatch(/\/pay\/[a-z2-9]{12}$/);
+      expect(await fitsWidth(cashier.page)).toBe(true);
+      expect(await axeViolations(cashier.page)).toEqual([]);
+
+      // The link's QR code, drawn by the API, and M-PESA's beside it (the simulator's).
+      await card.getByRole('button', { name: language.showQr }).click();
+      const qr = card.locator('img[src$="/qr.svg"]');
+      await expect
+        .poll(() => qr.evaluate((image: HTMLImageElement) => image.naturalWidth))
+        .toBeGreaterThan(0);
+      await card.getByRole('button', { name: language.mpesaQr }).click();
+      await card.getByText(language.mpesaScan).waitFor({ timeout: 30_000 });
       expect(await fitsWidth(cashier.page)).toBe(true);
       expect(await axeViolations(cashier.page)).toEqual([]);
 

@@ -134,6 +134,27 @@ export const payerLinkResponseSchema = z.object({
 });
 export type PayerLinkResponse = z.infer<typeof payerLinkResponseSchema>;
 
+/**
+ * M-PESA's own QR code for a link (Daraja's Dynamic QR): a PNG, base64, that the M-PESA app's
+ * scanner reads to pay the shop's till (`BG`, buy goods) or paybill (`PB`) the link's amount,
+ * with its reference.
+ */
+export const mpesaQrSchema = z.object({
+  png: z.string(),
+  trxCode: z.enum(['BG', 'PB']),
+  shortcode: z.string(),
+  amount: z.number(),
+  reference: z.string(),
+  merchantName: z.string(),
+});
+export type MpesaQr = z.infer<typeof mpesaQrSchema>;
+
+export const mpesaQrResponseSchema = z.object({
+  success: z.literal(true),
+  data: mpesaQrSchema,
+});
+export type MpesaQrResponse = z.infer<typeof mpesaQrResponseSchema>;
+
 /** `POST /api/pay/:code`: the payer's phone, and the amount only when the link lets them choose. */
 export const payLinkBodySchema = z.object(
   {

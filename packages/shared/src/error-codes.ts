@@ -82,6 +82,10 @@ const ERROR_CODES = [
   'LINK_OFF',
   'LINK_AMOUNT',
   'LINKS_RATE_LIMITED',
+  'LINK_CLOSED',
+  'MPESA_QR_NOT_SET_UP',
+  'MPESA_QR_NEEDS_AMOUNT',
+  'MPESA_QR_FAILED',
   // M-PESA's refusals of a push, and its silence.
   'MPESA_INVALID_PHONE',
   'MPESA_INVALID_AMOUNT',

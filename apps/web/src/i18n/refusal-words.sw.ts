@@ -78,6 +78,14 @@ export const sw: RefusalWords = {
     LINK_AMOUNT: () => 'Kiasi ni kidogo kuliko kiwango cha chini cha kiungo hiki.',
     LINKS_RATE_LIMITED: ({ retryAfterS }) =>
       `Umetengeneza viungo vingi mno kwa saa hii. Jaribu tena baada ya ${duration(retryAfterS ?? 60)}.`,
+    LINK_CLOSED: () =>
+      'Kiungo hiki hakipokei malipo tena (kimelipwa, muda wake umekwisha au kimezimwa), kwa hiyo msimbo wa QR wa M-PESA hautengenezwi.',
+    MPESA_QR_NOT_SET_UP: () =>
+      'Msimbo wa QR wa M-PESA haujawekwa kwenye seva hii: unahitaji till au paybill ya duka (MPESA_C2B_SHORTCODE). Msimbo wa QR wa kiungo wenyewe unafanya kazi bila hiyo.',
+    MPESA_QR_NEEDS_AMOUNT: () =>
+      'Msimbo wa QR wa M-PESA una kiasi kimoja kisichobadilika, na kwenye kiungo hiki mteja anachagua kiasi. Tumia msimbo wa QR wa kiungo wenyewe.',
+    MPESA_QR_FAILED: () =>
+      'M-PESA haikutengeneza msimbo wa QR sasa hivi. Tafadhali jaribu tena baada ya dakika chache; msimbo wa QR wa kiungo wenyewe unafanya kazi wakati huo.',
     C2B_NOT_SET_UP: () =>
       'Seva hii haipokei malipo ya till au paybill (MPESA_C2B_SHORTCODE haijawekwa).',
     REVIEW_REFUSED: () =>

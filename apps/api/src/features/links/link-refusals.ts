@@ -59,3 +59,35 @@ export const tooManyLinks = (max: number, retryAfterS: number) =>
     `You have made ${max} links this hour, the most one person may. Try again later.`,
     { retryAfterS },
   );
+
+/** M-PESA's QR code asked for where it cannot be made: no till or paybill set up for it. */
+export const mpesaQrNotSetUp = () =>
+  new AppError(
+    409,
+    'MPESA_QR_NOT_SET_UP',
+    'M-PESA’s QR code is not set up on this server: it needs the shop’s till or paybill (MPESA_C2B_SHORTCODE). The link’s own QR code works without it.',
+  );
+
+/** M-PESA's QR code holds one amount: a link whose payer chooses theirs has none to give it. */
+export const mpesaQrNeedsAmount = () =>
+  new AppError(
+    409,
+    'MPESA_QR_NEEDS_AMOUNT',
+    'M-PESA’s QR code holds a fixed amount, and the customer chooses the amount of this link. Use the link’s own QR code instead.',
+  );
+
+/** A link paid, expired or switched off: a code to pay it would take money it no longer asks for. */
+export const mpesaQrLinkClosed = () =>
+  new AppError(
+    409,
+    'LINK_CLOSED',
+    'This link no longer takes payments (paid, expired or switched off), so M-PESA’s QR code is not made for it.',
+  );
+
+/** Daraja refused, or gave no image, or could not be reached. */
+export const mpesaQrFailed = () =>
+  new AppError(
+    502,
+    'MPESA_QR_FAILED',
+    'M-PESA did not make the QR code just now. Please try again in a few minutes; the link’s own QR code works meanwhile.',
+  );

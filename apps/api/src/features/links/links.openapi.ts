@@ -2,8 +2,10 @@
  * What the links' routes answer, and what the API description says of them
  * (openapi/responses.ts): each refusal made by the factory the route throws.
  */
+import { z } from 'zod';
 import {
   linkListResponseSchema,
+  mpesaQrResponseSchema,
   linkResponseSchema,
   payerLinkResponseSchema,
   type Link,
@@ -19,6 +21,10 @@ import {
   linkOff,
   linkPaid,
   linkTooBusy,
+  mpesaQrFailed,
+  mpesaQrLinkClosed,
+  mpesaQrNeedsAmount,
+  mpesaQrNotSetUp,
   tooManyLinks,
 } from './link-refusals.ts';
 
@@ -200,6 +206,88 @@ export const PAY_ANSWERS = {
     refusal('The shop switched the link off', linkOff()),
     REFUSED.rateLimited,
     refusal('The link took LINK_PAYMENTS_PER_MINUTE payments this minute', linkTooBusy(42)),
+    REFUSED.databaseUnavailable,
+  ]),
+};
+
+const QR_ADDRESS =
+  'the link’s full address (`<the origin the request came to>/pay/<code>`, behind TRUST_PROXY the proxy’s X-Forwarded-Proto and X-Forwarded-Host)';
+export const QR_DESCRIBED = {
+  svg: {
+    summary: 'A payment link’s QR code, as SVG',
+    description: `A QR code of ${QR_ADDRESS}, any phone’s camera opens it: an SVG that scales to any size, for the screen and for print.`,
+    tags: TAGS,
+  },
+  png: {
+    summary: 'A payment link’s QR code, as PNG',
+    description: `A QR code of ${QR_ADDRESS}, any phone’s camera opens it: a PNG of 8 pixels a module, to download and send.`,
+    tags: TAGS,
+  },
+};
+const QR_REFUSED = refusals([
+  AUTH_REFUSED.unauthenticated,
+  ...PATH_REFUSALS,
+  NOT_FOUND,
+  REFUSED.databaseUnavailable,
+]);
+/** Sent as it is, through no serializer: described as the text or bytes it is. */
+const image = (type: 'image/svg+xml' | 'image/png', description: string, example: string) => ({
+  description,
+  content: {
+    [type]: {
+      schema: z.custom<string | Buffer>().meta({
+        type: 'string',
+        ...(type === 'image/png' ? { format: 'binary' } : {}),
+        examples: [example],
+      }),
+    },
+  },
+});
+export const QR_ANSWERS = {
+  svg: {
+    200: image(
+      'image/svg+xml',
+      'The QR code, as SVG (a viewBox, no fixed size).',
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 37 37" shape-rendering="crispEdges"><path fill="#ffffff" d="M0 0h37v37H0z"/><path stroke="#000000" d="M4 4.5h7m1 0h1…"/></svg>',
+    ),
+    ...QR_REFUSED,
+  },
+  png: {
+    200: image('image/png', 'The QR code, as PNG.', '(a PNG image, 296 pixels square)'),
+    ...QR_REFUSED,
+  },
+};
+
+export const MPESA_QR_DESCRIBED = {
+  summary: 'M-PESA’s own QR code for a payment link',
+  description:
+    'An owner or a cashier asks M-PESA (Daraja’s Dynamic QR) for a QR code that the M-PESA app’s scanner reads to pay the shop’s till (`BG`, buy goods) or paybill (`PB`) the link’s amount, with the link’s reference: a PNG, base64. The till or paybill is MPESA_C2B_SHORTCODE (the simulator’s own on the simulator), a till when MPESA_TRANSACTION_TYPE is CustomerBuyGoodsOnline; the name shown is BUSINESS_NAME. Only for a link with a fixed amount that takes payments. A payment made this way reaches the shop as a till or paybill payment, not through the link’s page.',
+  tags: TAGS,
+};
+export const MPESA_QR_ANSWERS = {
+  200: answer(mpesaQrResponseSchema, 'The QR code M-PESA made.', {
+    made: {
+      summary: 'Made for a paybill',
+      value: {
+        success: true,
+        data: {
+          png: 'iVBORw0KGgoAAAANSUhEUgAAAZAAAAGQCAAAAACl1GkQ…',
+          trxCode: 'PB',
+          shortcode: '600100',
+          amount: 1500,
+          reference: 'ORDER-77',
+          merchantName: 'Mama Mboga Groceries',
+        },
+      },
+    },
+  }),
+  ...refusals([
+    ...SIGNED_IN,
+    NOT_FOUND,
+    refusal('No till or paybill is set up for it (MPESA_C2B_SHORTCODE)', mpesaQrNotSetUp()),
+    refusal('The payer chooses the link’s amount', mpesaQrNeedsAmount()),
+    refusal('The link is paid, expired or switched off', mpesaQrLinkClosed()),
+    refusal('M-PESA refused, did not answer, or gave no image', mpesaQrFailed()),
     REFUSED.databaseUnavailable,
   ]),
 };

@@ -2,7 +2,8 @@
  * The links' routes (issue 38). The shop's side, for its signed-in people whatever HISTORY_ACCESS
  * says: a viewer sees the links; an owner or a cashier makes one or switches it off, refused
  * cross-site and without the CSRF token. The payer's side, open to anyone with the code: the link
- * as its page shows it, and its payment, limited as the payment form's are.
+ * as its page shows it, and its payment, limited as the payment form's are. And each link's QR
+ * codes: its own (SVG, PNG) for a viewer and up, M-PESA's for an owner or a cashier.
  */
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -28,9 +29,11 @@ import {
   type LinkActor,
   type LinkDeps,
 } from './links.service.ts';
+import { linkQr, mpesaQrOfLink, type LinkQrDeps } from './links-qr.service.ts';
 
 export interface LinkRoutesOptions {
   deps: LinkDeps;
+  qr: LinkQrDeps;
   /** Signed in with at least each role (features/operators/require-operator.ts). */
   gates: Record<'viewer' | 'cashier', onRequestAsyncHookHandler[]>;
   /** The payment form's limits (STKPUSH_RATE_LIMIT and the rest), which a link's payment shares. */
@@ -58,7 +61,63 @@ function actorOf(request: FastifyRequest): LinkActor {
 
 type App = Parameters<FastifyPluginAsyncZod<LinkRoutesOptions>>[0];
 
-function shopRoutes(app: App, { deps: base, gates }: LinkRoutesOptions) {
+/**
+ * The origin the page that asks is on, as cross-site.ts reads it: behind a proxy that TRUST_PROXY
+ * trusts, the proxy's X-Forwarded-Proto and X-Forwarded-Host. No setting names the web app's public
+ * address; the API serves the web app on its own origin, and the Vite dev server passes the Host on.
+ */
+const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+
+const IMAGE_TYPES = { svg: 'image/svg+xml; charset=utf-8', png: 'image/png' } as const;
+
+function qrRoutes(app: App, { qr, gates }: LinkRoutesOptions) {
+  for (const format of ['svg', 'png'] as const) {
+    app.get(
+      `/links/:id/qr.${format}`,
+      {
+        onRequest: gates.viewer,
+        schema: guardedSchema(
+          { ...doc.QR_DESCRIBED[format], params: idParams, response: doc.QR_ANSWERS[format] },
+          { role: 'viewer' },
+          always,
+        ),
+      },
+      async (request, reply) => {
+        const { code, image } = await linkQr(qr, request.params.id, originOf(request), format);
+        return (
+          reply
+            .type(IMAGE_TYPES[format])
+            // The address on another host is another code: kept by this browser only, and asked
+            // again after a while.
+            .header('Cache-Control', 'private, max-age=3600')
+            .header('Vary', 'Host, X-Forwarded-Host')
+            .header('Content-Disposition', `inline; filename="pay-${code}.${format}"`)
+            .send(image)
+        );
+      },
+    );
+  }
+
+  app.post(
+    '/links/:id/mpesa-qr',
+    {
+      onRequest: gates.cashier,
+      preHandler: app.csrfProtection,
+      schema: guardedSchema(
+        { ...doc.MPESA_QR_DESCRIBED, params: idParams, response: doc.MPESA_QR_ANSWERS },
+        { role: 'cashier' },
+        always,
+      ),
+    },
+    async (request) => ({
+      success: true as const,
+      data: await mpesaQrOfLink({ ...qr, log: request.log }, request.params.id),
+    }),
+  );
+}
+
+function shopRoutes(app: App, options: LinkRoutesOptions) {
+  const { deps: base, gates } = options;
   const deps = (request: FastifyRequest): LinkDeps => ({ ...base, log: request.log });
   app.get(
     '/links',
@@ -88,6 +147,8 @@ function shopRoutes(app: App, { deps: base, gates }: LinkRoutesOptions) {
       data: await getLinkDto(base, request.params.id),
     }),
   );
+
+  qrRoutes(app, options);
 
   app.post(
     '/links',

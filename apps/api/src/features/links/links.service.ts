@@ -228,7 +228,11 @@ export async function switchOffLink(deps: LinkDeps, id: string, actor: LinkActor
   return (await listOne(deps, id)) ?? toLink(row, undefined, now);
 }
 
-async function listOne(deps: Pick<LinkDeps, 'db' | 'now'>, id: string): Promise<Link | undefined> {
+/** One link as the list shows it, or undefined. */
+export async function listOne(
+  deps: Pick<LinkDeps, 'db' | 'now'>,
+  id: string,
+): Promise<Link | undefined> {
   const row = await repo.findLinkById(deps.db, id);
   if (!row) return undefined;
   const totals = await repo.totalsOf(deps.db, [id]);

@@ -41,6 +41,22 @@ export const en = {
   share: (amount: string, shop: string, url: string) => `Lipa ${amount} kwa ${shop}: ${url}`,
   switchOff: 'Switch off',
   payments: 'Payments through this link',
+  // A link's QR codes: its own (any phone's camera), printed on A6, and M-PESA's.
+  qr: {
+    show: 'Show QR code',
+    hide: 'Hide QR code',
+    print: 'Print',
+    download: 'Download PNG',
+    anyAmountFrom: (minimum: number) => `Any amount from ${kes(minimum)}`,
+    alt: (address: string) => `QR code of ${address}`,
+    scan: 'Scan with your phone’s camera to pay',
+    mpesa: 'M-PESA’s QR code',
+    mpesaAsk: 'Get M-PESA’s QR code',
+    mpesaAsking: 'Asking M-PESA...',
+    mpesaAlt: (amount: string) => `M-PESA’s QR code for ${amount}`,
+    mpesaScan: (kind: 'BG' | 'PB', shortcode: string, reference: string) =>
+      `Payers scan this one with the M-PESA app: it pays ${kind === 'BG' ? 'till' : 'paybill'} ${shortcode}, reference ${reference}.`,
+  },
   expires: 'Expires',
   // The payer's page.
   pay: {

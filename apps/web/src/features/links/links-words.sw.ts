@@ -37,6 +37,21 @@ export const sw: LinkWords = {
   share: (amount, shop, url) => `Lipa ${amount} kwa ${shop}: ${url}`,
   switchOff: 'Zima',
   payments: 'Malipo kupitia kiungo hiki',
+  qr: {
+    show: 'Onyesha msimbo wa QR',
+    hide: 'Ficha msimbo wa QR',
+    print: 'Chapisha',
+    download: 'Pakua PNG',
+    anyAmountFrom: (minimum) => `Kiasi chochote kuanzia ${kes(minimum)}`,
+    alt: (address) => `Msimbo wa QR wa ${address}`,
+    scan: 'Changanua kwa kamera ya simu yako ili ulipe',
+    mpesa: 'Msimbo wa QR wa M-PESA',
+    mpesaAsk: 'Pata msimbo wa QR wa M-PESA',
+    mpesaAsking: 'Inaiuliza M-PESA...',
+    mpesaAlt: (amount) => `Msimbo wa QR wa M-PESA wa ${amount}`,
+    mpesaScan: (kind, shortcode, reference) =>
+      `Wanaolipa huuchanganua huu kwa programu ya M-PESA: unalipa ${kind === 'BG' ? 'till' : 'paybill'} ${shortcode}, kumbukumbu ${reference}.`,
+  },
   expires: 'Kinaisha',
   pay: {
     title: 'Lipa',

@@ -3,16 +3,18 @@ import { queryOptions } from '@tanstack/react-query';
 import type {
   Link,
   LinkListResponse,
+  MpesaQr,
+  MpesaQrResponse,
   LinkWithPayments,
   PayerLink,
   PayerLinkResponse,
 } from '@mpesa/shared/contract-links';
 import type { InitiatePaymentResponse } from '@mpesa/shared/contract';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest, apiUrl } from '../../../lib/api-client';
 import { csrfHeaders } from '../../auth/api/auth-api';
 import { PAYMENT_TIMEOUT_MS } from '../../payments/api/initiate-payment';
 
-export type { Link, LinkWithPayments, PayerLink };
+export type { Link, LinkWithPayments, MpesaQr, PayerLink };
 
 export const linkKeys = {
   list: ['links'] as const,
@@ -82,4 +84,19 @@ export function payLink(
     headers: { 'Idempotency-Key': idempotencyKey },
     timeoutMs: PAYMENT_TIMEOUT_MS,
   });
+}
+
+/** Where a link's own QR code is, as SVG (shown and printed) or PNG (downloaded). */
+export const linkQrUrl = (id: string, format: 'svg' | 'png') =>
+  apiUrl(`/links/${encodeURIComponent(id)}/qr.${format}`);
+
+/** M-PESA's own QR code for a link with a fixed amount (Daraja's Dynamic QR). */
+export async function mpesaQrOf(id: string): Promise<MpesaQr> {
+  return (
+    await apiRequest<MpesaQrResponse>(`/links/${encodeURIComponent(id)}/mpesa-qr`, {
+      method: 'POST',
+      body: {},
+      headers: await csrfHeaders(),
+    })
+  ).data;
 }

@@ -20,6 +20,7 @@ import {
   type LinkFields,
 } from '../api/links-api';
 import { linkWords } from '../links-words';
+import { LinkQr } from './link-qr';
 import '../links.css';
 
 /** The link's full address, on this site. */
@@ -84,6 +85,7 @@ export function LinksScreen() {
             <li key={link.id}>
               <LinkCard
                 link={link}
+                mayChange={mayChange}
                 switchOff={
                   mayChange && link.status === 'active'
                     ? () => void change.run(() => switchOffLink(link.id))
@@ -198,16 +200,19 @@ function LinkForm({ make, busy }: { make: (fields: LinkFields) => Promise<void>;
 
 function LinkCard({
   link,
+  mayChange,
   switchOff,
   busy,
 }: {
   link: Link;
+  mayChange: boolean;
   switchOff: (() => void) | undefined;
   busy: boolean;
 }) {
   const words = useWords(linkWords);
   const config = useConfig();
   const [copied, setCopied] = useState(false);
+  const [showQr, setShowQr] = useState(false);
   const amount =
     link.amount !== null ? words.kes(link.amount) : words.anyAmount(link.minAmount ?? 1);
   const message = words.share(amount, config?.businessName ?? '', addressOf(link));
@@ -236,12 +241,23 @@ function LinkCard({
         >
           {copied ? words.copied : words.copy}
         </button>
+        <button
+          type="button"
+          className="button"
+          aria-expanded={showQr}
+          onClick={() => setShowQr((shown) => !shown)}
+        >
+          {showQr ? words.qr.hide : words.qr.show}
+        </button>
         {switchOff && (
           <button type="button" className="button" disabled={busy} onClick={switchOff}>
             {words.switchOff}
           </button>
         )}
       </div>
+      {showQr && (
+        <LinkQr link={link} shopName={config?.businessName ?? ''} mayAskMpesa={mayChange} />
+      )}
       {link.paidCount > 0 || link.status === 'active' ? (
         <details>
           <summary>{words.payments}</summary>
