@@ -4,7 +4,7 @@ import {
   balanceResponseSchema,
   type BalanceReading,
 } from '@mpesa/shared/contract-balance';
-import { AUTH_REFUSED } from '../operators/index.ts';
+import { AUTH_REFUSED, CHANGE_REFUSED } from '../operators/index.ts';
 import { PATH_REFUSALS, REFUSED, answer, refusal, refusals } from '../../openapi/responses.ts';
 import { balanceNotSetUp } from './balance.service.ts';
 
@@ -92,10 +92,7 @@ export const BALANCE_ASKED_ANSWERS = {
     },
   }),
   ...refusals([
-    AUTH_REFUSED.unauthenticated,
-    AUTH_REFUSED.roleNotAllowed,
-    AUTH_REFUSED.crossSite,
-    AUTH_REFUSED.csrf,
+    ...CHANGE_REFUSED,
     ...PATH_REFUSALS,
     refusal('No initiator is set up (MPESA_INITIATOR_NAME)', balanceNotSetUp()),
     REFUSED.databaseUnavailable,

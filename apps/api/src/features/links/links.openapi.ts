@@ -11,7 +11,7 @@ import {
   type Link,
 } from '@mpesa/shared/contract-links';
 import { initiatePaymentResponseSchema } from '@mpesa/shared/contract';
-import { AUTH_REFUSED } from '../operators/index.ts';
+import { AUTH_REFUSED, CHANGE_REFUSED } from '../operators/index.ts';
 import { PATH_REFUSALS, REFUSED, answer, refusal, refusals } from '../../openapi/responses.ts';
 import {
   linkAmountBelow,
@@ -47,13 +47,7 @@ const SAMPLE_LINK: Link = {
 };
 
 const TAGS = ['Payment links'];
-const SIGNED_IN = [
-  AUTH_REFUSED.unauthenticated,
-  AUTH_REFUSED.roleNotAllowed,
-  AUTH_REFUSED.crossSite,
-  AUTH_REFUSED.csrf,
-  ...PATH_REFUSALS,
-];
+const SIGNED_IN = [...CHANGE_REFUSED, ...PATH_REFUSALS];
 const NOT_FOUND = refusal('No link has this id or code', linkNotFound());
 
 export const LIST_DESCRIBED = {

@@ -56,6 +56,17 @@ export const ACCESS_REFUSED = [
   AUTH_REFUSED.scopeNotAllowed,
 ];
 
+/**
+ * A signed-in operator's change's refusals: no valid session, too low a role, sent from another
+ * site, or without the CSRF token.
+ */
+export const CHANGE_REFUSED = [
+  AUTH_REFUSED.unauthenticated,
+  AUTH_REFUSED.roleNotAllowed,
+  AUTH_REFUSED.crossSite,
+  AUTH_REFUSED.csrf,
+];
+
 export const AUTH_ANSWERS = {
   signIn: {
     200: answer(

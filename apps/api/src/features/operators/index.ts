@@ -5,7 +5,7 @@
 export { guardedSchema, securitySchemes } from './access-doc.ts';
 export type { Gate } from './access-doc.ts';
 export type { HistoryGuards } from './operators.plugin.ts';
-export { ACCESS_REFUSED, AUTH_REFUSED } from './auth.openapi.ts';
+export { ACCESS_REFUSED, AUTH_REFUSED, CHANGE_REFUSED } from './auth.openapi.ts';
 export { refuseCrossSite } from './cross-site.ts';
 export { WEBHOOKS_SCOPE_WARNING } from './keys/keys.openapi.ts';
 export {

@@ -12,7 +12,7 @@ import {
   payoutSummaryResponseSchema,
   type Payout,
 } from '@mpesa/shared/contract-payouts';
-import { AUTH_REFUSED } from '../operators/index.ts';
+import { AUTH_REFUSED, CHANGE_REFUSED } from '../operators/index.ts';
 import { PATH_REFUSALS, REFUSED, answer, refusal, refusals } from '../../openapi/responses.ts';
 import {
   payoutBatchRefused,
@@ -62,13 +62,7 @@ const PAID: Payout = {
 };
 
 const TAGS = ['Payouts'];
-const SIGNED_IN = [
-  AUTH_REFUSED.unauthenticated,
-  AUTH_REFUSED.roleNotAllowed,
-  AUTH_REFUSED.crossSite,
-  AUTH_REFUSED.csrf,
-  ...PATH_REFUSALS,
-];
+const SIGNED_IN = [...CHANGE_REFUSED, ...PATH_REFUSALS];
 
 export const LIST_DESCRIBED = {
   summary: 'The payouts, newest first',

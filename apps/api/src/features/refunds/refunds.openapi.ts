@@ -12,7 +12,7 @@ import {
   refundTooOld,
   refundsNotSetUp,
 } from './refund-refusals.ts';
-import { AUTH_REFUSED } from '../operators/index.ts';
+import { CHANGE_REFUSED } from '../operators/index.ts';
 import { PATH_REFUSALS, REFUSED, answer, refusal, refusals } from '../../openapi/responses.ts';
 import { SAMPLE } from '../payments/index.ts';
 
@@ -59,10 +59,7 @@ export const REFUND_ANSWERS = {
     },
   }),
   ...refusals([
-    AUTH_REFUSED.unauthenticated,
-    AUTH_REFUSED.roleNotAllowed,
-    AUTH_REFUSED.crossSite,
-    AUTH_REFUSED.csrf,
+    ...CHANGE_REFUSED,
     ...PATH_REFUSALS,
     REFUSED.validation,
     REFUSED.invalidJson,
