@@ -52,7 +52,7 @@ const WORDS = {
       'Payment ID,"Created at (East Africa Time, UTC+03:00)",Reference,Description,' +
       'Phone number,Amount (KES),Status,M-PESA receipt,' +
       '"M-PESA transaction time (East Africa Time, UTC+03:00)",Result code,Result description,' +
-      "Paid through,Payer's name",
+      "Paid through,Payer's name,Payment link",
   },
   Kiswahili: {
     locale: 'sw-KE',
@@ -62,7 +62,7 @@ const WORDS = {
       'Kitambulisho cha malipo,"Tarehe ya kuundwa (Saa za Afrika Mashariki, UTC+03:00)",Kumbukumbu,' +
       'Maelezo,Nambari ya simu,Kiasi (KES),Hali,Risiti ya M-PESA,' +
       '"Wakati wa muamala wa M-PESA (Saa za Afrika Mashariki, UTC+03:00)",Msimbo wa matokeo,' +
-      'Maelezo ya matokeo,Njia ya malipo,Jina la mlipaji',
+      'Maelezo ya matokeo,Njia ya malipo,Jina la mlipaji,Kiungo cha malipo',
   },
 };
 
@@ -95,8 +95,8 @@ describe.each([
     const lines = bytes.subarray(3).toString('utf8').split('\r\n').filter(Boolean);
     expect(lines[0]).toBe(words.header);
     expect(lines.slice(1)).toEqual([
-      `expo-2,${DAY} 09:02:00,${PREFIX}2,Payment for services,254-712-000-882,1002,success,,,,,${words.prompt},`,
-      `expo-0,${DAY} 09:00:00,${PREFIX}0,Payment for services,254-712-000-880,1000,success,,,,,${words.prompt},`,
+      `expo-2,${DAY} 09:02:00,${PREFIX}2,Payment for services,254-712-000-882,1002,success,,,,,${words.prompt},,`,
+      `expo-0,${DAY} 09:00:00,${PREFIX}0,Payment for services,254-712-000-880,1000,success,,,,,${words.prompt},,`,
     ]);
     await context.close();
   });
