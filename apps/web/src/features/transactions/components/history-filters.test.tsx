@@ -1,7 +1,8 @@
 /**
  * A date field follows the address: also when Back lands before the page drew the date it had just
- * applied, so that the page is drawn again with the address's day (none) unchanged; and it keeps
- * a date still being typed.
+ * applied, so that the page is drawn again with the address's day (none) unchanged; but not when
+ * the page is drawn for something else before it drew that date; and it keeps a date still being
+ * typed.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen } from '@testing-library/react';
@@ -34,6 +35,19 @@ describe('the date fields', () => {
     // Back before the page drew 2026-11-02: drawn again, the address still has no day.
     rerender(filtersOn(onChange));
     expect(fromField().value).toBe('');
+  });
+
+  it('keep a date just applied when drawn for something else before the page drew it', () => {
+    const onChange = vi.fn((search: string) => window.history.pushState(null, '', search));
+    const { rerender } = render(filtersOn(onChange));
+    try {
+      fireEvent.change(fromField(), { target: { value: '2026-11-02' } });
+      // The address has the day; a list arriving draws the page with the filters before it.
+      rerender(filtersOn(onChange));
+      expect(fromField().value).toBe('2026-11-02');
+    } finally {
+      window.history.replaceState(null, '', '/');
+    }
   });
 
   it('keep a date still being typed when the page is drawn again', () => {

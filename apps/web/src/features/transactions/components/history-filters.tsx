@@ -145,6 +145,10 @@ function DateField({
   useEffect(() => {
     const wanted = value ?? '';
     if (agreed.current === wanted) return;
+    // Drawn for something else (a list arriving) before the page drew the date just applied: the
+    // address already has it, and this render's `value` is the one before. Emptying the field
+    // here would blank what was typed until the page caught up.
+    if ((new URLSearchParams(window.location.search).get(name) ?? '') !== wanted) return;
     agreed.current = wanted;
     if (field.current && field.current.value !== wanted) field.current.value = wanted;
   });
