@@ -34,6 +34,7 @@ const NOT_DESCRIBED = [
   'GET /_sim/openapi.json',
   'GET /_sim/docs',
   'GET /_sim/docs/openapi-page.css',
+  'GET /_sim/docs/:route',
 ];
 
 /** Daraja's routes take every method and refuse all but their own (described) with 405.001. */
@@ -228,12 +229,17 @@ describe('the simulator’s description', () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.body).toContain('<h1>Daraja simulator</h1>');
-    expect(page.body).toContain('<code class="path">/mpesa/stkpush/v1/processrequest</code>');
-    expect(page.body).toContain('<code class="path">/_sim/prompts/{id}/pin</code>');
+    expect(page.body).toContain('<a href="docs/post-mpesa-stkpush-v1-processrequest">');
+    expect(page.body).toContain('<a href="docs/post-sim-prompts-id-pin">');
     expect(page.body).not.toMatch(/<script|\sstyle=/i);
     expect((await sim.app.inject('/_sim/docs/openapi-page.css')).statusCode).toBe(200);
+    const push = await sim.app.inject('/_sim/docs/post-mpesa-stkpush-v1-processrequest');
+    expect(push.statusCode).toBe(200);
+    expect(push.body).toContain('<code class="path">/mpesa/stkpush/v1/processrequest</code>');
+    expect(push.body).not.toMatch(/<script|\sstyle=/i);
 
-    for (const url of ['/_sim/openapi.json', '/_sim/docs', '/_sim/docs/openapi-page.css']) {
+    const pages = ['/_sim/docs', '/_sim/docs/openapi-page.css', '/_sim/docs/get-oauth-v1-generate'];
+    for (const url of ['/_sim/openapi.json', ...pages]) {
       const remote = await sim.app.inject({ url, remoteAddress: '192.0.2.10' });
       expect(remote.statusCode, url).toBe(403);
       expect(remote.json()).toEqual({ error: REMOTE_REFUSED });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { OPENAPI_PAGE_CSS, renderOpenApiPage } from './openapi-page.ts';
+import { OPENAPI_PAGE_CSS, openApiPages, renderOpenApiPage } from './openapi-page.ts';
 import { curlCommand, shellQuote } from './curl.ts';
 import { originOf } from './openapi-routes.ts';
 
-const LINKS = { json: 'openapi.json', stylesheet: 'docs/openapi-page.css' };
+const LINKS = { json: 'openapi.json', page: 'docs' };
 
 const document = {
   openapi: '3.1.0',
@@ -78,62 +78,102 @@ const document = {
   },
 };
 
-describe('renderOpenApiPage', () => {
-  const page = renderOpenApiPage(document, LINKS);
+describe('the pages', () => {
+  const pages = openApiPages(document, LINKS);
+  const first = pages.contents();
+  const order = pages.route('get-orders-id') ?? '';
 
   it('escapes what the document says', () => {
-    expect(page).toContain('<title>Shop &lt;API&gt;: reference</title>');
-    expect(page).toContain('&quot;error&quot;: &quot;&lt;script&gt;alert(1)&lt;/script&gt;&quot;');
-    expect(page).not.toContain('<script>');
+    expect(first).toContain('<title>Shop &lt;API&gt;: reference</title>');
+    expect(order).toContain('<title>GET /orders/{id} in Shop &lt;API&gt;: reference</title>');
+    expect(order).toContain('&quot;error&quot;: &quot;&lt;script&gt;alert(1)&lt;/script&gt;&quot;');
+    expect(order).not.toContain('<script>');
   });
 
-  it('has no script and no inline style, so that a strict policy lets it render', () => {
-    expect(page).not.toMatch(/<script|\sstyle=|javascript:/i);
-    expect(page).toContain('<link rel="stylesheet" href="docs/openapi-page.css">');
-    expect(page).toContain('<a href="openapi.json">openapi.json</a>');
+  it('have no script and no inline style, so that a strict policy lets them render', () => {
+    expect(first).not.toMatch(/<script|\sstyle=|javascript:/i);
+    expect(order).not.toMatch(/<script|\sstyle=|javascript:/i);
+    // The first page is `docs`, a route's page `docs/<route>`: each links from where it is.
+    expect(first).toContain('<link rel="stylesheet" href="docs/openapi-page.css">');
+    expect(first).toContain('<a href="openapi.json">openapi.json</a>');
+    expect(order).toContain('<link rel="stylesheet" href="openapi-page.css">');
+    expect(order).toContain('<a href="../openapi.json">openapi.json</a>');
+    expect(order).toContain('<h1><a href="../docs">Shop &lt;API&gt;</a></h1>');
   });
 
-  it('lists each operation under its tag, and the untagged ones last', () => {
-    const orders = page.indexOf('<h2 id="tag-orders">Orders</h2>');
-    const other = page.indexOf('<h2 id="tag-other-routes">Other routes</h2>');
+  it('list each route under its tag on the first page, the untagged ones last', () => {
+    const orders = first.indexOf('<h2 id="tag-orders">Orders</h2>');
+    const other = first.indexOf('<h2 id="tag-other-routes">Other routes</h2>');
     expect(orders).toBeGreaterThan(0);
     expect(other).toBeGreaterThan(orders);
-    expect(page).not.toContain('Unused</h2>');
-    expect(page).toContain('<a href="#get-orders-id">');
-    expect(page).toContain(
-      '<h3 id="get-orders-id-title"><span class="method method-get">GET</span> <code class="path">/orders/{id}</code></h3>',
+    expect(first).not.toContain('Unused</h2>');
+    // The route's line keeps its name as an id: `docs#get-orders-id` still finds it.
+    expect(first).toContain(
+      '<li id="get-orders-id"><a href="docs/get-orders-id"><span class="method method-get">GET</span> <code>/orders/{id}</code></a> One order</li>',
     );
+    expect(first).not.toContain('<section class="operation"');
   });
 
-  it('says each field with its type and rules, nested fields by their path', () => {
-    expect(page).toContain(
+  it('give each route a page: its heading, its tag, and the route before and after it', () => {
+    expect(order).toContain(
+      '<h2 id="get-orders-id-title"><span class="method method-get">GET</span> <code class="path">/orders/{id}</code></h2>',
+    );
+    expect(order).toContain('<p class="route-tag">In <a href="../docs#tag-orders">Orders</a>.</p>');
+    expect(order).toContain(
+      '<li>Next: <a href="get-health"><span class="method method-get">GET</span> <code>/health</code></a></li>',
+    );
+    expect(order).not.toContain('Previous:');
+    expect(pages.route('get-health')).toContain('<li>Previous: <a href="get-orders-id">');
+    expect(pages.route('get-nothing')).toBeUndefined();
+    expect(pages.route('get-orders-id-title')).toBeUndefined();
+  });
+
+  it('say each field with its type and rules, nested fields by their path', () => {
+    expect(order).toContain(
       '<code class="field-name">id</code> <span class="field-type">string</span> <span class="field-notes">(in path, required, at most 40 characters)</span>',
     );
-    expect(page).toContain('<code class="field-name">items[].count</code>');
-    expect(page).toContain('<span class="field-notes">(optional, at least 1)</span>');
-    expect(page).toContain('<span class="field-type">string | null</span>');
-    expect(page).toContain('<span class="field-type">&quot;open&quot; | &quot;paid&quot;</span>');
+    expect(order).toContain('<code class="field-name">items[].count</code>');
+    expect(order).toContain('<span class="field-notes">(optional, at least 1)</span>');
+    expect(order).toContain('<span class="field-type">string | null</span>');
+    expect(order).toContain('<span class="field-type">&quot;open&quot; | &quot;paid&quot;</span>');
   });
 
-  it('shows every answer with its status, headers and examples', () => {
-    expect(page).toContain('<span class="status status-2xx">200</span> OK');
-    expect(page).toContain('<span class="status status-4xx">404</span> Not Found');
-    expect(page).toContain('<p>No such order: <code>NOT_FOUND</code>.</p>');
-    expect(page).toContain('<code class="field-name">Retry-After</code>');
-    expect(page).toContain('<figcaption>A paid order</figcaption>');
-    expect(page).toContain('<figcaption>Example</figcaption>');
+  it('show every answer with its status, headers and examples', () => {
+    expect(order).toContain('<span class="status status-2xx">200</span> OK');
+    expect(order).toContain('<span class="status status-4xx">404</span> Not Found');
+    expect(order).toContain('<p>No such order: <code>NOT_FOUND</code>.</p>');
+    expect(order).toContain('<code class="field-name">Retry-After</code>');
+    expect(order).toContain('<figcaption>A paid order</figcaption>');
+    expect(order).toContain('<figcaption>Example</figcaption>');
   });
 
-  it('writes descriptions as paragraphs and lists', () => {
-    expect(page).toContain('<p>Sells things.</p>');
-    expect(page).toContain(
+  it('write descriptions as paragraphs and lists, the API’s on the first page alone', () => {
+    expect(first).toContain('<p>Sells things.</p>');
+    expect(first).toContain(
       '<ul><li><code>GET</code> reads</li><li><code>POST</code> writes</li></ul>',
     );
+    expect(order).not.toContain('<p>Sells things.</p>');
+  });
+
+  it('name two routes whose method and path read alike apart', () => {
+    const alike = openApiPages(
+      {
+        openapi: '3.1.0',
+        info: { title: 'A' },
+        paths: {
+          '/a-b': { get: { summary: 'One', responses: {} } },
+          '/a/b': { get: { summary: 'Two', responses: {} } },
+        },
+      },
+      LINKS,
+    );
+    expect(alike.route('get-a-b')).toContain('<code class="path">/a-b</code>');
+    expect(alike.route('get-a-b-2')).toContain('<code class="path">/a/b</code>');
   });
 });
 
 describe('the side index and the search', () => {
-  it('folds the index into “Routes” on a phone and keeps it in view on a wide screen', () => {
+  it('fold the index into “Routes” on a phone and keep it in view on a wide screen', () => {
     const page = renderOpenApiPage(document, LINKS);
     expect(page).toContain('<nav class="contents" aria-label="Routes">');
     expect(page).toContain('<details class="contents-phone"><summary>Routes (2)</summary>');
@@ -141,27 +181,32 @@ describe('the side index and the search', () => {
     expect(OPENAPI_PAGE_CSS).toMatch(/\.contents \{\s+position: sticky;/);
   });
 
-  it('searches with a form the server answers (`?q=`), each word in method, path, summary or tag', () => {
+  it('mark the route whose page it is in the index', () => {
+    const order = openApiPages(document, LINKS).route('get-orders-id') ?? '';
+    expect(order).toContain('<li><a href="get-orders-id" aria-current="page">');
+    expect(order).toContain('<li><a href="get-health">');
+    expect(order).toContain('<a href="../docs#tag-orders">Orders</a><ul>');
+  });
+
+  it('search with a form the server answers (`?q=`), each word in method, path, summary or tag', () => {
     const page = renderOpenApiPage(document, LINKS, { query: '  get ORDERS ' });
     expect(page).toContain(
       '<form class="route-search" role="search" method="get" action="docs">\n<label for="route-search">Search the routes</label>',
     );
+    expect(openApiPages(document, LINKS).route('get-health')).toContain(
+      '<form class="route-search" role="search" method="get" action="../docs">',
+    );
     expect(page).toContain('value="get ORDERS"');
+    expect(page).toContain('<title>“get ORDERS” in Shop &lt;API&gt;: reference</title>');
     expect(page).toContain('id="get-orders-id"');
     expect(page).not.toContain('id="get-health"');
+    expect(page).not.toContain('href="docs/get-health"');
     expect(page).toContain(
       '1 route of 2 matches “get ORDERS”. <a href="docs">Show all routes</a>.',
     );
     const none = renderOpenApiPage(document, LINKS, { query: '"><b>' });
     expect(none).toContain('No route of 2 match “&quot;&gt;&lt;b&gt;”.');
     expect(none).not.toContain('<b>');
-  });
-
-  it('gives each route an anchor from its method and path, and a link to it', () => {
-    const page = renderOpenApiPage(document, LINKS);
-    expect(page).toContain(
-      '<a class="permalink" href="#get-orders-id" aria-describedby="get-orders-id-title">Link to this route</a>',
-    );
   });
 });
 

@@ -1,4 +1,4 @@
-/** One route's section of the page: its parameters, body, curl example and answers. */
+/** One route's page body: its parameters, body, curl example and answers. */
 import { STATUS_CODES } from 'node:http';
 import { escapeHtml, inline, isRecord, json, prose, record, type Json } from './html.ts';
 import { fieldItem, rules, shape } from './schema-fields.ts';
@@ -53,12 +53,12 @@ function parameters(value: unknown): string {
     const example = 'example' in parameter ? parameter.example : undefined;
     return fieldItem(String(parameter.name), schema, notes, parameter.description, example);
   });
-  return `<h4>Parameters</h4><ul class="fields">${items.join('')}</ul>`;
+  return `<h3>Parameters</h3><ul class="fields">${items.join('')}</ul>`;
 }
 
 function requestBody(value: unknown): string {
   if (!isRecord(value)) return '';
-  return `<h4>Request body</h4>${prose(value.description)}${content(value.content, false)}`;
+  return `<h3>Request body</h3>${prose(value.description)}${content(value.content, false)}`;
 }
 
 function responseHeaders(value: unknown): string {
@@ -79,14 +79,14 @@ function responses(value: unknown, anchor: string): string {
     const statusClass = `status-${status.charAt(0)}xx`;
     return (
       '<div class="response">' +
-      `<h5 id="${anchor}-${status}"><span class="status ${statusClass}">${escapeHtml(status)}</span> ${escapeHtml(reason)}</h5>` +
+      `<h4 id="${anchor}-${status}"><span class="status ${statusClass}">${escapeHtml(status)}</span> ${escapeHtml(reason)}</h4>` +
       prose(answer.description) +
       responseHeaders(answer.headers) +
       content(answer.content, true) +
       '</div>'
     );
   });
-  return `<h4>Responses</h4>${blocks.join('')}`;
+  return `<h3>Responses</h3>${blocks.join('')}`;
 }
 
 export function methodBadge(method: string): string {
@@ -98,7 +98,7 @@ function curlBlock(document: Json, { method, path, anchor, operation }: Operatio
   const { command, notes } = curlCommand(document, method, path, operation, origin);
   const route = `${method.toUpperCase()} ${path}`;
   return (
-    `<h4 id="${anchor}-curl">Example with curl</h4>` +
+    `<h3 id="${anchor}-curl">Example with curl</h3>` +
     `<pre><code class="curl" data-route="${escapeHtml(route)}">${escapeHtml(command)}</code></pre>` +
     notes.map((note) => `<p class="curl-note">${inline(escapeHtml(note))}</p>`).join('')
   );
@@ -108,10 +108,7 @@ export function operationSection(document: Json, entry: Operation, origin: strin
   const { method, path, anchor, operation } = entry;
   return (
     `<section class="operation" id="${anchor}" aria-labelledby="${anchor}-title">` +
-    '<div class="operation-head">' +
-    `<h3 id="${anchor}-title">${methodBadge(method)} <code class="path">${escapeHtml(path)}</code></h3>` +
-    `<a class="permalink" href="#${anchor}" aria-describedby="${anchor}-title">Link to this route</a>` +
-    '</div>' +
+    `<h2 id="${anchor}-title">${methodBadge(method)} <code class="path">${escapeHtml(path)}</code></h2>` +
     prose(operation.summary, 'summary') +
     prose(operation.description) +
     parameters(operation.parameters) +

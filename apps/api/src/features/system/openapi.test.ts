@@ -35,6 +35,7 @@ const NOT_DESCRIBED = [
   'GET /api/openapi.json',
   'GET /api/docs',
   'GET /api/docs/openapi-page.css',
+  'GET /api/docs/:route',
 ];
 
 type Json = Record<string, unknown>;
@@ -220,19 +221,35 @@ describe('the API description (/api/openapi.json, /api/docs)', () => {
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers['content-security-policy']).toBe(health.headers['content-security-policy']);
     expect(page.body).toContain('<h1>M-PESA Express API</h1>');
-    expect(page.body).toContain('<code class="path">/api/mpesa/stkpush</code>');
-    expect(page.body).toContain('IDEMPOTENCY_KEY_REUSED');
+    expect(page.body).toContain('<a href="docs/post-api-mpesa-stkpush">');
     expect(page.body).not.toMatch(/<script|\sstyle=/i);
     expect(page.body).toContain('<link rel="stylesheet" href="docs/openapi-page.css">');
+
+    const push = await app.inject('/api/docs/post-api-mpesa-stkpush');
+    expect(push.statusCode).toBe(200);
+    expect(push.headers['content-security-policy']).toBe(health.headers['content-security-policy']);
+    expect(push.body).toContain('<code class="path">/api/mpesa/stkpush</code>');
+    expect(push.body).toContain('IDEMPOTENCY_KEY_REUSED');
+    expect(push.body).not.toMatch(/<script|\sstyle=/i);
+    expect(push.body).toContain('<link rel="stylesheet" href="openapi-page.css">');
 
     const stylesheet = await app.inject('/api/docs/openapi-page.css');
     expect(stylesheet.statusCode).toBe(200);
     expect(stylesheet.headers['content-type']).toBe('text/css; charset=utf-8');
   });
 
-  it('gives every route a curl example on the page, sending the route’s own body example', async () => {
-    const page = (await app.inject({ url: '/api/docs', headers: { host: 'pay.example:8443' } }))
-      .body;
+  it('gives every route a page with a curl example, sending the route’s own body example', async () => {
+    const host = { host: 'pay.example:8443' };
+    const first = (await app.inject({ url: '/api/docs', headers: host })).body;
+    const names = [...first.matchAll(/<li id="([a-z0-9-]+)"><a href="docs\/\1">/g)].map(
+      ([, name]) => name,
+    );
+    let page = '';
+    for (const name of names) {
+      const answer = await app.inject({ url: `/api/docs/${name}`, headers: host });
+      expect(answer.statusCode, name).toBe(200);
+      page += answer.body;
+    }
     const unescape = (html: string) =>
       html
         .replaceAll('&lt;', '<')
@@ -249,6 +266,7 @@ describe('the API description (/api/openapi.json, /api/docs)', () => {
       Object.keys(obj(item)).map((method) => `${method.toUpperCase()} ${path}`),
     );
     expect([...curls.keys()].sort()).toEqual(routes.sort());
+    expect(names).toHaveLength(routes.length);
     const withoutExample: string[] = [];
     for (const [route, command] of curls) {
       const [method = '', path = ''] = route.split(' ');
@@ -300,10 +318,15 @@ describe('the API description (/api/openapi.json, /api/docs)', () => {
   });
 
   it('leaves other addresses under /api to the not-found answer', async () => {
-    for (const url of ['/api/docs/', '/api/docs/nothing', '/api/openapi.yaml']) {
+    const odd = ['/api/docs/nothing', '/api/docs/%3Cb%3E', '/api/docs/get-api-health-2'];
+    for (const url of ['/api/docs/', ...odd, '/api/docs/get-api-health/x', '/api/openapi.yaml']) {
       const answer = await app.inject(url);
       expect(answer.statusCode, url).toBe(404);
       expect(answer.json(), url).toMatchObject({ success: false, code: 'NOT_FOUND' });
     }
+    // A route's name longer than any parameter the app takes: the app's own refusal.
+    const long = await app.inject(`/api/docs/${'get-'.repeat(100)}`);
+    expect(long.statusCode).toBe(414);
+    expect(long.json()).toMatchObject({ success: false });
   });
 });
