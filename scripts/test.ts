@@ -1,15 +1,21 @@
 /**
- * `npm test`: every unit, integration and component test, the web budget, then the simulator's package
- * (scripts/simulator-package-check.ts) beside the browser tests in Chromium.
+ * `npm test`: every unit, integration and component test, the web budget, the browser tests in
+ * Chromium and the simulator's package (scripts/simulator-package-check.ts).
+ *
+ * The web app and the simulator are built first, once; then the unit tests run beside the browser
+ * tests and the package check, which wait on pages, processes and npm more than they compute. The
+ * unit tests print as they go; what the others print is held until the unit tests end, then
+ * follows as it comes.
  *
  * - Without Chromium the browser tests are skipped, and this says so plainly; with
  *   REQUIRE_BROWSER_TESTS=1 (as in CI) a skip is a failure.
  * - Database tests run on SQLite, and on PostgreSQL too when TEST_DATABASE_URL names one; without it
  *   this says plainly that the PostgreSQL half was skipped. REQUIRE_POSTGRES_TESTS=1 makes that a failure.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, chromiumPath, run } from './lib.ts';
+import { ROOT, buildSimulatorIfNeeded, buildWebIfNeeded, chromiumPath, run } from './lib.ts';
 
 const vitest = path.join(ROOT, 'node_modules/vitest/vitest.mjs');
 const chromium = chromiumPath();
@@ -24,31 +30,59 @@ if (!process.env.TEST_DATABASE_URL) {
   if (process.env.REQUIRE_POSTGRES_TESTS === '1') failed = true;
 }
 
-const unit = await run(process.execPath, [vitest, 'run', ...extraArgs]);
-if (unit !== 0) failed = true;
+/** A command whose output is held until `release()`, then passed on as it comes. */
+function held(args: string[]) {
+  const chunks: [NodeJS.WriteStream, Buffer][] = [];
+  let released = false;
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const pass = (to: NodeJS.WriteStream) => (chunk: Buffer) => {
+    if (released) to.write(chunk);
+    else chunks.push([to, chunk]);
+  };
+  child.stdout.on('data', pass(process.stdout));
+  child.stderr.on('data', pass(process.stderr));
+  const exited = new Promise<number>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+  return {
+    exited,
+    release() {
+      released = true;
+      for (const [to, chunk] of chunks.splice(0)) to.write(chunk);
+    },
+  };
+}
+
+// Built once here, not by the runs below at the same moment.
+await buildWebIfNeeded();
+await buildSimulatorIfNeeded();
 
 // The initial JavaScript and CSS of the first screen, gzipped, within 95 kB and 10 kB.
-const budget = await run(process.execPath, [path.join(ROOT, 'scripts/web-budget.ts')]);
-if (budget !== 0) failed = true;
+if ((await run(process.execPath, [path.join(ROOT, 'scripts/web-budget.ts')])) !== 0) failed = true;
 
-// The simulator as someone else's project installs it: packed, installed into an empty folder (from
-// the npm registry or npm's cache, as `npm ci`), run with npx, and paid through once. It waits on
-// npm and its own processes more than it computes, so it runs beside the browser tests.
-const simulatorPackage = run(process.execPath, [
-  path.join(ROOT, 'scripts/simulator-package-check.ts'),
-]);
-
-if (fs.existsSync(chromium)) {
-  const e2e = await run(process.execPath, [vitest, 'run', '--config', 'e2e/vitest.config.ts']);
-  if (e2e !== 0) failed = true;
-  else notes.push(`Browser tests ran in ${chromium}.`);
-} else {
+const browserTests = fs.existsSync(chromium);
+const beside = [
+  // The simulator as someone else's project installs it: packed, installed into an empty folder
+  // (from the npm registry or npm's cache, as `npm ci`), run with npx, and paid through once.
+  held([path.join(ROOT, 'scripts/simulator-package-check.ts')]),
+  ...(browserTests ? [held([vitest, 'run', '--config', 'e2e/vitest.config.ts'])] : []),
+];
+if (!browserTests) {
   notes.push(
     `SKIPPED: the browser tests (no Chromium at ${chromium}; install it with "apt-get install -y chromium-headless-shell" or set CHROMIUM_PATH).`,
   );
   if (process.env.REQUIRE_BROWSER_TESTS === '1') failed = true;
 }
-if ((await simulatorPackage) !== 0) failed = true;
+
+if ((await run(process.execPath, [vitest, 'run', ...extraArgs])) !== 0) failed = true;
+for (const command of beside) command.release();
+const [simulatorPackage, e2e] = await Promise.all(beside.map((command) => command.exited));
+if (simulatorPackage !== 0) failed = true;
+if (browserTests) {
+  if (e2e !== 0) failed = true;
+  else notes.push(`Browser tests ran in ${chromium}.`);
+}
 
 console.log('');
 for (const note of notes) console.log(note);

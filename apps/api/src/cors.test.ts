@@ -333,10 +333,15 @@ for (const dialect of DIALECTS) {
 
 describe('CORS while the server closes', () => {
   it('lets the page read the 503 of a request that arrives while the app closes', async () => {
-    // A Daraja slow enough for a payment to be under way when the app starts closing.
+    // A Daraja that answers once told to: a payment is under way when the app starts closing.
+    let underWay!: () => void;
+    const started = new Promise<void>((resolve) => (underWay = resolve));
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
     const daraja: DarajaClient = {
       stkPush: async () => {
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        underWay();
+        await answered;
         return {
           merchantRequestId: 'm-1',
           checkoutRequestId: 'ws_CO_cors_1',
@@ -355,9 +360,11 @@ describe('CORS while the server closes', () => {
       'POST /api/mpesa/stkpush HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n' +
         `Origin: ${SHOP}\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
     );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await started;
     const closing = app.close();
+    // Read after the payment's answer (HTTP/1.1 answers in order), while the app is closing.
     client.socket.write(`GET /api/health HTTP/1.1\r\nHost: localhost\r\nOrigin: ${SHOP}\r\n\r\n`);
+    answer();
     await closing;
     expect(await closedWithin(client, 2000)).toBeLessThan(2000);
     await database.destroy();
