@@ -17,7 +17,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { DIALECTS, TEST_DATABASE_URL, createTestDatabase } from '../test/test-db.ts';
+import {
+  DIALECTS,
+  TEST_DATABASE_URL,
+  createTestDatabase,
+  type TestDatabase,
+} from '../test/test-db.ts';
 import { ackBody, startFakeDaraja, type FakeDaraja } from '../test/fake-daraja.ts';
 import { useApiWithFakeDaraja } from '../test/fake-daraja-world.ts';
 import { CALLBACK_PATH, createTestApp } from '../test/test-app.ts';
@@ -205,6 +210,8 @@ describe('SQLite that cannot take writes', () => {
 describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL that goes away', () => {
   let proxy: TcpProxy;
   let handle: DbHandle;
+  /** The test's schema, reached straight rather than through the proxy. */
+  let direct: TestDatabase;
   let app: FastifyInstance;
   let fake: FakeDaraja;
   let cleanup: () => Promise<void>;
@@ -222,6 +229,7 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL that goes away', () => {
   /** The API on its own schema, reaching PostgreSQL through a proxy the test controls. */
   async function build() {
     const database = await createTestDatabase('postgres');
+    direct = database;
     cleanup = () => database.destroy();
     const target = new URL(TEST_DATABASE_URL!);
     proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
@@ -284,7 +292,9 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL that goes away', () => {
 
   it('2: cuts an export short, so that the client sees it broken, when the database goes away while it streams', async () => {
     await build();
-    await seedDatabase(handle, {
+    // Seeded straight, not through the proxy and its 800 ms statement timeout, which 5,000 rows
+    // can outlast on a busy machine.
+    await seedDatabase(direct, {
       count: 5000,
       days: 7,
       seed: 19,
