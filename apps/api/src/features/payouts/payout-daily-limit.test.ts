@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DarajaMoneyClient } from '../../daraja/daraja-client.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../../test/test-db.ts';
-import { proposePayout, type PayoutDeps } from './payouts.service.ts';
+import { proposePayout } from './payout-proposal.ts';
+import type { PayoutDeps } from './payouts.service.ts';
 import { silentLog } from '../../test/silent-log.ts';
 
 /** Never asked: a cashier's proposals wait for an owner. */

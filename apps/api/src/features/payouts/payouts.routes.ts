@@ -29,11 +29,10 @@ import {
   decideBatch,
   declinePayout,
   findPayoutDto,
-  proposeBatch,
-  proposePayout,
   type PayoutActor,
   type PayoutDeps,
 } from './payouts.service.ts';
+import { proposeBatch, proposePayout } from './payout-proposal.ts';
 
 export interface PayoutRoutesOptions {
   deps: PayoutDeps;

@@ -24,7 +24,7 @@ import { createTestDatabase, DIALECTS, type TestDatabase } from '../../test/test
 import { anEndpoint } from '../../test/webhooks.fixtures.ts';
 import { recoverDuePayouts } from './payout-recovery.ts';
 import { payoutDepsFor } from './index.ts';
-import { proposePayout } from './payouts.service.ts';
+import { proposePayout } from './payout-proposal.ts';
 import { silentLog } from '../../test/silent-log.ts';
 
 const SECOND_OWNER = 'Wanjiru';
