@@ -55,6 +55,7 @@ export function linkQrDepsFor(context: LinksContext): LinkQrDeps {
       trxCode: config.mpesa.transactionType === 'CustomerBuyGoodsOnline' ? 'BG' : 'PB',
       merchantName: config.businessName,
     },
+    madeQrs: new Map(),
   };
 }
 

@@ -38,7 +38,15 @@ export interface LinkQrDeps {
   /** The Daraja transport; undefined: Daraja is not set up for anything but prompts. */
   money: DarajaMoneyClient | undefined;
   mpesaQr: MpesaQrSettings;
+  /**
+   * M-PESA's QR codes made, by what was asked (the same till, amount, reference and name give the
+   * same code): a cashier showing a link's code again, or a second card printed, asks Daraja once.
+   */
+  madeQrs: Map<string, string>;
 }
+
+/** M-PESA's QR codes kept at most (about 10 KB each); the oldest goes first. */
+const MADE_QRS_KEPT = 500;
 
 /** The PNG's side in pixels that M-PESA is asked for: enough for an A6 card printed at 150 dpi. */
 export const MPESA_QR_SIZE = 400;
@@ -75,8 +83,16 @@ export async function mpesaQrOfLink(deps: LinkQrDeps, id: string): Promise<Mpesa
     cpi: shortcode,
     size: MPESA_QR_SIZE,
   };
+  const asked = JSON.stringify(request);
   try {
-    const png = await dynamicQr(deps.money.transport, request);
+    let png = deps.madeQrs.get(asked);
+    if (png === undefined) {
+      png = await dynamicQr(deps.money.transport, request);
+      if (deps.madeQrs.size >= MADE_QRS_KEPT) {
+        deps.madeQrs.delete(deps.madeQrs.keys().next().value!);
+      }
+      deps.madeQrs.set(asked, png);
+    }
     return {
       png,
       trxCode,

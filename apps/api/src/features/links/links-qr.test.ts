@@ -138,6 +138,26 @@ for (const dialect of DIALECTS) {
       });
     });
 
+    it('M-PESA’s QR code is asked of M-PESA once for the same till, amount and reference', async () => {
+      const asked = async () => {
+        const log = await fetch(`${world.simulator.url}/_sim/log?kind=request&limit=500`);
+        const { entries } = (await log.json()) as { entries: { path: string }[] };
+        return entries.filter((entry) => entry.path.includes('/qrcode/')).length;
+      };
+      const before = await asked();
+      const link = await aLink();
+      const first = (await mpesaQr(link.id)).json().data;
+      expect((await mpesaQr(link.id)).json().data).toEqual(first);
+      expect(await asked()).toBe(before + 1);
+      // Another reference is another code.
+      const other = await aLink({ reference: 'ORDER-78' });
+      expect((await mpesaQr(other.id)).json().data.reference).toBe('ORDER-78');
+      expect(await asked()).toBe(before + 2);
+      // A closed link is refused, though its code was made before.
+      await send(world.app, { method: 'POST', url: `/api/links/${link.id}/off` }, cashier);
+      expect((await mpesaQr(link.id)).json().code).toBe('LINK_CLOSED');
+    });
+
     it('M-PESA’s QR code is a till’s when the shop’s prompts are buy goods', async () => {
       await world.rebuild({ MPESA_TRANSACTION_TYPE: 'CustomerBuyGoodsOnline' });
       cashier = await signedIn(world.app, STAFF.cashier);
