@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useWords } from '../../../i18n/words';
+import { LoadMore } from '../../../lib/load-more';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { auditQueryOptions } from '../api/admin-api';
 import { auditWords } from '../audit-words';
@@ -62,14 +63,12 @@ export function AuditScreen() {
       {body}
       {isFetchNextPageError && <OwnerProblem error={query.error} />}
       {hasNextPage && (
-        <button
-          type="button"
-          className="button button-secondary load-more"
-          disabled={isFetchingNextPage}
+        <LoadMore
+          loading={isFetchingNextPage}
           onClick={() => void fetchNextPage()}
-        >
-          {isFetchingNextPage ? said.loading : said.showOlder}
-        </button>
+          label={said.showOlder}
+          loadingLabel={said.loading}
+        />
       )}
     </section>
   );

@@ -1,6 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useLanguage, useWords } from '../../../i18n/words';
 import { formatDate } from '../../../lib/format';
+import { LoadMore } from '../../../lib/load-more';
 import { deliveriesQueryOptions, type WebhookDelivery } from '../api/webhooks-api';
 import { webhookWords } from '../webhook-words';
 import { OwnerProblem } from './owner-parts';
@@ -125,14 +126,12 @@ export function WebhookDeliveries(props: {
       {body}
       {data && query.isFetchNextPageError && <OwnerProblem error={query.error} />}
       {hasNextPage && (
-        <button
-          type="button"
-          className="button button-secondary load-more"
-          disabled={isFetchingNextPage}
+        <LoadMore
+          loading={isFetchingNextPage}
           onClick={() => void fetchNextPage()}
-        >
-          {isFetchingNextPage ? said.loading : said.showOlder}
-        </button>
+          label={said.showOlder}
+          loadingLabel={said.loading}
+        />
       )}
     </>
   );

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { useLanguage, useWords } from '../../../i18n/words';
 import { formatAmount, formatDate, formatNumber } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
+import { LoadMore } from '../../../lib/load-more';
 import { meQueryOptions } from '../../auth/api/auth-api';
 import { SignInNotice } from '../../auth/components/sign-in-notice';
 import { isUnauthenticated } from '../../auth/unauthenticated';
@@ -162,14 +163,12 @@ export function MoneyOutHistory({ filters }: { filters: MoneyOutFilters }) {
       </div>
       {payouts.length > 0 && <PayoutRows payouts={payouts} />}
       {hasNextPage && (
-        <button
-          type="button"
-          className="button button-secondary load-more"
-          disabled={isFetchingNextPage}
+        <LoadMore
+          loading={isFetchingNextPage}
           onClick={() => void fetchNextPage()}
-        >
-          {isFetchingNextPage ? said.loadingMore : said.loadMore}
-        </button>
+          label={said.loadMore}
+          loadingLabel={said.loadingMore}
+        />
       )}
     </>
   );

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../../lib/paths';
+import { LoadMore } from '../../../lib/load-more';
 import { ApiError } from '../../../lib/api-client';
 import { meQueryOptions } from '../../auth/api/auth-api';
 import { isUnauthenticated } from '../../auth/unauthenticated';
@@ -219,17 +220,15 @@ function SelectionTotalsLine({ filters }: { filters: ListFilters }) {
   );
 }
 
-function LoadMore({ loading, onClick }: { loading: boolean; onClick: () => void }) {
+function MorePayments({ loading, onClick }: { loading: boolean; onClick: () => void }) {
   const words = useWords(historyWords);
   return (
-    <button
-      type="button"
-      className="button button-secondary load-more"
+    <LoadMore
+      loading={loading}
       onClick={onClick}
-      disabled={loading}
-    >
-      {loading ? words.loadingMore : words.loadMore}
-    </button>
+      label={words.loadMore}
+      loadingLabel={words.loadingMore}
+    />
   );
 }
 
@@ -328,7 +327,7 @@ function MoneyInScreen() {
           {words.moreFailed}
         </p>
       )}
-      {hasNextPage && <LoadMore loading={isFetchingNextPage} onClick={focus.loadMore} />}
+      {hasNextPage && <MorePayments loading={isFetchingNextPage} onClick={focus.loadMore} />}
       {/* On a phone, money out and the balance come under the payments, which start near the top. */}
       {operator && <MoneyOutGlance mayAsk={operator.role !== 'viewer'} place="bottom" />}
     </section>
