@@ -1,8 +1,8 @@
 /**
- * A date field follows the address: also when Back lands before the page drew the date it had just
- * applied, so that the page is drawn again with the address's day (none) unchanged; but not when
- * the page is drawn for something else before it drew that date; and it keeps a date still being
- * typed.
+ * A date field follows the address, not the filters a render was drawn with: when Back lands
+ * before the page drew the date it had just applied (drawn again with no day, or not drawn at
+ * all), and when the page is drawn for something else before it drew that date; and it keeps a
+ * date still being typed.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen } from '@testing-library/react';
@@ -45,6 +45,20 @@ describe('the date fields', () => {
       // The address has the day; a list arriving draws the page with the filters before it.
       rerender(filtersOn(onChange));
       expect(fromField().value).toBe('2026-11-02');
+    } finally {
+      window.history.replaceState(null, '', '/');
+    }
+  });
+
+  it('follow Back to an address without the date, though the page is not drawn again', () => {
+    const onChange = vi.fn((search: string) => window.history.pushState(null, '', search));
+    render(filtersOn(onChange));
+    try {
+      fireEvent.change(fromField(), { target: { value: '2026-11-02' } });
+      // Back: the address moves and says so (popstate); nothing draws the page.
+      window.history.replaceState(null, '', '/');
+      window.dispatchEvent(new PopStateEvent('popstate'));
+      expect(fromField().value).toBe('');
     } finally {
       window.history.replaceState(null, '', '/');
     }

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { PAYMENT_CHANNELS, TRANSACTION_STATUSES } from '@mpesa/shared';
 import { paths } from '../../../lib/paths';
@@ -136,22 +136,26 @@ function DateField({
 }) {
   const field = useRef<HTMLInputElement>(null);
   /**
-   * The day this field last took from the address or gave to it. Compared on every render, not
-   * only when `value` changes: a Back pressed just after a date was applied can land before the
-   * page drew that date, and `value` is then what it was before, while the field still shows the
-   * date (seen in Chromium under load).
+   * The day this field last took from the address or gave to it. The field follows the address
+   * itself (BrowserRouter's own, `window.location`), checked on every render, rather than `value`,
+   * the filters this render was drawn with: those can be the ones before a navigation still to be
+   * drawn. A Back pressed just after a date was applied can land before the page drew that date
+   * (`value` is then unchanged while the field shows the date), and a list arriving just after can
+   * draw the page with the filters from before the date (seen in Chromium under load, both).
    */
   const agreed = useRef(value ?? '');
-  useEffect(() => {
-    const wanted = value ?? '';
+  const follow = useCallback(() => {
+    const wanted = new URLSearchParams(window.location.search).get(name) ?? '';
     if (agreed.current === wanted) return;
-    // Drawn for something else (a list arriving) before the page drew the date just applied: the
-    // address already has it, and this render's `value` is the one before. Emptying the field
-    // here would blank what was typed until the page caught up.
-    if ((new URLSearchParams(window.location.search).get(name) ?? '') !== wanted) return;
     agreed.current = wanted;
     if (field.current && field.current.value !== wanted) field.current.value = wanted;
-  });
+  }, [name]);
+  useEffect(() => follow());
+  // Back and Forward move the address whether or not the page is drawn again soon.
+  useEffect(() => {
+    window.addEventListener('popstate', follow);
+    return () => window.removeEventListener('popstate', follow);
+  }, [follow]);
   const changed = (input: HTMLInputElement) => {
     const whole = /^(\d{4})-\d{2}-\d{2}$/.exec(input.value);
     const cleared = input.value === '' && !input.validity.badInput;
