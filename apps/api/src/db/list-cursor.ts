@@ -1,7 +1,8 @@
 /**
- * The history's page cursor: where the last page ended, as (createdAt, id), the order the list is
- * sorted by. Opaque to clients (base64url of JSON); anything that does not decode to what this
- * server writes is refused, never passed to a query.
+ * A list's page cursor (the history's, money out's, the audit trail's, a webhook's deliveries'):
+ * where the last page ended, as (createdAt, id), the order the list is sorted by. Opaque to
+ * clients (base64url of JSON); anything that does not decode to what this server writes is
+ * refused, never passed to a query.
  */
 import { isOwnId } from '../lib/stored-lengths.ts';
 
@@ -31,3 +32,26 @@ export function decodeCursor(cursor: string): ListPosition | null {
   if (typeof id !== 'string' || !isOwnId(id)) return null;
   return { createdAt, id };
 }
+
+/**
+ * A page of `limit` rows from `rows`, read with `limit + 1` (the one more says a next page
+ * exists), and the cursor of that next page: after the page's last row (null on the last page).
+ */
+export function pageOf<Row>(
+  rows: Row[],
+  limit: number,
+  positionOf: (row: Row) => ListPosition,
+): { page: Row[]; nextCursor: string | null } {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    page,
+    nextCursor: rows.length > limit && last !== undefined ? encodeCursor(positionOf(last)) : null,
+  };
+}
+
+/** The position of a row listed newest first by (created_at, id). */
+export const createdPosition = (row: { created_at: string; id: string }): ListPosition => ({
+  createdAt: row.created_at,
+  id: row.id,
+});

@@ -14,7 +14,7 @@ import type {
 import { invalidCursor } from '../../errors.ts';
 import { businessDayOf, nextDay, previousDay, startOfBusinessDay } from '../../lib/business-day.ts';
 import { CSV_COLUMNS, csvHeader, csvRecord } from './history-csv.ts';
-import { decodeCursor, encodeCursor } from '../../db/list-cursor.ts';
+import { createdPosition, decodeCursor, pageOf } from '../../db/list-cursor.ts';
 import { toTransactionDto } from '../payments/index.ts';
 import type { PaymentDeps } from '../payments/index.ts';
 import * as repo from './history.repository.ts';
@@ -92,13 +92,8 @@ export async function listTransactions(
     limit: page.limit + 1,
     ...(after ? { after } : {}),
   });
-  const more = rows.length > page.limit;
-  const shown = more ? rows.slice(0, page.limit) : rows;
-  const last = shown.at(-1);
-  return {
-    data: shown.map(toTransactionDto),
-    nextCursor: more && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
-  };
+  const { page: shown, nextCursor } = pageOf(rows, page.limit, createdPosition);
+  return { data: shown.map(toTransactionDto), nextCursor };
 }
 
 /** What every payment the filters select adds up to (not a page: the whole selection). */

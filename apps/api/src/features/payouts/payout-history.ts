@@ -13,7 +13,7 @@ import {
   type PayoutSummary,
 } from '@mpesa/shared/contract-payouts';
 import type { ExportLanguage } from '@mpesa/shared/contract';
-import { decodeCursor, encodeCursor } from '../../db/list-cursor.ts';
+import { createdPosition, decodeCursor, pageOf } from '../../db/list-cursor.ts';
 import type { Database, PayoutRow } from '../../db/schema.ts';
 import { invalidCursor } from '../../errors.ts';
 import { businessDayOf, nextDay, previousDay, startOfBusinessDay } from '../../lib/business-day.ts';
@@ -56,15 +56,8 @@ export async function listPayoutPage(
     after,
     page.limit + 1,
   );
-  const shown = rows.slice(0, page.limit);
-  const last = shown.at(-1);
-  return {
-    payouts: shown.map(toPayoutDto),
-    nextCursor:
-      rows.length > page.limit && last
-        ? encodeCursor({ createdAt: last.created_at, id: last.id })
-        : null,
-  };
+  const { page: shown, nextCursor } = pageOf(rows, page.limit, createdPosition);
+  return { payouts: shown.map(toPayoutDto), nextCursor };
 }
 
 /** Money out today and over the last 7 business days (today included), and those waiting. */

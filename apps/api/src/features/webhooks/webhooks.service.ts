@@ -24,7 +24,7 @@ import {
 } from './webhook-refusals.ts';
 import { sortableId } from '../../lib/sortable-id.ts';
 import { isOwnId } from '../../lib/stored-lengths.ts';
-import { encodeCursor, type ListPosition } from '../../db/list-cursor.ts';
+import { createdPosition, pageOf, type ListPosition } from '../../db/list-cursor.ts';
 import { endpointEvents, enqueueTestEvent } from './outbox.ts';
 import { newSecret, secretPrefix } from './signature.ts';
 import { checkWebhookUrl, UrlRefused, type Resolve, type UrlPolicy } from './url-guard.ts';
@@ -228,15 +228,8 @@ export async function listDeliveries(
 ): Promise<{ deliveries: WebhookDelivery[]; nextCursor: string | null }> {
   await endpointOrRefuse(db, endpointId);
   const rows = await repo.listDeliveries(db, endpointId, after, limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return {
-    deliveries: page.map(deliveryEntry),
-    nextCursor:
-      rows.length > limit && last
-        ? encodeCursor({ createdAt: last.created_at, id: last.id })
-        : null,
-  };
+  const { page, nextCursor } = pageOf(rows, limit, createdPosition);
+  return { deliveries: page.map(deliveryEntry), nextCursor };
 }
 
 export async function resendDelivery(

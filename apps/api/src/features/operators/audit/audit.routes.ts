@@ -11,7 +11,7 @@ import { invalidCursor } from '../../../errors.ts';
 import { guardedSchema } from '../access-doc.ts';
 import { AUTH_REFUSED } from '../auth.openapi.ts';
 import { REFUSED, answer, refusals } from '../../../openapi/responses.ts';
-import { decodeCursor, encodeCursor } from '../../../db/list-cursor.ts';
+import { decodeCursor, pageOf } from '../../../db/list-cursor.ts';
 import { auditEntries } from './audit-entries.ts';
 import { listAuditEvents } from './audit.repository.ts';
 
@@ -77,15 +77,13 @@ export const auditRoutes: FastifyPluginAsyncZod<AuditRoutesOptions> = async (
       const after = cursor === undefined ? null : decodeCursor(cursor);
       if (after === null && cursor !== undefined) throw invalidCursor();
       const rows = await listAuditEvents(db, { after, limit: limit + 1 });
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
+      const { page, nextCursor } = pageOf(rows, limit, (row) => ({
+        createdAt: row.at,
+        id: row.id,
+      }));
       return {
         success: true as const,
-        data: {
-          entries: await auditEntries(db, page),
-          nextCursor:
-            rows.length > limit && last ? encodeCursor({ createdAt: last.at, id: last.id }) : null,
-        },
+        data: { entries: await auditEntries(db, page), nextCursor },
       };
     },
   );
