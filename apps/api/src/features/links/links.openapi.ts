@@ -10,8 +10,8 @@ import {
   payerLinkResponseSchema,
   type Link,
 } from '@mpesa/shared/contract-links';
-import { initiatePaymentResponseSchema } from '@mpesa/shared/contract';
 import { AUTH_REFUSED, CHANGE_REFUSED } from '../operators/index.ts';
+import { PAYMENT_ACCEPTED } from '../payments/index.ts';
 import { PATH_REFUSALS, REFUSED, answer, refusal, refusals } from '../../openapi/responses.ts';
 import {
   linkAmountBelow,
@@ -168,22 +168,7 @@ export const PAY_DESCRIBED = {
   tags: TAGS,
 };
 export const PAY_ANSWERS = {
-  200: answer(
-    initiatePaymentResponseSchema,
-    'M-PESA accepted the request and the prompt is on its way.',
-    {
-      accepted: {
-        summary: 'Accepted by M-PESA',
-        value: {
-          success: true,
-          message: 'STK Push initiated successfully',
-          transactionId: '0f8b2c6e-3d41-4a57-9e0b-5c2f71a8d903',
-          checkoutRequestId: 'ws_CO_14032026122653412712345678',
-          customerMessage: 'Success. Request accepted for processing',
-        },
-      },
-    },
-  ),
+  200: PAYMENT_ACCEPTED,
   ...refusals([
     ...PATH_REFUSALS,
     REFUSED.validation,

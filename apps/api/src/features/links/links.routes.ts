@@ -17,7 +17,7 @@ import { tooManyRequests } from '../../errors.ts';
 import { clientAddress, limitKeyFor } from '../../lib/client-address.ts';
 import { floodLimit } from '../../limits/flood-limit.ts';
 import { guardedSchema, operatorOf } from '../operators/index.ts';
-import { withIdempotencyKey } from '../payments/index.ts';
+import { promptOnce } from '../payments/index.ts';
 import * as doc from './links.openapi.ts';
 import {
   createLink,
@@ -239,22 +239,16 @@ function payerRoutes(app: App, options: LinkRoutesOptions) {
         windowS: rateLimit.windowS,
       };
       const { code } = request.params;
-      const run = (key?: string) =>
-        payLink({ ...deps, log: request.log }, code, request.body, limit, key);
-      const key = request.headers['idempotency-key'];
-      if (key === undefined) return run();
-      const answer = await withIdempotencyKey(
-        deps.db,
-        { key, abandonedAfterMs: options.idempotencyKeyAbandonedMs },
-        { code, ...request.body },
-        deps.now(),
-        async () => {
-          const body = await run(key);
-          return { statusCode: 200, body, transactionId: body.transactionId };
+      return promptOnce(
+        reply,
+        deps,
+        {
+          key: request.headers['idempotency-key'],
+          abandonedAfterMs: options.idempotencyKeyAbandonedMs,
         },
+        { code, ...request.body },
+        (key) => payLink({ ...deps, log: request.log }, code, request.body, limit, key),
       );
-      if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
-      return reply.code(answer.statusCode as 200).send(answer.body as never);
     },
   );
 }

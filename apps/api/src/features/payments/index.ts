@@ -20,7 +20,7 @@ export {
   SAMPLE_PAID_AT,
   SAMPLE_ROW,
 } from './payments.examples.ts';
-export { CALLBACK_BODY } from './payments.openapi.ts';
+export { CALLBACK_BODY, PAYMENT_ACCEPTED } from './payments.openapi.ts';
 export { toRefundDto } from './refund-dto.ts';
 export { refundBlock } from './refund-rules.ts';
 export type { RefundPolicy } from './refund-rules.ts';
@@ -40,7 +40,7 @@ export {
   initiatePayment,
 } from './transactions.service.ts';
 export type { PaymentDeps, RequestLimit, ThroughLink } from './transactions.service.ts';
-export { withIdempotencyKey } from './idempotency.ts';
+export { promptOnce } from './prompt-once.ts';
 export { paymentWritesFor } from './payment-writes-for.ts';
 export { REVIEW_STATUSES, type ReviewStatus } from './decision.ts';
 

@@ -178,25 +178,28 @@ export const CALLBACK_BODY = {
   examples: [SAMPLE_CALLBACK],
 };
 
+/** A prompt's 200, wherever one is asked for (here, and a payment link's payment). */
+export const PAYMENT_ACCEPTED = answer(
+  initiatePaymentResponseSchema,
+  'M-PESA accepted the request and the prompt is on its way.',
+  {
+    accepted: {
+      summary: 'Accepted by M-PESA',
+      value: {
+        success: true,
+        message: 'STK Push initiated successfully',
+        transactionId: SAMPLE.transactionId,
+        checkoutRequestId: SAMPLE.checkoutRequestId,
+        customerMessage: 'Success. Request accepted for processing',
+      },
+    },
+  },
+);
+
 /** Each route's answers, by status. */
 export const ANSWERS = {
   stkpush: {
-    200: answer(
-      initiatePaymentResponseSchema,
-      'M-PESA accepted the request and the prompt is on its way.',
-      {
-        accepted: {
-          summary: 'Accepted by M-PESA',
-          value: {
-            success: true,
-            message: 'STK Push initiated successfully',
-            transactionId: SAMPLE.transactionId,
-            checkoutRequestId: SAMPLE.checkoutRequestId,
-            customerMessage: 'Success. Request accepted for processing',
-          },
-        },
-      },
-    ),
+    200: PAYMENT_ACCEPTED,
     ...refusals([
       REFUSED.validation,
       REFUSED.invalidJson,

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { initiatePaymentSchema } from '@mpesa/shared/contract';
 import { tooManyRequests } from '../../errors.ts';
 import { clientAddress, limitKeyFor } from '../../lib/client-address.ts';
-import { withIdempotencyKey } from './idempotency.ts';
+import { promptOnce } from './prompt-once.ts';
 import { floodLimit } from '../../limits/flood-limit.ts';
 import * as service from './transactions.service.ts';
 import { ANSWERS, DESCRIBED, IDEMPOTENCY_KEY, PAYMENT_BODY } from './payments.openapi.ts';
@@ -97,23 +97,13 @@ function paymentRoute(
         max: rateLimit.max,
         windowS: rateLimit.windowS,
       };
-      const run = (key?: string) =>
-        service.initiatePayment({ ...deps, log: request.log }, request.body, limit, key);
-      const key = request.headers['idempotency-key'];
-      if (key === undefined) return run();
-      const answer = await withIdempotencyKey(
-        deps.db,
-        { key, abandonedAfterMs: idempotencyKeyAbandonedMs },
+      return promptOnce(
+        reply,
+        deps,
+        { key: request.headers['idempotency-key'], abandonedAfterMs: idempotencyKeyAbandonedMs },
         request.body,
-        deps.now(),
-        async () => {
-          const body = await run(key);
-          return { statusCode: 200, body, transactionId: body.transactionId };
-        },
+        (key) => service.initiatePayment({ ...deps, log: request.log }, request.body, limit, key),
       );
-      if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
-      // A replay sends back whatever the first request was answered, success or failure.
-      return reply.code(answer.statusCode as 200).send(answer.body as never);
     },
   );
 }
