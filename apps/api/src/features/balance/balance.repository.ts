@@ -38,7 +38,6 @@ export async function findReadingByConversation(
     .executeTakeFirst();
 }
 
-/** The latest reading that came, or failing that the latest asked. */
 /** The reading asked last, whatever became of it. */
 export async function newestReading(db: Db): Promise<BalanceReadingRow | undefined> {
   return db
@@ -49,6 +48,7 @@ export async function newestReading(db: Db): Promise<BalanceReadingRow | undefin
     .executeTakeFirst();
 }
 
+/** The latest reading that came, or failing that the latest asked. */
 export async function latestReading(db: Db): Promise<BalanceReadingRow | undefined> {
   const read = await db
     .selectFrom('balance_readings')
@@ -57,13 +57,7 @@ export async function latestReading(db: Db): Promise<BalanceReadingRow | undefin
     .orderBy('asked_at', 'desc')
     .orderBy('id', 'desc')
     .executeTakeFirst();
-  if (read) return read;
-  return db
-    .selectFrom('balance_readings')
-    .selectAll()
-    .orderBy('asked_at', 'desc')
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
+  return read ?? newestReading(db);
 }
 
 /** The readings that came, asked in [from, to), oldest first. */
