@@ -78,3 +78,14 @@ export async function phonePage(browser: Browser): Promise<{ page: Page; errors:
 export async function fitsWidth(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 }
+
+/** A slow mobile network for the page: 400 ms each way and 50 kB/s (about a 3G phone's). */
+export async function slowNetwork(context: BrowserContext, page: Page): Promise<void> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 400,
+    downloadThroughput: 50_000,
+    uploadThroughput: 25_000,
+  });
+}

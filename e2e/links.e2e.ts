@@ -6,8 +6,8 @@
  * screen. This file starts an API of its own (HISTORY_ACCESS=operators).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Browser, Page } from 'playwright-core';
-import { fitsWidth, launchBrowser } from './browser.ts';
+import type { Browser } from 'playwright-core';
+import { fitsWidth, launchBrowser, slowNetwork } from './browser.ts';
 import { PHONE, axeViolations } from './page-checks.ts';
 import {
   PASSWORD,
@@ -33,17 +33,6 @@ afterAll(async () => {
   await browser?.close();
   await app?.stop();
 });
-
-/** A slow mobile network: 400 ms each way and 50 kB/s (about a 3G phone's). */
-async function slowNetwork(context: BrowserContext, page: Page) {
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 400,
-    downloadThroughput: 50_000,
-    uploadThroughput: 25_000,
-  });
-}
 
 /** How many prompts the simulator has taken for `msisdn`. */
 async function promptsTo(msisdn: string): Promise<number> {

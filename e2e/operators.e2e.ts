@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { fitsWidth, launchBrowser } from './browser.ts';
+import { fitsWidth, launchBrowser, slowNetwork } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations, newContext } from './page-checks.ts';
 import {
   pay as payFromForm,
@@ -113,14 +113,7 @@ describe('the payer, with the history for operators only', () => {
 
   it('walks a payer in Kiswahili at 360 px on a slow network: Pay in view, no English of ours, no link they cannot follow', async () => {
     const { context, page, errors } = await openPage(PHONE, 'sw-KE');
-    // A slow mobile network: 400 ms each way and 50 kB/s (about a 3G phone's).
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 400,
-      downloadThroughput: 50_000,
-      uploadThroughput: 25_000,
-    });
+    await slowNetwork(context, page);
     /** The page speaks Kiswahili only, and links only to where a payer may go. */
     const payerMayFollow = async (own: string[]) => {
       expect(await englishWordsShown(page)).toEqual([]);
