@@ -38,12 +38,13 @@ for (const dialect of DIALECTS) {
     });
 
     it('sends again, once the process is back, an event it was killed sending', async () => {
-      // The first request is kept waiting for an answer that never comes; the next are answered.
-      receiver = await startReceiver([() => undefined, 200]);
+      // The first request is never answered: the API is killed the moment it arrives, before its
+      // 1 s timeout can record a failure (whose retry would wait 60 s); the next are answered.
+      let api: ApiProcess | undefined;
+      receiver = await startReceiver([() => void api?.child.kill('SIGKILL'), 200]);
       const file = path.join(dataDir, 'webhooks.sqlite');
       database = await createTestDatabase(dialect, { file });
       await anEndpoint(database.db, { url: `${receiver.url}/hooks` });
-      const eventId = await paymentSucceeded(database.db, 'p1', new Date());
       const env = {
         DATA_DIR: dataDir,
         ...(dialect === 'sqlite'
@@ -55,9 +56,10 @@ for (const dialect of DIALECTS) {
         WEBHOOK_TIMEOUT_MS: '1000',
       };
       const port = await freePort();
-      let api: ApiProcess = await startApiProcess(env, port);
+      api = await startApiProcess(env, port);
+      // Made once the process is up, so that its first send finds `api` to kill.
+      const eventId = await paymentSucceeded(database.db, 'p1', new Date());
       await until('the first send', () => receiver.received.length === 1);
-      api.child.kill('SIGKILL');
       await api.exited;
 
       api = await startApiProcess(env, port);
