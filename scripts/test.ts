@@ -14,6 +14,7 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ROOT, buildSimulatorIfNeeded, buildWebIfNeeded, chromiumPath, run } from './lib.ts';
 
@@ -21,7 +22,55 @@ const vitest = path.join(ROOT, 'node_modules/vitest/vitest.mjs');
 const chromium = chromiumPath();
 const extraArgs = process.argv.slice(2);
 const notes: string[] = [];
+const failures: string[] = [];
 let failed = false;
+// Each Vitest run also writes a JSON report here, so that the end of the output names what failed:
+// CI keeps only the last lines, and the unit tests' failures come long before them.
+const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'npm-test-'));
+
+/** Vitest's arguments for a run that also writes its JSON report as `name`.json. */
+function reported(name: string, args: string[]): string[] {
+  const report = path.join(reports, `${name}.json`);
+  return [
+    vitest,
+    'run',
+    ...args,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+  ];
+}
+
+type Report = {
+  testResults: {
+    name: string;
+    status: string;
+    message: string;
+    assertionResults: { fullName: string; status: string; failureMessages: string[] }[];
+  }[];
+};
+
+/** One line per failed test (or file that failed outside its tests) in the run's JSON report. */
+function failuresIn(name: string): string[] {
+  const report = path.join(reports, `${name}.json`);
+  if (!fs.existsSync(report))
+    return [`${name}: no report was written (the run stopped early; see above).`];
+  const { testResults } = JSON.parse(fs.readFileSync(report, 'utf8')) as Report;
+  const firstLine = (text: string) => text.trim().split('\n')[0]?.slice(0, 300) ?? '';
+  const lines: string[] = [];
+  for (const file of testResults) {
+    const where = path.relative(ROOT, file.name);
+    const tests = file.assertionResults.filter((test) => test.status === 'failed');
+    for (const test of tests) {
+      lines.push(`${where} > ${test.fullName}: ${firstLine(test.failureMessages[0] ?? '')}`);
+    }
+    if (file.status === 'failed' && tests.length === 0)
+      lines.push(`${where}: ${firstLine(file.message)}`);
+  }
+  return lines.length > 0
+    ? lines
+    : [`${name}: no test failed, yet the run did (an error outside the tests; see above).`];
+}
 
 if (!process.env.TEST_DATABASE_URL) {
   notes.push(
@@ -59,14 +108,17 @@ await buildWebIfNeeded();
 await buildSimulatorIfNeeded();
 
 // The initial JavaScript and CSS of the first screen, gzipped, within 95 kB and 10 kB.
-if ((await run(process.execPath, [path.join(ROOT, 'scripts/web-budget.ts')])) !== 0) failed = true;
+if ((await run(process.execPath, [path.join(ROOT, 'scripts/web-budget.ts')])) !== 0) {
+  failed = true;
+  failures.push('The web budget was exceeded (see above).');
+}
 
 const browserTests = fs.existsSync(chromium);
 const beside = [
   // The simulator as someone else's project installs it: packed, installed into an empty folder
   // (from the npm registry or npm's cache, as `npm ci`), run with npx, and paid through once.
   held([path.join(ROOT, 'scripts/simulator-package-check.ts')]),
-  ...(browserTests ? [held([vitest, 'run', '--config', 'e2e/vitest.config.ts'])] : []),
+  ...(browserTests ? [held(reported('browser', ['--config', 'e2e/vitest.config.ts']))] : []),
 ];
 if (!browserTests) {
   notes.push(
@@ -75,18 +127,29 @@ if (!browserTests) {
   if (process.env.REQUIRE_BROWSER_TESTS === '1') failed = true;
 }
 
-if ((await run(process.execPath, [vitest, 'run', ...extraArgs])) !== 0) failed = true;
+if ((await run(process.execPath, reported('unit', extraArgs))) !== 0) {
+  failed = true;
+  failures.push(...failuresIn('unit'));
+}
 for (const command of beside) command.release();
 const [simulatorPackage, e2e] = await Promise.all(beside.map((command) => command.exited));
-if (simulatorPackage !== 0) failed = true;
-if (browserTests) {
-  if (e2e !== 0) failed = true;
-  else notes.push(`Browser tests ran in ${chromium}.`);
+if (simulatorPackage !== 0) {
+  failed = true;
+  failures.push('The simulator package check failed (see above).');
 }
+if (browserTests) {
+  if (e2e !== 0) {
+    failed = true;
+    failures.push(...failuresIn('browser'));
+  } else notes.push(`Browser tests ran in ${chromium}.`);
+}
+fs.rmSync(reports, { recursive: true, force: true });
 
 console.log('');
 for (const note of notes) console.log(note);
 if (failed) {
+  if (failures.length > 0)
+    console.log(`What failed:\n${failures.map((line) => `- ${line}`).join('\n')}`);
   console.log('npm test FAILED.');
   process.exit(1);
 }
