@@ -6,8 +6,11 @@ import { configDefaults, defineConfig } from 'vitest/config';
  */
 export const OWN_MODULES = ['src/openapi.test.ts'];
 
-/** What every simulator test needs, shared modules or not. */
-export const testBase = { environment: 'node' as const, testTimeout: 20_000 };
+/**
+ * What every simulator test needs, shared modules or not. The time limit catches a hang, not
+ * slowness: beside the browser tests on a busy two-core machine, tests take many times longer.
+ */
+export const testBase = { environment: 'node' as const, testTimeout: 60_000 };
 
 export default defineConfig({
   test: {

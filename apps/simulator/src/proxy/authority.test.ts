@@ -131,7 +131,7 @@ describe('the proxy at start', () => {
     } finally {
       await running.kill();
     }
-  }, 20_000);
+  });
 
   it('does not start with a folder that cannot keep it', async () => {
     const file = path.join(tempFolder(), 'a-file');
@@ -141,5 +141,5 @@ describe('the proxy at start', () => {
     expect(stderr).toContain(
       `Cannot start: SIM_PROXY_CA_DIR (${file}) cannot keep the proxy's certificate authority`,
     );
-  }, 20_000);
+  });
 });

@@ -93,7 +93,7 @@ describe('the proxy mode', () => {
     });
     const log = await call(`${sim.url}/_sim/log`);
     expect(JSON.stringify(log.body)).toContain('/mpesa/stkpush/v1/processrequest');
-  }, 20_000);
+  });
 
   it('serves api.safaricom.co.ke too, with a certificate for that host from its authority', async () => {
     const token = await viaProxy(sim.url, ca, `${PRODUCTION}${TOKEN_PATH}`, {
