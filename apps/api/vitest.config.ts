@@ -13,6 +13,9 @@ export const testBase = {
   // test that takes 0.3 s alone has taken 16 (PostgreSQL resetting its copy of the database).
   testTimeout: 60_000,
   hookTimeout: 60_000,
+  // expect.poll waits here for the simulator's callbacks and the API's workers, whose turn comes
+  // late on a busy machine: Vitest's 1 s default was missed.
+  expect: { poll: { timeout: 15_000 } },
   globalSetup: ['./src/test/global-setup.ts'],
 };
 

@@ -69,9 +69,7 @@ for (const dialect of DIALECTS) {
       expect(asked.statusCode).toBe(202);
       const id = asked.json().data.id;
       await expect
-        .poll(async () => (await balance()).latest?.id === id && (await balance()).latest.status, {
-          timeout: 5000,
-        })
+        .poll(async () => (await balance()).latest?.id === id && (await balance()).latest.status)
         .toBe('read');
       return (await balance()).latest;
     }
@@ -107,7 +105,7 @@ for (const dialect of DIALECTS) {
       } else {
         expect(meanwhile.latest.id).toBe(id);
       }
-      await expect.poll(async () => (await balance()).latest.id, { timeout: 5000 }).toBe(id);
+      await expect.poll(async () => (await balance()).latest.id).toBe(id);
       expect((await balance()).newer).toBeNull();
     });
 
@@ -126,7 +124,6 @@ for (const dialect of DIALECTS) {
             (
               await send(app, { method: 'GET', url: `/api/mpesa/transactions/${paymentId}` }, owner)
             ).json().data.status,
-          { timeout: 5000 },
         )
         .toBe('success');
       const batch = await send(
@@ -148,7 +145,6 @@ for (const dialect of DIALECTS) {
             async () =>
               (await send(app, { method: 'GET', url: `/api/payouts/${payout.id}` }, owner)).json()
                 .data.status,
-            { timeout: 5000 },
           )
           .toBe('succeeded');
       }

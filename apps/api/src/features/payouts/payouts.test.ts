@@ -85,7 +85,7 @@ for (const dialect of DIALECTS) {
     const payout = async (id: string) =>
       (await send(app, { method: 'GET', url: `/api/payouts/${id}` }, owner)).json().data;
     const settled = (id: string, status = 'succeeded') =>
-      expect.poll(async () => (await payout(id)).status, { timeout: 5000 }).toBe(status);
+      expect.poll(async () => (await payout(id)).status).toBe(status);
     const b2cSent = () =>
       simulator.log
         .list({ kind: 'request' })

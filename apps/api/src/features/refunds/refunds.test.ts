@@ -74,9 +74,7 @@ for (const dialect of DIALECTS) {
         payload: { phoneNumber: phone, amount },
       });
       const { transactionId } = answer.json();
-      await expect
-        .poll(async () => (await view(transactionId)).status, { timeout: 5000 })
-        .toBe('success');
+      await expect.poll(async () => (await view(transactionId)).status).toBe('success');
       return transactionId;
     }
     const view = async (id: string) =>
@@ -117,9 +115,7 @@ for (const dialect of DIALECTS) {
       expect(answer.statusCode).toBe(202);
       expect(answer.json().data).toMatchObject({ status: 'requested', requestedBy: STAFF.owner });
 
-      await expect
-        .poll(async () => (await refundOf(id))?.status, { timeout: 5000 })
-        .toBe('reversed');
+      await expect.poll(async () => (await refundOf(id))?.status).toBe('reversed');
       const data = await view(id);
       expect(data).toMatchObject({ status: 'refunded' });
       expect(data.merchant).toMatchObject({ mayRefund: false, refundBlockedBy: null });
@@ -174,9 +170,7 @@ for (const dialect of DIALECTS) {
       expect(answers.find((answer) => answer.statusCode === 409)?.json().code).toBe(
         'REFUND_EXISTS',
       );
-      await expect
-        .poll(async () => (await refundOf(id))?.status, { timeout: 5000 })
-        .toBe('reversed');
+      await expect.poll(async () => (await refundOf(id))?.status).toBe('reversed');
       expect(reversalsSent() - sentBefore).toBe(1);
     });
 
@@ -198,9 +192,7 @@ for (const dialect of DIALECTS) {
 
       expect(await recoverOnce(0)).toBe(0);
       expect(await recoverOnce(config.refunds.checkAfterS + 1)).toBe(1);
-      await expect
-        .poll(async () => (await refundOf(id))?.status, { timeout: 5000 })
-        .toBe('reversed');
+      await expect.poll(async () => (await refundOf(id))?.status).toBe('reversed');
       expect((await view(id)).status).toBe('refunded');
       const kept = await database.db
         .selectFrom('callbacks')
@@ -221,7 +213,7 @@ for (const dialect of DIALECTS) {
       const id = await paid('0700030003', 150);
       const before = wallet('254700030003');
       expect((await refund(id, { reason: 'Cancelled order', amount: 150 })).statusCode).toBe(202);
-      await expect.poll(async () => (await refundOf(id))?.status, { timeout: 5000 }).toBe('failed');
+      await expect.poll(async () => (await refundOf(id))?.status).toBe('failed');
       const data = await view(id);
       expect(data.status).toBe('success');
       expect(data.merchant).toMatchObject({
