@@ -43,6 +43,8 @@ export const testBase = {
   test: {
     environment: 'jsdom' as const,
     setupFiles: ['./src/test/setup.ts'],
+    // The limit catches a hang, not a busy machine (Vitest's default is 5 s).
+    testTimeout: 20_000,
     restoreMocks: true,
   },
 };

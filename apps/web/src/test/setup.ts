@@ -1,8 +1,12 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { LANGUAGE_KEY } from '../i18n/language';
 import { setLanguage } from '../i18n/words';
+
+// findBy… and waitFor wait up to 5 s, not Testing Library's 1: on a busy machine (the browser tests
+// beside these) a screen's next render has come later than that.
+configure({ asyncUtilTimeout: 5000 });
 
 // A test fails if it logs an unexpected console.error: React warnings and failed renders are bugs.
 beforeEach(() => {
