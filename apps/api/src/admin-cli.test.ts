@@ -3,7 +3,6 @@
  * last-owner and look-alike rules as the web app applies them, and each change (and `npm run
  * review -- clear`) in the audit trail as the command line's. On each database.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,13 +12,17 @@ import { storedPayment } from './test/stored-payment.ts';
 import { addOperator } from './features/operators/operators.service.ts';
 import { hashToken } from './features/operators/sessions.service.ts';
 import { TEST_PASSWORD_HASH_COST } from './test/test-app.ts';
+import { operatorCommand } from './operator-cli.ts';
+import { reviewCommand } from './review-cli.ts';
+import { called } from './test/command.ts';
 
-const OPERATOR_CLI = path.resolve(import.meta.dirname, 'operator-cli.ts');
-const REVIEW_CLI = path.resolve(import.meta.dirname, 'review-cli.ts');
+// The commands are called in this process (test/command.ts); operator-cli.test.ts and
+// review-cli.test.ts start each as a program too.
+const OPERATOR_CLI = operatorCommand;
+const REVIEW_CLI = reviewCommand;
 
 for (const dialect of DIALECTS) {
-  // Each test starts the command several times, a second or more each on a busy machine.
-  describe(`the owner's command lines (${dialect})`, { timeout: 60_000 }, () => {
+  describe(`the owner's command lines (${dialect})`, () => {
     let dir: string;
     let database: TestDatabase;
 
@@ -39,24 +42,15 @@ for (const dialect of DIALECTS) {
       fs.rmSync(dir, { recursive: true, force: true });
     });
 
-    const run = (cli: string, args: string[], input = '') =>
-      new Promise<{ code: number; output: string }>((resolve) => {
-        const child = execFile(
-          process.execPath,
-          [cli, ...args],
-          {
-            env: {
-              PATH: process.env.PATH ?? '',
-              NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? '',
-              DATA_DIR: dir,
-              DATABASE_URL: database.url,
-              ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}),
-            },
-          },
-          (error, stdout, stderr) =>
-            resolve({ code: error ? Number(error.code) : 0, output: stdout + stderr }),
-        );
-        child.stdin?.end(input);
+    const run = (command: typeof operatorCommand, args: string[], input = '') =>
+      called(command, args, {
+        env: {
+          DATA_DIR: dir,
+          DATABASE_URL: database.url,
+          ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}),
+          PASSWORD_HASH_COST: String(TEST_PASSWORD_HASH_COST),
+        },
+        input,
       });
     const audit = () =>
       database.db

@@ -111,9 +111,14 @@ export function loadConfigOrExit(source: Record<string, string | undefined> = pr
     return loadConfig(source);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    const { problems } = error;
-    if (problems.length === 1) console.error(`Configuration error: ${error.message}`);
-    else console.error(`Configuration errors (${problems.length}):\n  ${problems.join('\n  ')}`);
+    console.error(describeConfigError(error));
     process.exit(1);
   }
+}
+
+/** What a command says of settings it cannot start with: the one problem, or each on a line. */
+export function describeConfigError({ problems, message }: ConfigError): string {
+  return problems.length === 1
+    ? `Configuration error: ${message}`
+    : `Configuration errors (${problems.length}):\n  ${problems.join('\n  ')}`;
 }

@@ -10,12 +10,13 @@ import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NewTransactionRow } from './db/schema.ts';
 import { DIALECTS, createTestDatabase, type TestDatabase } from './test/test-db.ts';
+import { reviewCommand } from './review-cli.ts';
+import { called } from './test/command.ts';
 
 const CLI = path.resolve(import.meta.dirname, 'review-cli.ts');
 
 for (const dialect of DIALECTS) {
-  // Each test starts the command several times, a second or more each on a busy machine.
-  describe(`npm run review (${dialect})`, { timeout: 60_000 }, () => {
+  describe(`npm run review (${dialect})`, () => {
     let dir: string;
     let database: TestDatabase;
 
@@ -57,15 +58,21 @@ for (const dialect of DIALECTS) {
       fs.rmSync(dir, { recursive: true, force: true });
     });
 
-    const review = async (...args: string[]) => {
+    const env = () => ({
+      DATA_DIR: dir,
+      DATABASE_URL: database.url,
+      ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}),
+    });
+    /** The command, called here (test/command.ts). */
+    const review = (...args: string[]) => called(reviewCommand, args, { env: env() });
+    /** The program, started as `npm run review` starts it. */
+    const started = async (...args: string[]) => {
       try {
         const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...args], {
           env: {
             PATH: process.env.PATH ?? '',
             NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? '',
-            DATA_DIR: dir,
-            DATABASE_URL: database.url,
-            ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}),
+            ...env(),
           },
         });
         return { code: 0, output: stdout };
@@ -86,7 +93,7 @@ for (const dialect of DIALECTS) {
         checkout_request_id: 'ws_CO_unknown',
         created_at: '2026-11-23T10:05:00.000Z',
       });
-      const listed = await review();
+      const listed = await started();
       expect(listed.code).toBe(0);
       const lines = listed.output.trimEnd().split('\n');
       expect(lines).toHaveLength(2);
