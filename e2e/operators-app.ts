@@ -1,7 +1,7 @@
 /**
  * A second API for the browser tests of HISTORY_ACCESS=operators: the same simulator as the
- * others, its own port and data folder, and operators made with `npm run operator` as a shop's
- * owner would make them (the password piped, never an argument).
+ * others, its own port and data folder, and operators made by `npm run operator`'s command as a
+ * shop's owner would make them, called in this process (operator-cli.test.ts starts the program).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +14,8 @@ import { newContext } from './page-checks.ts';
 import { ROOT, waitForHttp } from '../scripts/lib.ts';
 import { createDb } from '../apps/api/src/db/create-db.ts';
 import type { Database } from '../apps/api/src/db/schema.ts';
+import { operatorCommand } from '../apps/api/src/operator-cli.ts';
+import { called } from '../apps/api/src/test/command.ts';
 
 export interface OperatorsApp {
   url: string;
@@ -73,29 +75,6 @@ export async function startOperatorsApp(
   };
 }
 
-/** `npm run operator -- <args…>` against the app's data, with `input` on standard input. */
-export async function operatorCommand(
-  app: OperatorsApp,
-  args: string[],
-  input = '',
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(
-    process.execPath,
-    [path.join(ROOT, 'apps/api/src/operator-cli.ts'), ...args],
-    {
-      env: app.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdin.end(input);
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  return { code, stdout, stderr };
-}
-
 /** The app's database, for a test that must put a payment in a state no simulator flow reaches fast. */
 export async function withAppDatabase<T>(
   app: OperatorsApp,
@@ -148,8 +127,11 @@ export async function startWithOperators(
 ): Promise<OperatorsApp> {
   const app = await startOperatorsApp(simulatorUrl, more);
   for (const [name, role] of operators) {
-    const made = await operatorCommand(app, ['add', name, '--role', role], `${PASSWORD}\n`);
-    if (made.code !== 0) throw new Error(`${name} could not be added: ${made.stderr}`);
+    const made = await called(operatorCommand, ['add', name, '--role', role], {
+      env: app.env,
+      input: `${PASSWORD}\n`,
+    });
+    if (made.code !== 0) throw new Error(`${name} could not be added: ${made.output}`);
   }
   return app;
 }
