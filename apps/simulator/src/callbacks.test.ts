@@ -30,7 +30,15 @@ beforeEach(async () => {
   sim.prompts.reset();
   sim.log.clear();
   receiver = await startReceiver();
-  return () => receiver.close();
+  return async () => {
+    // A callback is logged once its answer is read, which on a busy machine can come after the
+    // test that sent it has ended and the next has cleared the log: each test ends once every
+    // callback has its answer.
+    await expect
+      .poll(() => sim.prompts.list().some((prompt) => prompt.callback === 'delivering'))
+      .toBe(false);
+    await receiver.close();
+  };
 });
 
 async function pushTo(phone: string, amount = 10, callbackUrl = receiver.url) {

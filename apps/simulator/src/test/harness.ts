@@ -94,7 +94,7 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     url: '',
     received: [],
     answers: [],
-    async waitFor(count, timeoutMs = 5000) {
+    async waitFor(count, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       while (receiver.received.length < count) {
         if (Date.now() > deadline)
