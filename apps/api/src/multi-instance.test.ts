@@ -43,7 +43,7 @@ describe.skipIf(!TEST_DATABASE_URL)('two API instances on one PostgreSQL', () =>
       startApiProcess(env(portA), portA),
       startApiProcess(env(portB), portB),
     ]);
-  }, 60_000);
+  });
 
   afterAll(async () => {
     for (const api of [a, b]) {

@@ -58,7 +58,7 @@ describe('npm start', () => {
     process.kill(await pid, 'SIGKILL');
     expect(await exited).toBe(1);
     expect(output).toContain('The API stopped (SIGKILL); stopping everything.');
-  }, 30_000);
+  });
 });
 
 describe('the API at start-up', () => {

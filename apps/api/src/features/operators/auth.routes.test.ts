@@ -189,7 +189,7 @@ for (const dialect of DIALECTS) {
       expect((await signIn('Amina', PASSWORD, attacker)).statusCode).toBe(429);
       clock = new Date(clock.getTime() + 15 * 60_000);
       expect((await signIn('Amina', PASSWORD, attacker)).statusCode).toBe(200);
-    }, 30_000);
+    });
 
     it('checks no more passwords than the limit when a burst of guesses comes at once', async () => {
       const burst = await Promise.all(
@@ -203,7 +203,7 @@ for (const dialect of DIALECTS) {
       // What was typed as the name is not kept in the clear: a password typed there would be.
       const keys = await database.db.selectFrom('rate_limits').select('key').execute();
       expect(keys.some((row) => /amina/i.test(row.key))).toBe(false);
-    }, 30_000);
+    });
 
     it('takes a successful sign-in off the counts: only failures are limited', async () => {
       for (let i = 0; i < 10; i++) {
@@ -213,7 +213,7 @@ for (const dialect of DIALECTS) {
         expect((await signIn('Amina', `wrong password ${i}`)).statusCode).toBe(401);
       }
       expect((await signIn('Amina', PASSWORD)).statusCode).toBe(429);
-    }, 30_000);
+    });
 
     it('limits failed sign-ins per address, whatever the names', async () => {
       for (let i = 0; i < 20; i++) {
@@ -225,7 +225,7 @@ for (const dialect of DIALECTS) {
       expect((await signIn('Amina', PASSWORD, { remoteAddress: '192.0.2.1' })).statusCode).toBe(
         200,
       );
-    }, 30_000);
+    });
 
     it('refuses a sign-in posted by a page on another site', async () => {
       const crossSite: Record<string, string>[] = [

@@ -109,7 +109,7 @@ for (const dialect of DIALECTS) {
       // Each payment's deliveries to the hung endpoints are still to send, none counted as tried.
       expect(open).toHaveLength(HUNG_ENDPOINTS * PAYMENTS);
       expect(open.every((each) => Number(each.attempts) === 0)).toBe(true);
-    }, 30_000);
+    });
 
     it('is not held up by endpoints whose names never resolve', async () => {
       const settings = testConfig().webhooks;
@@ -145,7 +145,7 @@ for (const dialect of DIALECTS) {
       }
       expect(heardAfter).toBeLessThan(WITHIN_MS);
       expect(stopMs).toBeLessThan(1000);
-    }, 30_000);
+    });
   });
 }
 

@@ -86,6 +86,6 @@ for (const dialect of DIALECTS) {
         eventId,
         eventId,
       ]);
-    }, 60_000);
+    });
   });
 }
