@@ -22,8 +22,8 @@ const vitest = path.join(ROOT, 'node_modules/vitest/vitest.mjs');
 const chromium = chromiumPath();
 const extraArgs = process.argv.slice(2);
 const notes: string[] = [];
+/** What failed, a line each: the run fails when any is here. */
 const failures: string[] = [];
-let failed = false;
 // Each Vitest run also writes a JSON report here, so that the end of the output names what failed:
 // CI keeps only the last lines, and the unit tests' failures come long before them.
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'npm-test-'));
@@ -76,7 +76,9 @@ if (!process.env.TEST_DATABASE_URL) {
   notes.push(
     'SKIPPED: the PostgreSQL half of the database tests (TEST_DATABASE_URL is not set; SQLite ran).',
   );
-  if (process.env.REQUIRE_POSTGRES_TESTS === '1') failed = true;
+  if (process.env.REQUIRE_POSTGRES_TESTS === '1') {
+    failures.push('The PostgreSQL half was skipped, and REQUIRE_POSTGRES_TESTS=1 requires it.');
+  }
 }
 
 /** A command whose output is held until `release()`, then passed on as it comes. */
@@ -109,7 +111,6 @@ await buildSimulatorIfNeeded();
 
 // The initial JavaScript and CSS of the first screen, gzipped, within 95 kB and 10 kB.
 if ((await run(process.execPath, [path.join(ROOT, 'scripts/web-budget.ts')])) !== 0) {
-  failed = true;
   failures.push('The web budget was exceeded (see above).');
 }
 
@@ -124,22 +125,21 @@ if (!browserTests) {
   notes.push(
     `SKIPPED: the browser tests (no Chromium at ${chromium}; install it with "apt-get install -y chromium-headless-shell" or set CHROMIUM_PATH).`,
   );
-  if (process.env.REQUIRE_BROWSER_TESTS === '1') failed = true;
+  if (process.env.REQUIRE_BROWSER_TESTS === '1') {
+    failures.push('The browser tests were skipped, and REQUIRE_BROWSER_TESTS=1 requires them.');
+  }
 }
 
 if ((await run(process.execPath, reported('unit', extraArgs))) !== 0) {
-  failed = true;
   failures.push(...failuresIn('unit'));
 }
 for (const command of beside) command.release();
 const [simulatorPackage, e2e] = await Promise.all(beside.map((command) => command.exited));
 if (simulatorPackage !== 0) {
-  failed = true;
   failures.push('The simulator package check failed (see above).');
 }
 if (browserTests) {
   if (e2e !== 0) {
-    failed = true;
     failures.push(...failuresIn('browser'));
   } else notes.push(`Browser tests ran in ${chromium}.`);
 }
@@ -147,9 +147,8 @@ fs.rmSync(reports, { recursive: true, force: true });
 
 console.log('');
 for (const note of notes) console.log(note);
-if (failed) {
-  if (failures.length > 0)
-    console.log(`What failed:\n${failures.map((line) => `- ${line}`).join('\n')}`);
+if (failures.length > 0) {
+  console.log(`What failed:\n${failures.map((line) => `- ${line}`).join('\n')}`);
   console.log('npm test FAILED.');
   process.exit(1);
 }
