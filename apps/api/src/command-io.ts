@@ -2,6 +2,7 @@
  * What a command line (`npm run operator`, `npm run review`) reads and writes: the process's own
  * when it runs as a program, a test's when the test calls it in its own process (test/command.ts).
  */
+import { inspect } from 'node:util';
 import { ConfigError, describeConfigError, loadConfig, type Config } from './config.ts';
 
 export interface CommandIo {
@@ -41,7 +42,7 @@ export function settingsOrSay(io: CommandIo): Config | undefined {
   }
 }
 
-/** What a command says of an error it did not expect: its stack, as Node prints one. */
+/** What a command says of an error it did not expect: what console.error would print of it. */
 export function unexpected(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? String(error)) : String(error);
+  return typeof error === 'string' ? error : inspect(error);
 }
