@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, createTestDatabase, type TestDatabase } from './test/test-db.ts';
+import { DIALECTS, createTestDatabase, settingsFor, type TestDatabase } from './test/test-db.ts';
 import { storedPayment } from './test/stored-payment.ts';
 import { addOperator } from './features/operators/operators.service.ts';
 import { hashToken } from './features/operators/sessions.service.ts';
@@ -44,12 +44,7 @@ for (const dialect of DIALECTS) {
 
     const run = (command: typeof operatorCommand, args: string[], input = '') =>
       called(command, args, {
-        env: {
-          DATA_DIR: dir,
-          DATABASE_URL: database.url,
-          ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}),
-          PASSWORD_HASH_COST: String(TEST_PASSWORD_HASH_COST),
-        },
+        env: { ...settingsFor(database, dir), PASSWORD_HASH_COST: String(TEST_PASSWORD_HASH_COST) },
         input,
       });
     const audit = () =>

@@ -7,11 +7,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, createTestDatabase, type TestDatabase } from './test/test-db.ts';
+import { DIALECTS, createTestDatabase, settingsFor, type TestDatabase } from './test/test-db.ts';
 import { verifyPassword } from './lib/password.ts';
 import { createKey, keyFor } from './features/operators/keys/keys.service.ts';
 import { operatorCommand } from './operator-cli.ts';
 import { called } from './test/command.ts';
+import { TEST_PASSWORD_HASH_COST } from './test/test-app.ts';
 
 const CLI = path.resolve(import.meta.dirname, 'operator-cli.ts');
 const PASSWORD = 'a long enough phrase';
@@ -30,14 +31,12 @@ for (const dialect of DIALECTS) {
       fs.rmSync(dir, { recursive: true, force: true });
     });
 
-    const env = () => ({
-      DATA_DIR: dir,
-      DATABASE_URL: database.url,
-      ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}),
-    });
     /** The command, called here with `input` as if piped to it (test/command.ts), hashing cheaply. */
     const operator = (args: string[], input = '') =>
-      called(operatorCommand, args, { env: { ...env(), PASSWORD_HASH_COST: '10' }, input });
+      called(operatorCommand, args, {
+        env: { ...settingsFor(database, dir), PASSWORD_HASH_COST: String(TEST_PASSWORD_HASH_COST) },
+        input,
+      });
     /** The program, started with `input` on its standard input (a pipe, not a terminal). */
     const started = (args: string[], input = '') =>
       new Promise<{ code: number; output: string }>((resolve) => {
@@ -48,7 +47,7 @@ for (const dialect of DIALECTS) {
             env: {
               PATH: process.env.PATH ?? '',
               NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? '',
-              ...env(),
+              ...settingsFor(database, dir),
             },
           },
           (error, stdout, stderr) =>

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NewTransactionRow } from './db/schema.ts';
-import { DIALECTS, createTestDatabase, type TestDatabase } from './test/test-db.ts';
+import { DIALECTS, createTestDatabase, settingsFor, type TestDatabase } from './test/test-db.ts';
 import { reviewCommand } from './review-cli.ts';
 import { called } from './test/command.ts';
 
@@ -58,13 +58,9 @@ for (const dialect of DIALECTS) {
       fs.rmSync(dir, { recursive: true, force: true });
     });
 
-    const env = () => ({
-      DATA_DIR: dir,
-      DATABASE_URL: database.url,
-      ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}),
-    });
     /** The command, called here (test/command.ts). */
-    const review = (...args: string[]) => called(reviewCommand, args, { env: env() });
+    const review = (...args: string[]) =>
+      called(reviewCommand, args, { env: settingsFor(database, dir) });
     /** The program, started as `npm run review` starts it. */
     const started = async (...args: string[]) => {
       try {
@@ -72,7 +68,7 @@ for (const dialect of DIALECTS) {
           env: {
             PATH: process.env.PATH ?? '',
             NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? '',
-            ...env(),
+            ...settingsFor(database, dir),
           },
         });
         return { code: 0, output: stdout };

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TRANSACTION_STATUSES } from '@mpesa/shared';
 import { statusForResultCode } from '../daraja/result-codes.ts';
 import { createTestApp } from '../test/test-app.ts';
-import { DIALECTS, createTestDatabase, type TestDatabase } from '../test/test-db.ts';
+import { DIALECTS, createTestDatabase, settingsFor, type TestDatabase } from '../test/test-db.ts';
 import type { Selectable } from 'kysely';
 import type { TransactionEventTable, TransactionTable } from '../db/schema.ts';
 import { SeedError, countPayments, seedDatabase, type SeedOptions } from './seed.ts';
@@ -265,11 +265,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('runs as npm run db:seed on the app’s own database, and refuses production', async () => {
-      const env = {
-        DATA_DIR: dir,
-        DATABASE_URL: database.url,
-        ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}),
-      };
+      const env = settingsFor(database, dir);
       const seeded = await seedCli(['--count', '40', '--days', '7', '--seed', '3'], env);
       expect(seeded).toMatchObject({
         code: 0,

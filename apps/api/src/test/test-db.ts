@@ -34,6 +34,15 @@ export interface TestDatabase extends DbHandle {
   destroy(): Promise<void>;
 }
 
+/** The app's settings that point a process or a command at this database, with its data folder. */
+export function settingsFor(database: TestDatabase, dataDir: string): Record<string, string> {
+  return {
+    DATA_DIR: dataDir,
+    DATABASE_URL: database.url,
+    ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}),
+  };
+}
+
 export interface TestDatabaseOptions {
   /** An SQLite file instead of a database in memory (migrated, never copied). */
   file?: string;
