@@ -7,12 +7,14 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export const OWN_MODULES = ['src/openapi.test.ts'];
 
 /**
- * What every simulator test needs, shared modules or not. The time limit catches a hang, not
- * slowness: beside the browser tests on a busy two-core machine, tests take many times longer.
+ * What every simulator test needs, shared modules or not. The time limits catch a hang, not
+ * slowness: beside the browser tests on a busy two-core machine, tests and their set-ups (which
+ * start simulators) take many times longer.
  */
 export const testBase = {
   environment: 'node' as const,
   testTimeout: 60_000,
+  hookTimeout: 60_000,
   // expect.poll waits for a callback or a process's output: Vitest's 1 s default is missed there.
   expect: { poll: { timeout: 15_000 } },
 };

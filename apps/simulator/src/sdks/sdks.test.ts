@@ -144,7 +144,7 @@ beforeAll(async () => {
   expect(advanced.statusCode).toBe(200);
   // Every SDK's push callback, B2C Result and status Result; mpesa-node's B2B Result too.
   await receiver.waitFor(13);
-}, 60_000);
+});
 
 afterAll(async () => {
   await sim?.close();
