@@ -2,9 +2,9 @@
  * Every screen, at 360 px, checked with axe-core for what keeps a screen-reader or keyboard user
  * out: missing names and labels, broken roles, contrast, landmarks.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { fitsWidth, launchBrowser } from './browser.ts';
+import { fitsWidth, workerBrowser } from './browser.ts';
 import { axeViolations } from './page-checks.ts';
 import { stack } from './stack.ts';
 
@@ -14,16 +14,13 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   // axe is injected as a script, which the pages' own Content-Security-Policy would rightly refuse.
   const context = await browser.newContext({
     viewport: { width: 360, height: 740 },
     bypassCSP: true,
   });
   page = await context.newPage();
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 const violations = () => axeViolations(page);

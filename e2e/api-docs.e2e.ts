@@ -5,9 +5,9 @@
  * to read, the links between the pages and to the JSON working, nothing to scroll sideways at
  * 360 px, and axe's view of the first page and the longest route page of each.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
+import { fitsWidth, workerBrowser, phonePage } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations, newContext } from './page-checks.ts';
 import { stack } from './stack.ts';
 
@@ -16,10 +16,7 @@ const { appUrl, simulatorUrl } = stack();
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
+  browser = await workerBrowser();
 });
 
 /** The route page with the most to show (the longest HTML): where axe has the most to check. */

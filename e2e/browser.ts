@@ -5,20 +5,35 @@ import { chromiumPath } from '../scripts/lib.ts';
 
 export const CHROMIUM_PATH = chromiumPath();
 
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+let launched: Promise<Browser> | undefined;
+
+/**
+ * This worker's Chromium, launched by the first file that asks and shared by the files the worker
+ * runs after it (the browser tests share modules between files: vitest.config.ts): a launch costs
+ * about a second of CPU. Each file opens contexts of its own and closes them; the browser closes
+ * when the worker ends (Playwright closes what it launched when its process exits).
+ */
+export function workerBrowser(): Promise<Browser> {
+  launched ??= chromium
+    .launch({
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    })
+    .then((browser) => {
+      // A browser that crashed is launched again by the next file that asks.
+      browser.on('disconnected', () => (launched = undefined));
+      return browser;
+    });
+  return launched;
 }
 
 /** How many requests each watched page has in flight, and when the last one ended. */

@@ -3,9 +3,9 @@
  * message): a prompt still open on it, or a prompt that has just ended and the cooldown between
  * prompts, with how long is left.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, phonePage } from './browser.ts';
+import { workerBrowser, phonePage } from './browser.ts';
 import { stack } from './stack.ts';
 import { callbacksNow } from './time.ts';
 
@@ -18,10 +18,7 @@ let page: Page;
 let errors: string[];
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
+  browser = await workerBrowser();
 });
 beforeEach(async () => {
   ({ page, errors } = await phonePage(browser));

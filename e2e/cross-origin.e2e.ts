@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ROOT, run } from '../scripts/lib.ts';
-import { launchBrowser, phonePage } from './browser.ts';
+import { workerBrowser, phonePage } from './browser.ts';
 import { stack } from './stack.ts';
 import { callbacksNow, polledIn } from './time.ts';
 
@@ -77,10 +77,9 @@ beforeAll(async () => {
   const stranger = await serveStatic(buildDir, 0);
   servers.push(stranger);
   strangerUrl = `http://127.0.0.1:${(stranger.address() as AddressInfo).port}`;
-  browser = await launchBrowser();
+  browser = await workerBrowser();
 }, 180_000);
 afterAll(async () => {
-  await browser?.close();
   await Promise.all(
     servers.map((server) => new Promise((resolve) => server.close(() => resolve(null)))),
   );

@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { ROOT } from '../scripts/lib.ts';
 import { freePort } from '../apps/api/src/test/ports.ts';
-import { launchBrowser, phonePage } from './browser.ts';
+import { workerBrowser, phonePage } from './browser.ts';
 
 interface DevRun {
   output: () => string;
@@ -27,11 +27,10 @@ let browser: Browser;
 let dataDir: string;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpesa-dev-'));
 });
 afterAll(async () => {
-  await browser?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 afterEach(async () => {

@@ -6,10 +6,10 @@
  * history's own tests do.
  */
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { withApiDatabase } from './api-database.ts';
-import { launchBrowser } from './browser.ts';
+import { workerBrowser } from './browser.ts';
 import { DESKTOP, PHONE } from './page-checks.ts';
 import { storedPayment } from '../apps/api/src/test/stored-payment.ts';
 import { stack } from './stack.ts';
@@ -21,7 +21,7 @@ const DAY = '2026-11-10';
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   await withApiDatabase(async (db) => {
     for (const [n, status] of (['success', 'failed', 'success'] as const).entries()) {
       await db
@@ -38,9 +38,6 @@ beforeAll(async () => {
         .execute();
     }
   });
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 const WORDS = {

@@ -4,19 +4,16 @@
  * rather than pushing it down when /api/config answers, and what each screen loads afterwards
  * (the history's figures, a payment's details) takes no room from what is already shown.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, phonePage } from './browser.ts';
+import { workerBrowser, phonePage } from './browser.ts';
 import { stack } from './stack.ts';
 
 const { appUrl } = stack();
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
+  browser = await workerBrowser();
 });
 
 interface Watch {

@@ -6,10 +6,10 @@
  * axe finds nothing in either colour scheme. The payments are written straight into the API's
  * database.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { withApiDatabase } from './api-database.ts';
-import { fitsWidth, launchBrowser } from './browser.ts';
+import { fitsWidth, workerBrowser } from './browser.ts';
 import { axeViolations, DESKTOP, PHONE } from './page-checks.ts';
 import { storedPayment } from '../apps/api/src/test/stored-payment.ts';
 import { stack } from './stack.ts';
@@ -20,7 +20,7 @@ const PREFIX = 'PHONE-';
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   await withApiDatabase(async (db) => {
     const now = Date.now();
     for (let i = 0; i < 60; i++) {
@@ -39,9 +39,6 @@ beforeAll(async () => {
         .execute();
     }
   });
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 /** What the history says, in each language (the browser's language chooses it). */

@@ -4,10 +4,10 @@
  * are written straight into the API's database: sixty through the simulator would take minutes.
  */
 import fs from 'node:fs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { withApiDatabase } from './api-database.ts';
-import { fitsWidth, launchBrowser, networkQuiet, phonePage } from './browser.ts';
+import { fitsWidth, workerBrowser, networkQuiet, phonePage } from './browser.ts';
 import { storedPayment } from '../apps/api/src/test/stored-payment.ts';
 import { stack } from './stack.ts';
 import { POLL_INTERVAL_MS, polledIn } from './time.ts';
@@ -20,7 +20,7 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   await withApiDatabase(async (db) => {
     const base = Date.parse('2026-11-01T08:00:00.000Z');
     for (let i = 0; i < 60; i++) {
@@ -39,9 +39,6 @@ beforeAll(async () => {
         .execute();
     }
   });
-});
-afterAll(async () => {
-  await browser?.close();
 });
 beforeEach(async () => {
   ({ page } = await phonePage(browser));

@@ -4,9 +4,9 @@
  * 15 s of the press. In English and in Kiswahili, at 360 and 1280 px, with axe's view of the
  * pending page and its button.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { fitsWidth, launchBrowser } from './browser.ts';
+import { fitsWidth, workerBrowser } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations, newContext } from './page-checks.ts';
 import { stack } from './stack.ts';
 import { moveSimulatorClock } from './time.ts';
@@ -18,10 +18,7 @@ let page: Page;
 let errors: string[];
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
+  browser = await workerBrowser();
 });
 let numbers = 0;
 

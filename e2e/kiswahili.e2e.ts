@@ -6,9 +6,9 @@
  * 1280 px. The history, the export, "I have paid" and the operators' screens are checked in both
  * languages in their own files.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { fitsWidth, launchBrowser } from './browser.ts';
+import { fitsWidth, workerBrowser } from './browser.ts';
 import { axeViolations, DESKTOP, PHONE } from './page-checks.ts';
 import { stack } from './stack.ts';
 import { settleNow } from './time.ts';
@@ -17,10 +17,7 @@ const { appUrl, simulatorUrl } = stack();
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
+  browser = await workerBrowser();
 });
 
 /** A fresh browser profile with the given languages (what navigator.languages says). */

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { fitsWidth, launchBrowser, slowNetwork } from './browser.ts';
+import { fitsWidth, workerBrowser, slowNetwork } from './browser.ts';
 import { PHONE, axeViolations } from './page-checks.ts';
 import {
   PASSWORD,
@@ -27,10 +27,9 @@ let app: OperatorsApp;
 
 beforeAll(async () => {
   app = await startWithOperators(simulatorUrl, [['Carl Cashier', 'cashier']]);
-  browser = await launchBrowser();
+  browser = await workerBrowser();
 }, 90_000);
 afterAll(async () => {
-  await browser?.close();
   await app?.stop();
 });
 

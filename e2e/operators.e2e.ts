@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { fitsWidth, launchBrowser, slowNetwork } from './browser.ts';
+import { fitsWidth, workerBrowser, slowNetwork } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations, newContext } from './page-checks.ts';
 import {
   pay as payFromForm,
@@ -33,10 +33,9 @@ beforeAll(async () => {
     ['Cate Cashier', 'cashier'],
     ['Vic Viewer', 'viewer'],
   ]);
-  browser = await launchBrowser();
+  browser = await workerBrowser();
 }, 90_000);
 afterAll(async () => {
-  await browser?.close();
   await app?.stop();
 });
 

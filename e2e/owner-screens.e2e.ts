@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from './browser.ts';
+import { workerBrowser } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations, sticksOut, wordsSplit } from './page-checks.ts';
 import {
   pageKeepingErrors,
@@ -74,11 +74,10 @@ async function fillTheScreens() {
 
 beforeAll(async () => {
   app = await startWithOperators(simulatorUrl, [[OWNER, 'owner']]);
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   await fillTheScreens();
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
   await app?.stop();
 });
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
+import { fitsWidth, workerBrowser, phonePage } from './browser.ts';
 import { stack } from './stack.ts';
 import { REDIRECT_DELAY_MS, settleNow, shownPayment } from './time.ts';
 
@@ -13,10 +13,7 @@ let errors: string[];
 let expectedErrors: RegExp[];
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
+  browser = await workerBrowser();
 });
 beforeEach(async () => {
   await fetch(`${simulatorUrl}/_sim/reset`, { method: 'POST' });

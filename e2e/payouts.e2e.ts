@@ -12,7 +12,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { fitsWidth, launchBrowser } from './browser.ts';
+import { fitsWidth, workerBrowser } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations } from './page-checks.ts';
 import {
   PASSWORD,
@@ -67,10 +67,9 @@ beforeAll(async () => {
       BALANCE_INTERVAL_S: '0',
     },
   );
-  browser = await launchBrowser();
+  browser = await workerBrowser();
 }, 90_000);
 afterAll(async () => {
-  await browser?.close();
   await app?.stop();
 });
 

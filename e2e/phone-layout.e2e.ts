@@ -6,10 +6,10 @@
  * whole row opens its payment; axe finds nothing on any of it. The history is written straight
  * into the API's database.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { withApiDatabase } from './api-database.ts';
-import { fitsWidth, launchBrowser } from './browser.ts';
+import { fitsWidth, workerBrowser } from './browser.ts';
 import {
   DESKTOP,
   PHONE,
@@ -35,7 +35,7 @@ const STATUSES = ['success', 'failed', 'cancelled', 'timeout', 'pending', 'unkno
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   await withApiDatabase(async (db) => {
     const now = Date.now();
     for (let i = 0; i < 8; i++) {
@@ -67,9 +67,6 @@ beforeAll(async () => {
       )
       .execute();
   });
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 /** The screens, each with what shows it has loaded. */

@@ -7,9 +7,9 @@
  * (`context.setOffline`), so no request leaves the browser; "no answer" is a request held by the
  * test and never answered.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, networkQuiet } from './browser.ts';
+import { workerBrowser, networkQuiet } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations, newContext, sticksOut } from './page-checks.ts';
 import { stack } from './stack.ts';
 import { callbacksNow, polledIn } from './time.ts';
@@ -24,10 +24,7 @@ const NETWORK_ERRORS = /ERR_INTERNET_DISCONNECTED|ERR_NAME_NOT_RESOLVED|status o
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
+  browser = await workerBrowser();
 });
 
 let numbers = 0;

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
+import { fitsWidth, workerBrowser, phonePage } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations } from './page-checks.ts';
 import {
   pageKeepingErrors,
@@ -63,10 +63,9 @@ beforeAll(async () => {
     { MPESA_C2B_SHORTCODE: TILL },
   );
   await tillRegistered();
-  browser = await launchBrowser();
+  browser = await workerBrowser();
 }, 90_000);
 afterAll(async () => {
-  await browser?.close();
   await app?.stop();
 });
 

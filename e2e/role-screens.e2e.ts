@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { fitsWidth, launchBrowser, networkQuiet } from './browser.ts';
+import { fitsWidth, workerBrowser, networkQuiet } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations } from './page-checks.ts';
 import {
   SIGN_IN,
@@ -38,7 +38,7 @@ beforeAll(async () => {
     ['Cate Cashier', 'cashier'],
     ['Vic Viewer', 'viewer'],
   ]);
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   const { context, page, errors } = await pageKeepingErrors(browser, PHONE);
   await page.clock.install();
   const paid = await pay(app, page, await phoneAnswering(simulatorUrl, '0'), '120', 'E2E PAID');
@@ -51,7 +51,6 @@ beforeAll(async () => {
   await context.close();
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
   await app?.stop();
 });
 

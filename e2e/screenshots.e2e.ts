@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import type { InitiatePaymentResponse, TransactionListResponse } from '@mpesa/shared/contract';
 import { ROOT } from '../scripts/lib.ts';
-import { launchBrowser } from './browser.ts';
+import { workerBrowser } from './browser.ts';
 import { DESKTOP, PHONE } from './page-checks.ts';
 import { stack } from './stack.ts';
 
@@ -97,10 +97,9 @@ beforeAll(async () => {
     }
   }
   for (const payment of PAYMENTS) await pay(payment);
-  browser = await launchBrowser();
+  browser = await workerBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
   // The payment left waiting ends, so that no prompt outlives this file.
   if (waiting) await post(`${waiting}/timeout`);
   if (!UPDATE) fs.rmSync(folder, { recursive: true, force: true });

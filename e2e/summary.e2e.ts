@@ -3,11 +3,11 @@
  * the last 13 business days gets a known mix, so the chart's table must show exactly it, and the
  * last 7 days must be today's figures (which other tests add to) plus the six days before.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { withApiDatabase } from './api-database.ts';
 import { businessDayOf, previousDay } from '../apps/api/src/lib/business-day.ts';
-import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
+import { fitsWidth, workerBrowser, phonePage } from './browser.ts';
 import { storedPayment } from '../apps/api/src/test/stored-payment.ts';
 import { stack } from './stack.ts';
 
@@ -31,7 +31,7 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   await withApiDatabase(async (db) => {
     for (const [index, day] of days.entries()) {
       const ago = index + 1;
@@ -53,9 +53,6 @@ beforeAll(async () => {
       }
     }
   });
-});
-afterAll(async () => {
-  await browser?.close();
 });
 beforeEach(async () => {
   ({ page } = await phonePage(browser));

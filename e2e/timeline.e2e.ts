@@ -3,9 +3,9 @@
  * a payment made in the form followed from saving to the simulator's callback, the receipt copied
  * by keyboard, and axe's view of the screen with both showing.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
+import { fitsWidth, workerBrowser, phonePage } from './browser.ts';
 import { axeViolations as violations } from './page-checks.ts';
 import { stack } from './stack.ts';
 import { REDIRECT_DELAY_MS, settleNow, shownPayment } from './time.ts';
@@ -24,10 +24,7 @@ let page: Page;
 let errors: string[];
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
+  browser = await workerBrowser();
 });
 beforeEach(async () => {
   await fetch(`${simulatorUrl}/_sim/reset`, { method: 'POST' });

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
+import { fitsWidth, workerBrowser, phonePage } from './browser.ts';
 import { stack } from './stack.ts';
 import { REDIRECT_DELAY_MS, callbacksNow, settleNow, shownPayment } from './time.ts';
 
@@ -20,10 +20,7 @@ let errors: string[];
 let expectedErrors: RegExp[];
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
+  browser = await workerBrowser();
 });
 beforeEach(async () => {
   await fetch(`${simulatorUrl}/_sim/reset`, { method: 'POST' });

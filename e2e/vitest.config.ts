@@ -16,6 +16,10 @@ export default defineConfig({
     include: ['**/*.e2e.ts'],
     globalSetup: ['./global-setup.ts'],
     maxWorkers: Number(process.env.E2E_WORKERS ?? 2),
+    // A worker imports the helpers (Playwright, the API's command line) once for all its files,
+    // and its files share one Chromium (browser.ts, workerBrowser): each file starts its own apps
+    // and opens its own contexts, and none changes a module's state for another.
+    isolate: false,
     // The slowest files first, on a fresh clone too (sequencer.ts).
     sequence: { sequencer: SlowestFirst },
     // expect.poll waits here for a page to come to a state, as a locator's waitFor does: Vitest's

@@ -11,7 +11,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { fitsWidth, launchBrowser, phonePage } from './browser.ts';
+import { fitsWidth, workerBrowser, phonePage } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations } from './page-checks.ts';
 import {
   pageKeepingErrors,
@@ -31,10 +31,9 @@ let app: OperatorsApp;
 
 beforeAll(async () => {
   app = await startWithOperators(simulatorUrl, [[OWNER, 'owner']], { WEBHOOK_INTERVAL_MS: '100' });
-  browser = await launchBrowser();
+  browser = await workerBrowser();
 }, 90_000);
 afterAll(async () => {
-  await browser?.close();
   await app?.stop();
 });
 
