@@ -18,8 +18,6 @@ import { called } from './test/command.ts';
 
 // The commands are called in this process (test/command.ts); operator-cli.test.ts and
 // review-cli.test.ts start each as a program too.
-const OPERATOR_CLI = operatorCommand;
-const REVIEW_CLI = reviewCommand;
 
 for (const dialect of DIALECTS) {
   describe(`the owner's command lines (${dialect})`, () => {
@@ -56,23 +54,23 @@ for (const dialect of DIALECTS) {
         .execute();
 
     it('prints a one-time link, and keeps the last owner and look-alike names out', async () => {
-      const linked = await run(OPERATOR_CLI, ['link', 'amina']);
+      const linked = await run(operatorCommand, ['link', 'amina']);
       expect(linked.code).toBe(0);
       const token = /\/set-password#([\w-]{43})\n$/.exec(linked.output)?.[1];
       expect(token).toBeDefined();
       const [stored] = await database.db.selectFrom('password_links').selectAll().execute();
       expect(stored?.token_hash).toBe(hashToken(token!));
 
-      const demoted = await run(OPERATOR_CLI, ['role', 'Amina', 'viewer']);
+      const demoted = await run(operatorCommand, ['role', 'Amina', 'viewer']);
       expect(demoted).toEqual({
         code: 1,
         output:
           'This is the last owner: make another operator an owner first, so that someone can still manage the shop.\n',
       });
-      expect((await run(OPERATOR_CLI, ['remove', 'Amina'])).code).toBe(1);
+      expect((await run(operatorCommand, ['remove', 'Amina'])).code).toBe(1);
       // "Аmina" with a Cyrillic А.
       const lookAlike = await run(
-        OPERATOR_CLI,
+        operatorCommand,
         ['add', '\u0410mina', '--role', 'owner'],
         'a long enough phrase\n',
       );
@@ -94,7 +92,7 @@ for (const dialect of DIALECTS) {
       };
       for (const [name, refusal] of Object.entries(refusals)) {
         const added = await run(
-          OPERATOR_CLI,
+          operatorCommand,
           ['add', name, '--role', 'viewer'],
           'a long enough phrase\n',
         );
@@ -113,7 +111,12 @@ for (const dialect of DIALECTS) {
           storedPayment('tx-flagged', '2026-11-25T08:00:00.000Z', { flagged_reason: 'odd amount' }),
         )
         .execute();
-      const cleared = await run(REVIEW_CLI, ['clear', 'tx-flagged', '--note', 'seen on statement']);
+      const cleared = await run(reviewCommand, [
+        'clear',
+        'tx-flagged',
+        '--note',
+        'seen on statement',
+      ]);
       expect(cleared.code).toBe(0);
       expect(await audit()).toEqual([
         { action: 'review', actor_kind: 'command', actor: null, target: 'tx-flagged' },
