@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-/** One Chromium for a test file: Debian's own, never a downloaded one. */
+/** The browser tests' Chromium (Debian's own, never a downloaded one) and what they watch on a page. */
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { chromiumPath } from '../scripts/lib.ts';
 
