@@ -73,6 +73,27 @@ export async function networkQuiet(page: Page, quietMs = 200, timeoutMs = 10_000
   }
 }
 
+/**
+ * Opens `path` in the app already on the page as its own links do (React Router's history, no
+ * page load), and resolves once the screen before it has gone and the new one's heading is in
+ * place. A page load costs Chromium about four times the CPU of drawing the screen in a loaded app
+ * (docs/performance.md), so a test that goes from screen to screen moves this way; what an address
+ * opens on its own (a deep link, a reload) is tested with `page.goto`. `path` must be another
+ * screen than the one shown: a change of query alone leaves the heading in place.
+ */
+export async function openInApp(page: Page, path: string): Promise<void> {
+  const before = await page.$('main h2');
+  await page.evaluate((to) => {
+    const idx = ((window.history.state as { idx?: number } | null)?.idx ?? 0) + 1;
+    const state = { usr: null, key: Math.random().toString(36).slice(2, 10), idx };
+    window.history.pushState(state, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate', { state }));
+  }, path);
+  if (before) await page.waitForFunction((heading) => !heading.isConnected, before);
+  await before?.dispose();
+  await page.locator('main h2').first().waitFor();
+}
+
 /** A phone-sized page (360 px wide) that fails the test on any error in the page's console. */
 export async function phonePage(browser: Browser): Promise<{ page: Page; errors: string[] }> {
   const context = await browser.newContext({

@@ -156,19 +156,26 @@ export const SIGN_IN = {
   },
 } as const;
 
-/** Signs `name` in on the app's sign-in screen (in English unless told), and waits until the header says so. */
+/**
+ * Signs `name` in on the app's sign-in screen (in English unless told), and waits until the header
+ * says so: on the history, or on `next` (a path of the app, as `/sign-in?next=` gives it), opened
+ * without loading the page again.
+ */
 export async function signInAs(
   app: OperatorsApp,
   page: Page,
   name: string,
   password: string,
   words: (typeof SIGN_IN)[keyof typeof SIGN_IN] = SIGN_IN.English,
+  next?: string,
 ) {
-  await page.goto(`${app.url}/sign-in`);
+  const query = next ? `?next=${encodeURIComponent(next)}` : '';
+  await page.goto(`${app.url}/sign-in${query}`);
   await page.getByLabel(words.name, { exact: true }).fill(name);
   await page.getByLabel(words.password, { exact: true }).fill(password);
   await page.getByRole('button', { name: words.button, exact: true }).click();
   await page.getByText(`${words.signedIn} ${name}`).waitFor();
+  if (next) await page.waitForURL((url) => `${url.pathname}${url.search}` === next);
 }
 
 let numbers = 0;

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { fitsWidth, workerBrowser, slowNetwork } from './browser.ts';
+import { fitsWidth, openInApp, slowNetwork, workerBrowser } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations, newContext } from './page-checks.ts';
 import {
   pay as payFromForm,
@@ -16,6 +16,7 @@ import {
   withAppDatabase,
   type OperatorsApp,
   PASSWORD,
+  SIGN_IN,
   startWithOperators,
 } from './operators-app.ts';
 import { englishWordsShown, pathsLinked } from './payer-words.ts';
@@ -72,8 +73,11 @@ const pay = (page: Page, phone: string, amount: string, reference: string) =>
 const row = (page: Page, label: string) =>
   page.locator('.detail-row', { has: page.locator('dt', { hasText: label }) }).locator('dd');
 
-/** Signs `name` in (in English), and waits until the header says so. */
-const signIn = (page: Page, name: string) => signInAs(app, page, name, PASSWORD);
+/** Signs `name` in (in English), and waits until the header says so, on `next` if given. */
+const signIn = (page: Page, name: string, next?: string) =>
+  signInAs(app, page, name, PASSWORD, SIGN_IN.English, next);
+/** A page's path, to open it from another screen of the app (openInApp). */
+const pathOf = (url: string) => new URL(url).pathname;
 
 /** Two payments made before the tests below: one paid, one whose prompt timed out. */
 let paidUrl = '';
@@ -196,8 +200,7 @@ for (const viewport of [PHONE, DESKTOP]) {
   describe(`a viewer at ${viewport.width} px`, () => {
     it('reads the history and the merchant’s view of a payment, with no Try again and no review', async () => {
       const { context, page, errors } = await openPage(viewport);
-      await signIn(page, 'Vic Viewer');
-      await page.goto(`${app.url}/transactions`);
+      await signIn(page, 'Vic Viewer', '/transactions');
       await page.locator('.transaction-table').getByText('E2E OPS PAID').first().waitFor();
       // On a phone the newest payment starts within a screen and a half (it was on the third),
       // under the header, the figures, the chart and the folded filters beside Apply.
@@ -208,7 +211,7 @@ for (const viewport of [PHONE, DESKTOP]) {
       expect(await axeViolations(page)).toEqual([]);
       expect(await fitsWidth(page)).toBe(true);
 
-      await page.goto(timedOutUrl);
+      await openInApp(page, pathOf(timedOutUrl));
       await page.getByRole('heading', { name: 'Timeline' }).waitFor();
       expect(await row(page, 'What this means').textContent()).toBe(
         'The customer did not answer the prompt in time. No money moved.',
@@ -220,7 +223,7 @@ for (const viewport of [PHONE, DESKTOP]) {
       expect(await axeViolations(page)).toEqual([]);
       expect(await fitsWidth(page)).toBe(true);
 
-      await page.goto(paidUrl);
+      await openInApp(page, pathOf(paidUrl));
       await page.locator('.status-badge', { hasText: 'Success' }).waitFor();
       expect(await row(page, 'Phone Number').textContent()).toBe(paidPhone);
       expect(errors).toEqual([]);
@@ -250,9 +253,8 @@ describe('payment requests by the shop', () => {
 
   it('a viewer signed in is told their role cannot ask for payments, and no prompt is sent', async () => {
     const { context, page, errors } = await openPage(DESKTOP);
-    await signIn(page, 'Vic Viewer');
+    await signIn(page, 'Vic Viewer', '/');
     const phone = await phoneAnswering('0');
-    await page.goto(app.url);
     await page.getByLabel('Phone Number').fill(local(phone));
     await page.getByLabel('Amount (KES)').fill('150');
     await page.getByRole('button', { name: 'Pay with M-PESA' }).click();
@@ -314,8 +316,7 @@ describe('the owner', () => {
   for (const viewport of [PHONE, DESKTOP]) {
     it(`creates an API key that works until it is revoked, and reads it all in the audit trail (${viewport.width} px)`, async () => {
       const { context, page, errors } = await openPage(viewport);
-      await signIn(page, 'Olive Owner');
-      await page.goto(`${app.url}/keys`);
+      await signIn(page, 'Olive Owner', '/keys');
       await page.getByRole('heading', { name: 'API keys' }).waitFor();
       const name = `Till ${viewport.width}`;
       await page.getByLabel('Name').fill(name);
@@ -338,7 +339,7 @@ describe('the owner', () => {
       // Refused from the moment the revocation is answered (an earlier test's key says "Revoked" too).
       await expect.poll(async () => (await read()).status).toBe(401);
 
-      await page.goto(`${app.url}/audit`);
+      await openInApp(page, '/audit');
       await page.getByRole('heading', { name: 'Audit trail' }).waitFor();
       await page.getByText('Revoked an API key').first().waitFor();
       await page.getByText('Created an API key').first().waitFor();
@@ -360,8 +361,7 @@ describe('the owner', () => {
         .execute(),
     );
     const { context, page, errors } = await openPage(PHONE);
-    await signIn(page, 'Olive Owner');
-    await page.goto(paidUrl);
+    await signIn(page, 'Olive Owner', pathOf(paidUrl));
     await page
       .getByRole('note')
       .getByText(/100 KES were paid/)

@@ -9,9 +9,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { workerBrowser } from './browser.ts';
+import { openInApp, workerBrowser } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations, sticksOut, wordsSplit } from './page-checks.ts';
 import {
+  SIGN_IN,
   pageKeepingErrors,
   signInAs,
   type OperatorsApp,
@@ -27,10 +28,13 @@ const CASHIER = 'Cate Cashier';
 let browser: Browser;
 let app: OperatorsApp;
 
-/** A signed-in owner's page, recording console errors other than the browser's line for a 4xx. */
-async function ownerPage(viewport: { width: number; height: number }) {
+/**
+ * An owner's page signed in on `next`, recording console errors other than the browser's line for
+ * a 4xx.
+ */
+async function ownerPage(viewport: { width: number; height: number }, next: string) {
   const opened = await pageKeepingErrors(browser, viewport);
-  await signInAs(app, opened.page, OWNER, PASSWORD);
+  await signInAs(app, opened.page, OWNER, PASSWORD, SIGN_IN.English, next);
   return opened;
 }
 
@@ -39,8 +43,7 @@ async function ownerPage(viewport: { width: number; height: number }) {
  * with the link; a key; a webhook endpoint at the simulator's receiver.
  */
 async function fillTheScreens() {
-  const { context, page, errors } = await ownerPage(DESKTOP);
-  await page.goto(`${app.url}/operators`);
+  const { context, page, errors } = await ownerPage(DESKTOP, '/operators');
   await page.getByLabel('Name', { exact: true }).fill(CASHIER);
   await page.getByRole('radio', { name: /^Cashier/ }).check();
   await page.getByRole('button', { name: 'Add operator' }).click();
@@ -55,13 +58,13 @@ async function fillTheScreens() {
   await cashier.page.getByText(/Your password is set/).waitFor();
   await cashier.context.close();
 
-  await page.goto(`${app.url}/keys`);
+  await openInApp(page, '/keys');
   await page.getByLabel('Name', { exact: true }).fill('Till 2');
   await page.getByRole('radio', { name: /^Read payments/ }).check();
   await page.getByRole('button', { name: 'Create key' }).click();
   await page.getByRole('button', { name: 'Done' }).click();
 
-  await page.goto(`${app.url}/webhooks`);
+  await openInApp(page, '/webhooks');
   await page.getByRole('button', { name: 'Use the simulator’s receiver' }).click();
   await page.getByRole('button', { name: 'Add endpoint' }).click();
   await page.getByRole('button', { name: 'Done' }).click();
@@ -121,10 +124,11 @@ describe.each(
   ),
 )('the owner’s screens in %s at %i px', (language, _width, viewport) => {
   it('break no header or button inside a word, fit the page, and pass axe', async () => {
-    const { context, page, errors } = await ownerPage(viewport);
+    const { context, page, errors } = await ownerPage(viewport, SCREENS[0].path);
     if (language === 'sw') await chooseKiswahili(page);
-    for (const screen of SCREENS) {
-      await page.goto(`${app.url}${screen.path}`);
+    for (const [index, screen] of SCREENS.entries()) {
+      // The first is where signing in led; the others are opened from it, as the header's links do.
+      if (index > 0) await openInApp(page, screen.path);
       await page.getByRole('heading', { level: 2, name: screen[language] }).waitFor();
       await page.locator(`.owner-screen ${screen.loaded}`).first().waitFor();
       expect(await wordsSplit(page, WHOLE), screen.path).toEqual([]);
@@ -139,8 +143,7 @@ describe.each(
 
 describe('the audit trail', () => {
   it('names the cashier who set their own password, links what it names, and shows no JSON', async () => {
-    const { context, page, errors } = await ownerPage(DESKTOP);
-    await page.goto(`${app.url}/audit`);
+    const { context, page, errors } = await ownerPage(DESKTOP, '/audit');
     const set = page.locator('tbody tr', { hasText: 'Set their password' });
     await set.waitFor();
     expect(await set.textContent()).toContain('with a one-time link');

@@ -12,7 +12,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { fitsWidth, workerBrowser } from './browser.ts';
+import { fitsWidth, openInApp, workerBrowser } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations } from './page-checks.ts';
 import {
   PASSWORD,
@@ -166,8 +166,7 @@ describe('payouts', () => {
       // The cashier at 360 px in one language, the owner at 1280 px in the other.
       const cashierLocale = index === 0 ? SIGN_IN.English : SIGN_IN.Kiswahili;
       const cashier = await openPage(PHONE, cashierLocale.locale);
-      await signInAs(app, cashier.page, 'Carl Cashier', PASSWORD, cashierLocale);
-      await cashier.page.goto(`${app.url}/payouts`);
+      await signInAs(app, cashier.page, 'Carl Cashier', PASSWORD, cashierLocale, '/payouts');
       await cashier.page.locator('input[type=file]').setInputFiles({
         name: 'payouts.csv',
         mimeType: 'text/csv',
@@ -178,7 +177,7 @@ describe('payouts', () => {
       expect(await fitsWidth(cashier.page)).toBe(true);
       expect(await axeViolations(cashier.page)).toEqual([]);
       // The history's money out lists them, apart from the money in, waiting for an owner.
-      await cashier.page.goto(`${app.url}/transactions?money=out`);
+      await openInApp(cashier.page, '/transactions?money=out');
       const waiting = cashier.page.getByRole('table', { name: language.moneyOut });
       for (const phone of phones) {
         await expect
@@ -203,8 +202,7 @@ describe('payouts', () => {
       await cashier.context.close();
 
       const owner = await openPage(DESKTOP, language.sign.locale);
-      await signInAs(app, owner.page, 'Olga Owner', PASSWORD, language.sign);
-      await owner.page.goto(`${app.url}/payouts`);
+      await signInAs(app, owner.page, 'Olga Owner', PASSWORD, language.sign, '/payouts');
       const approve = owner.page.getByRole('button', { name: language.approve });
       await approve.first().click();
       // The Results come SIM_CALLBACK_DELAY_MS after each payout, on the simulator's clock.
@@ -226,7 +224,7 @@ describe('payouts', () => {
       expect(await axeViolations(owner.page)).toEqual([]);
       // The history: each paid under Money out with its charge; money out and the balance at a
       // glance beside the money in.
-      await owner.page.goto(`${app.url}/transactions?money=out`);
+      await openInApp(owner.page, '/transactions?money=out');
       const paid = owner.page.getByRole('table', { name: language.moneyOut });
       for (const phone of phones) {
         const row = paid.getByRole('row').filter({ hasText: full(phone) });
@@ -271,8 +269,7 @@ describe('payouts', () => {
     const phone = aPhone();
     const before = await ledger();
     const cashier = await openPage(DESKTOP);
-    await signInAs(app, cashier.page, 'Carl Cashier', PASSWORD);
-    await cashier.page.goto(`${app.url}/payouts`);
+    await signInAs(app, cashier.page, 'Carl Cashier', PASSWORD, SIGN_IN.English, '/payouts');
     const form = cashier.page.getByRole('form', { name: 'Propose a payout' });
     await form.getByLabel('Phone, till or paybill number').fill(phone);
     await form.getByLabel('Amount (KES)').fill('640');
@@ -288,8 +285,7 @@ describe('payouts', () => {
       { operation: 'callback', probability: 1, error: 'drop' },
     ]);
     const owner = await openPage(PHONE);
-    await signInAs(app, owner.page, 'Rita Owner', PASSWORD);
-    await owner.page.goto(`${app.url}/payouts`);
+    await signInAs(app, owner.page, 'Rita Owner', PASSWORD, SIGN_IN.English, '/payouts');
     const payout = card(owner.page, new RegExp(full(phone)));
     await payout.getByRole('button', { name: 'Approve' }).click();
     await payout.getByText('Sent, waiting for M-PESA', { exact: true }).waitFor();
@@ -320,13 +316,11 @@ describe('payouts', () => {
     const before = await ledger();
     // The cashier proposes one payout; an owner proposes another, which she may not approve.
     const cashier = await openPage(DESKTOP);
-    await signInAs(app, cashier.page, 'Carl Cashier', PASSWORD);
-    await cashier.page.goto(`${app.url}/payouts`);
+    await signInAs(app, cashier.page, 'Carl Cashier', PASSWORD, SIGN_IN.English, '/payouts');
     await proposeOne(cashier.page, phone, '450', 'Both at once');
     await cashier.context.close();
     const rita = await openPage(PHONE);
-    await signInAs(app, rita.page, 'Rita Owner', PASSWORD);
-    await rita.page.goto(`${app.url}/payouts`);
+    await signInAs(app, rita.page, 'Rita Owner', PASSWORD, SIGN_IN.English, '/payouts');
     await proposeOne(rita.page, mine, '300', 'My own');
     const own = card(rita.page, new RegExp(full(mine)));
     await own.getByText('Another owner must approve this one.').waitFor();
@@ -334,8 +328,7 @@ describe('payouts', () => {
 
     // A viewer sees both, and is offered no approval (in Kiswahili, at 360 px).
     const vera = await openPage(PHONE, SIGN_IN.Kiswahili.locale);
-    await signInAs(app, vera.page, 'Vera Viewer', PASSWORD, SIGN_IN.Kiswahili);
-    await vera.page.goto(`${app.url}/payouts`);
+    await signInAs(app, vera.page, 'Vera Viewer', PASSWORD, SIGN_IN.Kiswahili, '/payouts');
     await card(vera.page, new RegExp(full(phone))).waitFor();
     expect(await vera.page.getByRole('button', { name: /Idhinisha/ }).count()).toBe(0);
     expect(await axeViolations(vera.page)).toEqual([]);
@@ -353,8 +346,7 @@ describe('payouts', () => {
 
     // Both owners press Approve on the cashier's payout at the same moment.
     const olga = await openPage(DESKTOP);
-    await signInAs(app, olga.page, 'Olga Owner', PASSWORD);
-    await olga.page.goto(`${app.url}/payouts`);
+    await signInAs(app, olga.page, 'Olga Owner', PASSWORD, SIGN_IN.English, '/payouts');
     await rita.page.reload();
     const buttons = [rita.page, olga.page].map((page) =>
       card(page, new RegExp(full(phone))).getByRole('button', { name: 'Approve' }),

@@ -16,6 +16,7 @@ import {
   signInAs,
   type OperatorsApp,
   PASSWORD,
+  SIGN_IN,
   startWithOperators,
 } from './operators-app.ts';
 import { stack } from './stack.ts';
@@ -75,7 +76,9 @@ async function openPage(viewport: { width: number; height: number }) {
   await opened.page.clock.install();
   return opened;
 }
-const signIn = (page: Page, name: string) => signInAs(app, page, name, PASSWORD);
+/** Signs `name` in (in English), and waits until the header says so, on `next` if given. */
+const signIn = (page: Page, name: string, next?: string) =>
+  signInAs(app, page, name, PASSWORD, SIGN_IN.English, next);
 
 let numbers = 0;
 /** A number of this file's own, that the simulator answers with `outcome`. */
@@ -128,16 +131,14 @@ describe('refunds', () => {
     const paid = walletOf(await ledger(), phone);
 
     const cashier = await openPage(DESKTOP);
-    await signIn(cashier.page, 'Carl Cashier');
-    await cashier.page.goto(paymentUrl);
+    await signIn(cashier.page, 'Carl Cashier', new URL(paymentUrl).pathname);
     await cashier.page.getByRole('heading', { name: 'Timeline' }).waitFor();
     expect(await cashier.page.getByRole('button', { name: 'Refund', exact: true }).count()).toBe(0);
     expect(cashier.errors).toEqual([]);
     await cashier.context.close();
 
     const owner = await openPage(PHONE);
-    await signIn(owner.page, 'Rita Owner');
-    await owner.page.goto(paymentUrl);
+    await signIn(owner.page, 'Rita Owner', new URL(paymentUrl).pathname);
     await owner.page.getByRole('heading', { name: 'Timeline' }).waitFor();
     await refund(owner.page, '150', 'Paid twice for the same order');
     expect(walletOf(await ledger(), phone)).toBe(paid + 150);
@@ -178,8 +179,7 @@ describe('refunds', () => {
     const paid = await ledger();
 
     const owner = await openPage(DESKTOP);
-    await signIn(owner.page, 'Rita Owner');
-    await owner.page.goto(`${app.url}/transactions?channel=till`);
+    await signIn(owner.page, 'Rita Owner', '/transactions?channel=till');
     const line = owner.page.locator('.transaction-table tr', { hasText: 'Till' }).first();
     await line.waitFor({ timeout: 20_000 });
     expect(await line.textContent()).toContain('240');

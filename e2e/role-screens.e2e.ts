@@ -1,16 +1,17 @@
 /**
  * HISTORY_ACCESS=operators: every role's screens, in English and Kiswahili at 360 and 1280 px,
  * as each role goes through them signed in (once per role and language, the page resized for each
- * width): each passes axe and fits the width, the header says who is signed in, and only the owner
- * is shown the owner's screens. (A file of its own, beside operators.e2e.ts, so that the two run
- * side by side.)
+ * width, its first screen loaded afresh at that width and the others opened from it as the app's
+ * links open them): each passes axe and fits the width, the header says who is signed in, and only
+ * the owner is shown the owner's screens. (A file of its own, beside operators.e2e.ts, so that the
+ * two run side by side.)
  *
  * This file starts an API of its own, with a paid payment and a timed-out one made as a payer
  * makes them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { fitsWidth, workerBrowser, networkQuiet } from './browser.ts';
+import { fitsWidth, networkQuiet, openInApp, workerBrowser } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations } from './page-checks.ts';
 import {
   SIGN_IN,
@@ -79,7 +80,7 @@ for (const language of ['English', 'Kiswahili'] as const) {
     });
 
     for (const [name, screens] of Object.entries(SCREENS_OF)) {
-      // One sign-in for both widths: the page is resized, and each screen loaded afresh at its width.
+      // One sign-in for both widths: the page is resized, and loaded afresh at its width.
       describe(name, () => {
         let session: Awaited<ReturnType<typeof pageKeepingErrors>>;
         beforeAll(async () => {
@@ -92,8 +93,9 @@ for (const language of ['English', 'Kiswahili'] as const) {
           it(`at ${viewport.width} px: each screen passes axe and fits the width; the header says who is signed in`, async () => {
             const { page, errors } = session;
             await page.setViewportSize(viewport);
-            for (const screen of [...screens, paidPath]) {
-              await page.goto(`${app.url}${screen}`);
+            for (const [index, screen] of [...screens, paidPath].entries()) {
+              if (index === 0) await page.goto(`${app.url}${screen}`);
+              else await openInApp(page, screen);
               await page.locator('main h2').first().waitFor();
               await page.getByText(`${words.signedIn} ${name}`).waitFor();
               // Whatever loads after the heading (the figures, the list) is in place before axe looks.

@@ -18,6 +18,7 @@ import {
   signInAs,
   type OperatorsApp,
   PASSWORD,
+  SIGN_IN,
   startWithOperators,
 } from './operators-app.ts';
 import { stack } from './stack.ts';
@@ -41,10 +42,10 @@ afterAll(async () => {
  * A signed-in owner's page, recording console errors other than the browser's line for a 4xx, on a
  * clock the test moves on to the deliveries list's next look (time.ts).
  */
-async function ownerPage(viewport: { width: number; height: number }) {
+async function ownerPage(viewport: { width: number; height: number }, next?: string) {
   const opened = await pageKeepingErrors(browser, viewport);
   await opened.page.clock.install();
-  await signInAs(app, opened.page, OWNER, PASSWORD);
+  await signInAs(app, opened.page, OWNER, PASSWORD, SIGN_IN.English, next);
   return opened;
 }
 
@@ -157,8 +158,7 @@ describe('webhooks', () => {
     await handset.page.context().close();
 
     // The same screen on a wide screen.
-    const wide = await ownerPage(DESKTOP);
-    await wide.page.goto(`${app.url}/webhooks`);
+    const wide = await ownerPage(DESKTOP, '/webhooks');
     const card = wide.page.getByRole('article', { name: `Endpoint ${receiver}` });
     await card.locator('.webhook-deliveries tbody tr').first().waitFor();
     expect(await axeViolations(wide.page)).toEqual([]);
