@@ -50,6 +50,10 @@ for (const dialect of DIALECTS) {
         RECONCILE_AFTER_S: '1',
         RECONCILE_INTERVAL_MS: '200',
         RECONCILE_MAX_BACKOFF_S: '1',
+        // A payment the killed process had claimed for a check stays its own for the lease,
+        // 4 × DARAJA_TIMEOUT_MS + 10 s (70 s by default), before the new process may ask about
+        // it; on a busy machine the burst lasts long enough for some to be claimed before the kill.
+        DARAJA_TIMEOUT_MS: '5000',
         STKPUSH_RATE_LIMIT: '0',
       };
       let api: ApiProcess = await startApiProcess(env, port);
@@ -102,7 +106,8 @@ for (const dialect of DIALECTS) {
 
       api = await startApiProcess(env, port);
       try {
-        const deadline = Date.now() + 30_000;
+        // The lease (30 s) and then a check each: 45 s.
+        const deadline = Date.now() + 45_000;
         let unresolved: string[] = [];
         do {
           await new Promise((resolve) => setTimeout(resolve, 300));
@@ -120,7 +125,7 @@ for (const dialect of DIALECTS) {
         api.child.kill('SIGTERM');
         await api.exited;
       }
-    });
+    }, 120_000);
 
     it('labels no payer unpaid whose money moved, when killed between saving payments and storing their acknowledgements', async () => {
       // Daraja takes the pushes and the payers answer a second later, but Daraja's
