@@ -158,8 +158,10 @@ export const SIGN_IN = {
 
 /**
  * Signs `name` in on the app's sign-in screen (in English unless told), and waits until the header
- * says so: on the history, or on `next` (a path of the app, as `/sign-in?next=` gives it), opened
- * without loading the page again.
+ * says so and the screen it leads to has taken the sign-in form's place: the history, or `next` (a
+ * path of the app, as `/sign-in?next=` gives it), opened without loading the page again. (The
+ * router keeps the form on screen while the next screen's code arrives: a test that typed into
+ * "Name" as soon as the address changed would fill in the sign-in form.)
  */
 export async function signInAs(
   app: OperatorsApp,
@@ -173,8 +175,12 @@ export async function signInAs(
   await page.goto(`${app.url}/sign-in${query}`);
   await page.getByLabel(words.name, { exact: true }).fill(name);
   await page.getByLabel(words.password, { exact: true }).fill(password);
+  const form = await page.locator('main h2').first().elementHandle();
   await page.getByRole('button', { name: words.button, exact: true }).click();
   await page.getByText(`${words.signedIn} ${name}`).waitFor();
+  await page.waitForFunction((heading) => !heading.isConnected, form);
+  await form.dispose();
+  await page.locator('main h2').first().waitFor();
   if (next) await page.waitForURL((url) => `${url.pathname}${url.search}` === next);
 }
 
