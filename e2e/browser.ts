@@ -1,6 +1,12 @@
 /// <reference lib="dom" />
 /** The browser tests' Chromium (Debian's own, never a downloaded one) and what they watch on a page. */
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type ElementHandle,
+  type Page,
+} from 'playwright-core';
 import { chromiumPath } from '../scripts/lib.ts';
 
 export const CHROMIUM_PATH = chromiumPath();
@@ -89,6 +95,15 @@ export async function openInApp(page: Page, path: string): Promise<void> {
     window.history.pushState(state, '', to);
     window.dispatchEvent(new PopStateEvent('popstate', { state }));
   }, path);
+  await nextScreen(page, before);
+}
+
+/**
+ * Resolves once the screen whose heading (`main h2`) was `before` has gone and the next one's
+ * heading is in place: the router keeps a screen up while the next one's code arrives, so an
+ * address that has changed does not yet mean a screen that has.
+ */
+export async function nextScreen(page: Page, before: ElementHandle | null): Promise<void> {
   if (before) await page.waitForFunction((heading) => !heading.isConnected, before);
   await before?.dispose();
   await page.locator('main h2').first().waitFor();

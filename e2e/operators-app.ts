@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { nextScreen } from './browser.ts';
 import { newContext } from './page-checks.ts';
 import { ROOT, waitForHttp } from '../scripts/lib.ts';
 import { createDb } from '../apps/api/src/db/create-db.ts';
@@ -158,10 +159,10 @@ export const SIGN_IN = {
 
 /**
  * Signs `name` in on the app's sign-in screen (in English unless told), and waits until the header
- * says so and the screen it leads to has taken the sign-in form's place: the history, or `next` (a
- * path of the app, as `/sign-in?next=` gives it), opened without loading the page again. (The
- * router keeps the form on screen while the next screen's code arrives: a test that typed into
- * "Name" as soon as the address changed would fill in the sign-in form.)
+ * says so and the screen it leads to has taken the sign-in form's place (`nextScreen`: a test
+ * that typed into "Name" as soon as the address changed would fill in the sign-in form): the
+ * history, or `next` (a path of the app, as `/sign-in?next=` gives it), opened without loading the
+ * page again.
  */
 export async function signInAs(
   app: OperatorsApp,
@@ -178,9 +179,7 @@ export async function signInAs(
   const form = await page.locator('main h2').first().elementHandle();
   await page.getByRole('button', { name: words.button, exact: true }).click();
   await page.getByText(`${words.signedIn} ${name}`).waitFor();
-  await page.waitForFunction((heading) => !heading.isConnected, form);
-  await form.dispose();
-  await page.locator('main h2').first().waitFor();
+  await nextScreen(page, form);
   if (next) await page.waitForURL((url) => `${url.pathname}${url.search}` === next);
 }
 
