@@ -382,7 +382,8 @@ describe('callback faults', () => {
     expect(receiver.received).toEqual([]);
     await advance(10);
     await receiver.waitFor(1);
-    expect(sim.prompts.get(id)?.callback).toBe('delivered');
+    // Delivered once the receiver's answer is back, a moment after the receiver has the callback.
+    await expect.poll(() => sim.prompts.get(id)?.callback).toBe('delivered');
   });
 
   it('late with a latency: the callback comes that much later', async () => {
