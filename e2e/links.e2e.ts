@@ -92,7 +92,10 @@ describe('pay by link', () => {
       const purpose = `Kitenge dress ${language.name}`;
       // The cashier makes the link.
       const cashier = await pageKeepingErrors(browser, PHONE, language.sign.locale);
-      await signInAs(app, cashier.page, 'Carl Cashier', PASSWORD, language.sign, '/links');
+      await signInAs(app, cashier.page, 'Carl Cashier', PASSWORD, {
+        words: language.sign,
+        next: '/links',
+      });
       await cashier.page.getByLabel(language.amount, { exact: true }).fill('1500');
       await cashier.page.getByLabel(language.purpose).fill(purpose);
       await cashier.page.getByLabel(language.reference, { exact: true }).fill('ORDER-77');

@@ -156,21 +156,21 @@ export const SIGN_IN = {
     ownerNav: 'Mmiliki',
   },
 } as const;
+type SignInWords = (typeof SIGN_IN)[keyof typeof SIGN_IN];
 
 /**
- * Signs `name` in on the app's sign-in screen (in English unless told), and waits until the header
- * says so and the screen it leads to has taken the sign-in form's place (`nextScreen`: a test
- * that typed into "Name" as soon as the address changed would fill in the sign-in form): the
- * history, or `next` (a path of the app, as `/sign-in?next=` gives it), opened without loading the
- * page again.
+ * Signs `name` in on the app's sign-in screen (in `words`' language, English unless told), and
+ * waits until the header says so and the screen it leads to has taken the sign-in form's place
+ * (`nextScreen`: a test that typed into "Name" as soon as the address changed would fill in the
+ * sign-in form): the history, or `next` (a path of the app, as `/sign-in?next=` gives it), opened
+ * without loading the page again.
  */
 export async function signInAs(
   app: OperatorsApp,
   page: Page,
   name: string,
   password: string,
-  words: (typeof SIGN_IN)[keyof typeof SIGN_IN] = SIGN_IN.English,
-  next?: string,
+  { words = SIGN_IN.English, next }: { words?: SignInWords; next?: string } = {},
 ) {
   const query = next ? `?next=${encodeURIComponent(next)}` : '';
   await page.goto(`${app.url}/sign-in${query}`);

@@ -16,7 +16,6 @@ import {
   withAppDatabase,
   type OperatorsApp,
   PASSWORD,
-  SIGN_IN,
   startWithOperators,
 } from './operators-app.ts';
 import { englishWordsShown, pathsLinked } from './payer-words.ts';
@@ -75,7 +74,7 @@ const row = (page: Page, label: string) =>
 
 /** Signs `name` in (in English), and waits until the header says so, on `next` if given. */
 const signIn = (page: Page, name: string, next?: string) =>
-  signInAs(app, page, name, PASSWORD, SIGN_IN.English, next);
+  signInAs(app, page, name, PASSWORD, { next });
 /** A page's path, to open it from another screen of the app (openInApp). */
 const pathOf = (url: string) => new URL(url).pathname;
 

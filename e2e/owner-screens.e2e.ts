@@ -12,7 +12,6 @@ import type { Browser, Page } from 'playwright-core';
 import { openInApp, workerBrowser } from './browser.ts';
 import { DESKTOP, PHONE, axeViolations, sticksOut, wordsSplit } from './page-checks.ts';
 import {
-  SIGN_IN,
   pageKeepingErrors,
   signInAs,
   type OperatorsApp,
@@ -34,7 +33,7 @@ let app: OperatorsApp;
  */
 async function ownerPage(viewport: { width: number; height: number }, next: string) {
   const opened = await pageKeepingErrors(browser, viewport);
-  await signInAs(app, opened.page, OWNER, PASSWORD, SIGN_IN.English, next);
+  await signInAs(app, opened.page, OWNER, PASSWORD, { next });
   return opened;
 }
 

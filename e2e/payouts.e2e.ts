@@ -166,7 +166,10 @@ describe('payouts', () => {
       // The cashier at 360 px in one language, the owner at 1280 px in the other.
       const cashierLocale = index === 0 ? SIGN_IN.English : SIGN_IN.Kiswahili;
       const cashier = await openPage(PHONE, cashierLocale.locale);
-      await signInAs(app, cashier.page, 'Carl Cashier', PASSWORD, cashierLocale, '/payouts');
+      await signInAs(app, cashier.page, 'Carl Cashier', PASSWORD, {
+        words: cashierLocale,
+        next: '/payouts',
+      });
       await cashier.page.locator('input[type=file]').setInputFiles({
         name: 'payouts.csv',
         mimeType: 'text/csv',
@@ -202,7 +205,10 @@ describe('payouts', () => {
       await cashier.context.close();
 
       const owner = await openPage(DESKTOP, language.sign.locale);
-      await signInAs(app, owner.page, 'Olga Owner', PASSWORD, language.sign, '/payouts');
+      await signInAs(app, owner.page, 'Olga Owner', PASSWORD, {
+        words: language.sign,
+        next: '/payouts',
+      });
       const approve = owner.page.getByRole('button', { name: language.approve });
       await approve.first().click();
       // The Results come SIM_CALLBACK_DELAY_MS after each payout, on the simulator's clock.
@@ -269,7 +275,7 @@ describe('payouts', () => {
     const phone = aPhone();
     const before = await ledger();
     const cashier = await openPage(DESKTOP);
-    await signInAs(app, cashier.page, 'Carl Cashier', PASSWORD, SIGN_IN.English, '/payouts');
+    await signInAs(app, cashier.page, 'Carl Cashier', PASSWORD, { next: '/payouts' });
     const form = cashier.page.getByRole('form', { name: 'Propose a payout' });
     await form.getByLabel('Phone, till or paybill number').fill(phone);
     await form.getByLabel('Amount (KES)').fill('640');
@@ -285,7 +291,7 @@ describe('payouts', () => {
       { operation: 'callback', probability: 1, error: 'drop' },
     ]);
     const owner = await openPage(PHONE);
-    await signInAs(app, owner.page, 'Rita Owner', PASSWORD, SIGN_IN.English, '/payouts');
+    await signInAs(app, owner.page, 'Rita Owner', PASSWORD, { next: '/payouts' });
     const payout = card(owner.page, new RegExp(full(phone)));
     await payout.getByRole('button', { name: 'Approve' }).click();
     await payout.getByText('Sent, waiting for M-PESA', { exact: true }).waitFor();
@@ -316,11 +322,11 @@ describe('payouts', () => {
     const before = await ledger();
     // The cashier proposes one payout; an owner proposes another, which she may not approve.
     const cashier = await openPage(DESKTOP);
-    await signInAs(app, cashier.page, 'Carl Cashier', PASSWORD, SIGN_IN.English, '/payouts');
+    await signInAs(app, cashier.page, 'Carl Cashier', PASSWORD, { next: '/payouts' });
     await proposeOne(cashier.page, phone, '450', 'Both at once');
     await cashier.context.close();
     const rita = await openPage(PHONE);
-    await signInAs(app, rita.page, 'Rita Owner', PASSWORD, SIGN_IN.English, '/payouts');
+    await signInAs(app, rita.page, 'Rita Owner', PASSWORD, { next: '/payouts' });
     await proposeOne(rita.page, mine, '300', 'My own');
     const own = card(rita.page, new RegExp(full(mine)));
     await own.getByText('Another owner must approve this one.').waitFor();
@@ -328,7 +334,10 @@ describe('payouts', () => {
 
     // A viewer sees both, and is offered no approval (in Kiswahili, at 360 px).
     const vera = await openPage(PHONE, SIGN_IN.Kiswahili.locale);
-    await signInAs(app, vera.page, 'Vera Viewer', PASSWORD, SIGN_IN.Kiswahili, '/payouts');
+    await signInAs(app, vera.page, 'Vera Viewer', PASSWORD, {
+      words: SIGN_IN.Kiswahili,
+      next: '/payouts',
+    });
     await card(vera.page, new RegExp(full(phone))).waitFor();
     expect(await vera.page.getByRole('button', { name: /Idhinisha/ }).count()).toBe(0);
     expect(await axeViolations(vera.page)).toEqual([]);
@@ -346,7 +355,7 @@ describe('payouts', () => {
 
     // Both owners press Approve on the cashier's payout at the same moment.
     const olga = await openPage(DESKTOP);
-    await signInAs(app, olga.page, 'Olga Owner', PASSWORD, SIGN_IN.English, '/payouts');
+    await signInAs(app, olga.page, 'Olga Owner', PASSWORD, { next: '/payouts' });
     await rita.page.reload();
     const buttons = [rita.page, olga.page].map((page) =>
       card(page, new RegExp(full(phone))).getByRole('button', { name: 'Approve' }),

@@ -16,7 +16,6 @@ import {
   signInAs,
   type OperatorsApp,
   PASSWORD,
-  SIGN_IN,
   startWithOperators,
 } from './operators-app.ts';
 import { stack } from './stack.ts';
@@ -78,7 +77,7 @@ async function openPage(viewport: { width: number; height: number }) {
 }
 /** Signs `name` in (in English), and waits until the header says so, on `next` if given. */
 const signIn = (page: Page, name: string, next?: string) =>
-  signInAs(app, page, name, PASSWORD, SIGN_IN.English, next);
+  signInAs(app, page, name, PASSWORD, { next });
 
 let numbers = 0;
 /** A number of this file's own, that the simulator answers with `outcome`. */

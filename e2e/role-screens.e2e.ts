@@ -85,7 +85,7 @@ for (const language of ['English', 'Kiswahili'] as const) {
         let session: Awaited<ReturnType<typeof pageKeepingErrors>>;
         beforeAll(async () => {
           session = await pageKeepingErrors(browser, PHONE, words.locale);
-          await signInAs(app, session.page, name, PASSWORD, words);
+          await signInAs(app, session.page, name, PASSWORD, { words });
         });
         afterAll(() => session?.context.close());
 

@@ -18,7 +18,6 @@ import {
   signInAs,
   type OperatorsApp,
   PASSWORD,
-  SIGN_IN,
   startWithOperators,
 } from './operators-app.ts';
 import { stack } from './stack.ts';
@@ -45,7 +44,7 @@ afterAll(async () => {
 async function ownerPage(viewport: { width: number; height: number }, next?: string) {
   const opened = await pageKeepingErrors(browser, viewport);
   await opened.page.clock.install();
-  await signInAs(app, opened.page, OWNER, PASSWORD, SIGN_IN.English, next);
+  await signInAs(app, opened.page, OWNER, PASSWORD, { next });
   return opened;
 }
 
