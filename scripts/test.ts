@@ -2,10 +2,11 @@
  * `npm test`: every unit, integration and component test, the web budget, the browser tests in
  * Chromium and the simulator's package (scripts/simulator-package-check.ts).
  *
- * The web app and the simulator are built first, once; then the unit tests run beside the browser
- * tests and the package check, which wait on pages, processes and npm more than they compute. The
- * unit tests print as they go; what the others print is held until the unit tests end, then
- * follows as it comes.
+ * The web app and the simulator are built first, once, side by side. The unit tests start once the
+ * simulator is built, the browser tests once the web app is, and the two run side by side with the
+ * package check: they wait on pages, processes and npm more than they compute. The unit tests
+ * print as they go; what the others print is held until the unit tests end, then follows as it
+ * comes.
  *
  * - Without Chromium the browser tests are skipped, and this says so plainly; with
  *   REQUIRE_BROWSER_TESTS=1 (as in CI) a skip is a failure.
@@ -105,21 +106,7 @@ function held(args: string[]) {
   };
 }
 
-// Built once here, not by the runs below at the same moment; the two builds side by side.
-await Promise.all([buildWebIfNeeded(), buildSimulatorIfNeeded()]);
-
-// The initial JavaScript and CSS of the first screen, gzipped, within 95 kB and 10 kB.
-if ((await run(process.execPath, [path.join(ROOT, 'scripts/web-budget.ts')])) !== 0) {
-  failures.push('The web budget was exceeded (see above).');
-}
-
 const browserTests = fs.existsSync(chromium);
-const beside = [
-  // The simulator as someone else's project installs it: packed, installed into an empty folder
-  // (from the npm registry or npm's cache, as `npm ci`), run with npx, and paid through once.
-  held([path.join(ROOT, 'scripts/simulator-package-check.ts')]),
-  ...(browserTests ? [held(reported('browser', ['--config', 'e2e/vitest.config.ts']))] : []),
-];
 if (!browserTests) {
   notes.push(
     `SKIPPED: the browser tests (no Chromium at ${chromium}; install it with "apt-get install -y chromium-headless-shell" or set CHROMIUM_PATH).`,
@@ -129,16 +116,43 @@ if (!browserTests) {
   }
 }
 
+// Each build made once here, not by the runs below at the same moment, and the two side by side.
+// The unit tests start once the simulator's package is built (package.test.ts reads it), while the
+// web app may still be building: the browser tests need it, and within its budget.
+const webBuilt = buildWebIfNeeded();
+await buildSimulatorIfNeeded();
+// The simulator as someone else's project installs it: packed, installed into an empty folder (from
+// the npm registry or npm's cache, as `npm ci`), run with npx, and paid through once.
+const packageCheck = held([path.join(ROOT, 'scripts/simulator-package-check.ts')]);
+/** What runs beside the unit tests, its output held until they end. */
+const beside = [packageCheck];
+const browserRun = webBuilt
+  .then(async () => {
+    // The initial JavaScript and CSS of the first screen, gzipped, within 95 kB and 10 kB.
+    const budget = held([path.join(ROOT, 'scripts/web-budget.ts')]);
+    beside.push(budget);
+    if ((await budget.exited) !== 0) failures.push('The web budget was exceeded (see above).');
+    if (!browserTests) return undefined;
+    const e2e = held(reported('browser', ['--config', 'e2e/vitest.config.ts']));
+    beside.push(e2e);
+    return e2e;
+  })
+  .catch((error: unknown) => {
+    // A failed web build has said why; it fails the run, without browser tests.
+    failures.push(`The web build failed: ${(error as Error).message}`);
+    return undefined;
+  });
+
 if ((await run(process.execPath, reported('unit', extraArgs))) !== 0) {
   failures.push(...failuresIn('unit'));
 }
+const e2e = await browserRun;
 for (const command of beside) command.release();
-const [simulatorPackage, e2e] = await Promise.all(beside.map((command) => command.exited));
-if (simulatorPackage !== 0) {
+if ((await packageCheck.exited) !== 0) {
   failures.push('The simulator package check failed (see above).');
 }
-if (browserTests) {
-  if (e2e !== 0) {
+if (e2e) {
+  if ((await e2e.exited) !== 0) {
     failures.push(...failuresIn('browser'));
   } else notes.push(`Browser tests ran in ${chromium}.`);
 }
