@@ -10,7 +10,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { ROOT, buildWebIfNeeded, waitForHttp } from '../scripts/lib.ts';
+import { buildWebIfNeeded, waitForHttp } from '../scripts/lib.ts';
+import { serverBundle, type BundledServer } from '../scripts/server-bundle.ts';
 
 export interface Stack {
   appUrl: string;
@@ -68,14 +69,15 @@ async function startStack(
     // cross-origin.e2e.ts serves the web app from this second origin, and pays through it.
     CORS_ORIGINS: otherOriginUrl,
   };
-  const start = (entry: string) => {
-    const child = spawn(process.execPath, [path.join(ROOT, entry)], { env, stdio: 'inherit' });
+  // Each server.ts, bundled (scripts/server-bundle.ts).
+  const start = async (server: BundledServer) => {
+    const child = spawn(process.execPath, [await serverBundle(server)], { env, stdio: 'inherit' });
     children.push(child);
     return child;
   };
-  const simulator = start('apps/simulator/src/server.ts');
+  const simulator = await start('simulator');
   await waitForHttp(`http://127.0.0.1:${simulatorPort}/_sim/info`, 30_000, simulator);
-  const api = start('apps/api/src/server.ts');
+  const api = await start('api');
   await waitForHttp(`http://127.0.0.1:${port}/api/health`, 30_000, api);
   return {
     appUrl: `http://127.0.0.1:${port}`,

@@ -12,7 +12,8 @@ import type { Kysely } from 'kysely';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { nextScreen } from './browser.ts';
 import { newContext } from './page-checks.ts';
-import { ROOT, waitForHttp } from '../scripts/lib.ts';
+import { waitForHttp } from '../scripts/lib.ts';
+import { serverBundle } from '../scripts/server-bundle.ts';
 import { createDb } from '../apps/api/src/db/create-db.ts';
 import type { Database } from '../apps/api/src/db/schema.ts';
 import { operatorCommand } from '../apps/api/src/operator-cli.ts';
@@ -56,7 +57,8 @@ export async function startOperatorsApp(
     PASSWORD_HASH_COST: '10',
     ...more,
   };
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'apps/api/src/server.ts')], {
+  // server.ts, bundled (scripts/server-bundle.ts).
+  const child: ChildProcess = spawn(process.execPath, [await serverBundle('api')], {
     env,
     stdio: 'inherit',
   });

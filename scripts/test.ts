@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT, buildSimulatorIfNeeded, buildWebIfNeeded, chromiumPath, run } from './lib.ts';
+import { serverBundle } from './server-bundle.ts';
 
 const vitest = path.join(ROOT, 'node_modules/vitest/vitest.mjs');
 const chromium = chromiumPath();
@@ -116,11 +117,12 @@ if (!browserTests) {
   }
 }
 
-// Each build made once here, not by the runs below at the same moment, and the two side by side.
-// The unit tests start once the simulator's package is built (package.test.ts reads it), while the
-// web app may still be building: the browser tests need it, and within its budget.
+// Each build made once here, not by the runs below at the same moment, and side by side. The unit
+// tests start once the simulator's package (package.test.ts reads it) and the servers' bundles
+// (the processes the tests start: scripts/server-bundle.ts) are made, while the web app may still
+// be building: the browser tests need it, and within its budget.
 const webBuilt = buildWebIfNeeded();
-await buildSimulatorIfNeeded();
+await Promise.all([buildSimulatorIfNeeded(), serverBundle('api'), serverBundle('simulator')]);
 // The simulator as someone else's project installs it: packed, installed into an empty folder (from
 // the npm registry or npm's cache, as `npm ci`), run with npx, and paid through once.
 const packageCheck = held([path.join(ROOT, 'scripts/simulator-package-check.ts')]);

@@ -1,6 +1,6 @@
 /** The API as a real process, for tests that kill and restart it. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import { serverBundle } from '../../../../scripts/server-bundle.ts';
 
 export { freePort } from './ports.ts';
 
@@ -11,14 +11,13 @@ export interface ApiProcess {
   output: () => string;
 }
 
-const SERVER = path.resolve(import.meta.dirname, '../server.ts');
-
 export async function startApiProcess(
   env: Record<string, string>,
   port: number,
 ): Promise<ApiProcess> {
   let output = '';
-  const child = spawn(process.execPath, [SERVER], {
+  // server.ts, bundled (scripts/server-bundle.ts).
+  const child = spawn(process.execPath, [await serverBundle('api')], {
     env: {
       PATH: process.env.PATH ?? '',
       NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? '',

@@ -2,8 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-
-export const SERVER = path.join(import.meta.dirname, '..', 'server.ts');
+import { serverBundle } from '../../../../scripts/server-bundle.ts';
 
 /**
  * The proxy's certificate authority of every process started here, unless a test names another:
@@ -35,7 +34,8 @@ export interface SimulatorProcess {
  */
 export async function startProcess(env: Record<string, string>): Promise<SimulatorProcess> {
   let output = '';
-  const child = spawn(process.execPath, [SERVER], {
+  // server.ts, bundled (scripts/server-bundle.ts).
+  const child = spawn(process.execPath, [await serverBundle('simulator')], {
     env: cleanEnv({ LOG_LEVEL: 'info', ...env, SIMULATOR_PORT: '0' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -68,11 +68,11 @@ export async function startProcess(env: Record<string, string>): Promise<Simulat
  * Runs server.ts to its end (a refused start, the replay command) and returns what it said. Not
  * spawnSync: a receiver in this process must go on answering meanwhile.
  */
-export function runToEnd(
+export async function runToEnd(
   argv: string[],
   env: Record<string, string> = {},
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [SERVER, ...argv], {
+  const child = spawn(process.execPath, [await serverBundle('simulator'), ...argv], {
     env: cleanEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
     timeout: 15_000,
