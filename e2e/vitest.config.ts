@@ -7,7 +7,10 @@ useCompileCache();
 
 /**
  * Browser tests: web → API → simulator, in Debian's Chromium driven by playwright-core. Files run
- * two at a time, each worker on a stack of its own (global-setup.ts); E2E_WORKERS changes how many.
+ * three at a time, each worker on a stack of its own (global-setup.ts); E2E_WORKERS changes how
+ * many. They wait on pages, a slow network's emulation and the apps more than they compute (alone,
+ * two at a time kept 1.4 of 2 cores busy), so a third overlaps those waits; beside the unit tests
+ * in `npm test` it also gives them their share of the CPU, where they were the last to end.
  */
 export default defineConfig({
   test: {
@@ -15,7 +18,7 @@ export default defineConfig({
     root: import.meta.dirname,
     include: ['**/*.e2e.ts'],
     globalSetup: ['./global-setup.ts'],
-    maxWorkers: Number(process.env.E2E_WORKERS ?? 2),
+    maxWorkers: Number(process.env.E2E_WORKERS ?? 3),
     // A worker imports the helpers (Playwright, the API's command line) once for all its files,
     // and its files share one Chromium (browser.ts, workerBrowser): each file starts its own apps
     // and opens its own contexts, and none changes a module's state for another.
