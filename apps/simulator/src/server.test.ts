@@ -1,6 +1,6 @@
 /**
- * The simulator as `npm start` runs it (server.ts, its own process), over real sockets: where it
- * listens, what it warns about, and who gets the control API.
+ * The simulator as its own process (server.ts, bundled as test/process.ts starts it), over real
+ * sockets: where it listens, what it warns about, and who gets the control API.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
