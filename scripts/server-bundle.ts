@@ -53,15 +53,16 @@ function stamp(file: string): Stamp | undefined {
   return stat ? [stat.size, stat.mtimeMs] : undefined;
 }
 
-/** The package files of the repository and its workspaces: they say what node_modules holds. */
+/** The package files of the repository and of its workspaces: they say what node_modules holds. */
 function packageFiles(root: string): string[] {
   const files = [path.join(root, 'package.json'), path.join(root, 'package-lock.json')];
-  for (const folder of ['apps', 'packages']) {
-    const parent = path.join(root, folder);
-    if (!fs.existsSync(parent)) continue;
-    for (const workspace of fs.readdirSync(parent))
-      files.push(path.join(parent, workspace, 'package.json'));
-  }
+  const manifest = files[0]!;
+  const { workspaces = [] } = fs.existsSync(manifest)
+    ? (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { workspaces?: string[] })
+    : {};
+  for (const workspace of workspaces)
+    for (const found of fs.globSync(path.join(workspace, 'package.json'), { cwd: root }))
+      files.push(path.join(root, found));
   return files.filter((file) => fs.existsSync(file));
 }
 
@@ -121,6 +122,13 @@ function sourcePlaces(entry: string, inputs: Made['inputs'], root: string): Plug
   };
 }
 
+/** Writes `file` by renaming a file of this process's own onto it: a reader sees all of it or none. */
+function writeWhole(file: string, text: string) {
+  const temporary = `${file}.${process.pid}-${crypto.randomUUID()}.tmp`;
+  fs.writeFileSync(temporary, text);
+  fs.renameSync(temporary, file);
+}
+
 async function bundle(place: BundlePlace): Promise<string> {
   const { name, entry, root, dir } = place;
   const inputs: Made['inputs'] = {};
@@ -146,14 +154,8 @@ async function bundle(place: BundlePlace): Promise<string> {
   const hash = crypto.createHash('sha256').update(chunk.code).digest('hex').slice(0, 12);
   const file = `${name}-${hash}.mjs`;
   fs.mkdirSync(dir, { recursive: true });
-  const unique = `${process.pid}-${crypto.randomUUID()}.tmp`;
-  const temporary = path.join(dir, `${file}.${unique}`);
-  fs.writeFileSync(temporary, chunk.code);
-  fs.renameSync(temporary, path.join(dir, file));
-  const made: Made = { root, file, inputs };
-  const pointer = path.join(dir, `${name}.json.${unique}`);
-  fs.writeFileSync(pointer, JSON.stringify(made));
-  fs.renameSync(pointer, path.join(dir, `${name}.json`));
+  writeWhole(path.join(dir, file), chunk.code);
+  writeWhole(path.join(dir, `${name}.json`), JSON.stringify({ root, file, inputs } satisfies Made));
   removeUnused(dir, name, file);
   return path.join(dir, file);
 }
